@@ -1,0 +1,11 @@
+// Typed bodies of every queue message. Each later capability adds its kinds here; a consumer that receives a
+// kind it does not know retries it, so it ends in the dead-letter queue instead of being silently dropped.
+export type QueueMessageBody = { kind: string; [key: string]: unknown };
+
+export const QUEUE_NAMES = {
+  send: 'relay-send',
+  import: 'relay-import',
+  events: 'relay-events',
+} as const;
+
+export const isDeadLetterQueue = (name: string) => name.endsWith('-dlq');

@@ -1,0 +1,37 @@
+import { Hono } from 'hono';
+import type { AppEnv } from './context';
+import { handleError, handleNotFound } from './middleware/errors';
+import { requireAuth } from './middleware/auth';
+import { requestContext } from './middleware/request-context';
+import { tenant } from './middleware/tenant';
+import { initRoutes, internalUserRoutes } from './modules/auth/init-routes';
+import { internalAuthRoutes } from './modules/auth/routes';
+import { clientLogRoutes } from './modules/client-log/routes';
+import { consoleRoutes } from './modules/console/routes';
+import { tagRoutes } from './modules/tag/routes';
+
+/** Entity collections that need a signed-in user; each gets the shared contract from crudRoutes. */
+const entities = { tag: tagRoutes } as const;
+
+/** Builds the worker's Hono app: context, tenant, then public and signed-in API routes, then the console. */
+export function buildApp() {
+  const api = new Hono<AppEnv>();
+  api.use('*', tenant);
+  api.route('/init', initRoutes);
+  api.route('/internal-auth', internalAuthRoutes);
+  api.route('/internal-user', internalUserRoutes);
+  api.route('/log', clientLogRoutes);
+  for (const [path, routes] of Object.entries(entities)) {
+    api.use(`/${path}`, requireAuth);
+    api.use(`/${path}/*`, requireAuth);
+    api.route(`/${path}`, routes);
+  }
+
+  const app = new Hono<AppEnv>();
+  app.use('*', requestContext);
+  app.onError(handleError);
+  app.notFound(handleNotFound);
+  app.route('/api/v1', api);
+  app.route('/', consoleRoutes);
+  return app;
+}

@@ -1,0 +1,22 @@
+import { buildApp } from './app';
+import { createDb } from './db/client';
+import type { Env } from './env';
+import { pruneSessions } from './modules/auth/sessions';
+import { pruneRateLimits } from './lib/rate-limit';
+import { dispatchQueue } from '../queues/dispatch';
+import type { QueueMessageBody } from '../queues/messages';
+
+export { BroadcastRunner } from '../durable-objects/broadcast-runner';
+export { OrgHub } from '../durable-objects/org-hub';
+
+const app = buildApp();
+
+export default {
+  fetch: app.fetch,
+  queue: (batch, env) => dispatchQueue(batch, env),
+  /** Cron: housekeeping of expired sessions and stale rate-limit windows. */
+  scheduled: async (_controller, env, ctx) => {
+    const db = createDb(env.DB);
+    ctx.waitUntil(Promise.all([pruneSessions(db), pruneRateLimits(db)]));
+  },
+} satisfies ExportedHandler<Env, QueueMessageBody>;

@@ -1,0 +1,49 @@
+import { eq } from 'drizzle-orm';
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv, Organization } from '../context';
+import type { Database } from '../db/client';
+import { organizations } from '../db/schema';
+import { ApiError } from '../lib/api-error';
+import { MESSAGES } from '../shared/messages';
+
+/**
+ * The organisation label of a host: the first label when the host has more than two labels,
+ * or two labels with the second being `localhost` (acme.localhost). Otherwise none.
+ */
+export function orgLabelFromHost(host: string | undefined): string | null {
+  if (!host) return null;
+  const name = host.replace(/:\d+$/, '').toLowerCase();
+  if (name.startsWith('[')) return null; // IPv6 literal
+  const labels = name.split('.');
+  if (/^\d+$/.test(labels[labels.length - 1] ?? '')) return null; // IPv4 literal
+  if (labels.length > 2 || (labels.length === 2 && labels[1] === 'localhost')) return labels[0] || null;
+  return null;
+}
+
+/** The organisation a request is for: from the host, else (API-key calls, the log call) the X-ORG header. */
+export function orgLabelOf(host: string | undefined, xOrg: string | undefined): string | null {
+  const fromHost = orgLabelFromHost(host);
+  const fromHeader = xOrg?.trim().toLowerCase() || null;
+  if (fromHost && fromHeader && fromHost !== fromHeader) {
+    throw new ApiError(400, 'bad_request', 'X-ORG does not match the organisation of this host');
+  }
+  return fromHost ?? fromHeader;
+}
+
+export async function findOrganization(db: Database, label: string): Promise<Organization | null> {
+  const rows = await db
+    .select({ id: organizations.id, name: organizations.name, domain: organizations.domain })
+    .from(organizations)
+    .where(eq(organizations.domain, label))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Resolves the organisation once per request; unknown or missing is a 404, and nothing below runs. */
+export const tenant = createMiddleware<AppEnv>(async (c, next) => {
+  const label = orgLabelOf(c.req.header('host'), c.req.header('x-org'));
+  const org = label && /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) ? await findOrganization(c.var.db, label) : null;
+  if (!org) throw new ApiError(404, 'org_not_found', MESSAGES.orgNotFound);
+  c.set('org', org);
+  await next();
+});

@@ -1,0 +1,21 @@
+
+import type { Context } from 'hono';
+import type { AppEnv } from '../../context';
+import { users } from '../../db/schema';
+import { TenantScope } from '../../db/tenant-scope';
+import { unauthorized } from '../../lib/api-error';
+import type { CurrentUser } from '../../shared/contracts/auth';
+
+/** The signed-in user with their organisation, as /internal-user/me and /init/user return it. */
+export async function loadCurrentUser(c: Context<AppEnv>): Promise<CurrentUser> {
+  const row = await new TenantScope(c.var.db, users, c.var.org.id).findById(c.var.auth.userId);
+  if (!row) throw unauthorized();
+  return {
+    id: row.id,
+    name: row.name,
+    username: row.username,
+    email: row.email,
+    organization: c.var.org,
+  };
+}
+

@@ -1,0 +1,31 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../context';
+import { requireAuth } from '../../middleware/auth';
+import { unauthorized } from '../../lib/api-error';
+import { validJson } from '../../lib/validate';
+import { AUTH_TYPE_PASSWORD, tokenCreateSchema } from '../../shared/contracts/auth';
+import { checkCredentials } from './login';
+import { openSession, refreshTokenOf, revokeSession, rotateSession } from './sessions';
+
+/** /internal-auth: sign in, refresh (rotating), sign out. */
+export const internalAuthRoutes = new Hono<AppEnv>()
+  .post('/token-create', validJson(tokenCreateSchema), async (c) => {
+    const { username, password } = c.req.valid('json');
+    const userId = await checkCredentials(c, username, password);
+    return c.json(await openSession(c, userId, AUTH_TYPE_PASSWORD));
+  })
+  .post('/token-refresh', async (c) => {
+    const token = refreshTokenOf(c);
+    if (!token) throw unauthorized();
+    return c.json(await rotateSession(c, token));
+  })
+  .post('/logout', requireAuth, async (c) => {
+    await revokeSession(c, c.var.auth.sessionId);
+    return c.json({ data: { ok: true } });
+  })
+  .get('/methods', (c) => c.json({ data: authMethods() }));
+
+/** The ways a client can authenticate, with the header and prefix each uses. */
+export function authMethods() {
+  return [{ id: AUTH_TYPE_PASSWORD, name: 'password', details: { header: 'Authorization', prefix: 'Bearer' } }];
+}

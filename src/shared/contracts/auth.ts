@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import type { PasswordPolicy } from '../password-policy';
+import { MESSAGES } from '../messages';
+
+export const AUTH_TYPE_PASSWORD = 1;
+export const AUTH_TYPE_API_KEY = 2;
+
+export const tokenCreateSchema = z
+  .object({
+    username: z.string().trim().min(1, MESSAGES.required).max(254),
+    password: z.string().min(1, MESSAGES.required).max(1024),
+  })
+  .strict();
+
+export interface TokenResponse {
+  access_token: string;
+  refresh_token: string;
+  /** Seconds until the access token expires. */
+  expires_in: number;
+  auth_type_id: number;
+}
+
+export interface AuthMethod {
+  id: number;
+  name: string;
+  details: { header: string; prefix: string };
+}
+
+export interface OrganizationInfo {
+  id: number;
+  name: string;
+  domain: string;
+}
+
+export interface CurrentUser {
+  id: number;
+  name: string;
+  username: string;
+  email: string | null;
+  organization: OrganizationInfo;
+}
+
+export interface GuestInit {
+  password_config: PasswordPolicy;
+  auth: {
+    access_token_ttl: number;
+    refresh_token_ttl: number;
+    /** Header that carries the refresh token when an auth type is stored. */
+    refresh_header: string;
+  };
+  auth_methods: AuthMethod[];
+  organization: OrganizationInfo | null;
+  settings: {
+    name: string;
+    env: string;
+    'signin.mode': 'simple';
+    'signup.enabled': boolean;
+    'signup.active': boolean;
+    languages: string[];
+  };
+}
+
+export interface Dictionaries {
+  integration_types: string[];
+  address_types: string[];
+  field_types: string[];
+  template_types: string[];
+}
+
+export interface UserInit {
+  user: CurrentUser;
+  dictionaries: Dictionaries;
+}
+
+export interface ClientLogInput {
+  msg: string;
+  env: string;
+  level: string;
+  args?: Record<string, unknown>;
+}
+
+export const clientLogSchema = z
+  .object({
+    msg: z.string().trim().min(1, MESSAGES.required).max(2000),
+    env: z.string().trim().min(1, MESSAGES.required).max(40),
+    level: z.enum(['ERROR', 'WARN', 'INFO', 'DEBUG'], { error: 'level must be ERROR, WARN, INFO or DEBUG' }),
+    args: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { requiredText } from '../zod-helpers';
+
+export const tagInputSchema = z.object({ name: requiredText(100) }).strict();
+export type TagInput = z.infer<typeof tagInputSchema>;
+
+export interface Tag {
+  id: number;
+  name: string;
+  priority: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export const TAG_SORT_KEYS = ['priority', 'id', 'name', 'created_at', 'updated_at'] as const;

@@ -1,0 +1,28 @@
+// The one error envelope every route uses. The console reads `error.fields` onto form fields on 422.
+export type ErrorCode =
+  | 'validation_failed'
+  | 'bad_request'
+  | 'invalid_json'
+  | 'unauthorized'
+  | 'invalid_credentials'
+  | 'too_many_attempts'
+  | 'rate_limited'
+  | 'forbidden'
+  | 'not_found'
+  | 'org_not_found'
+  | 'conflict'
+  | 'internal_error';
+
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    /** Field path (dot separated, e.g. `settings.0.sender_id`) to its messages. Present on 422. */
+    fields?: Record<string, string[]>;
+    request_id?: string;
+  };
+}
+
+export interface ItemBody<T> {
+  data: T;
+}
