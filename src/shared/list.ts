@@ -46,7 +46,11 @@ export function listQuerySchema(sortKeys: readonly [string, ...string[]]) {
       sort_by: z.enum(sortKeys, { error: `sort_by must be one of: ${sortKeys.join(', ')}` }).optional(),
       sort_order: z.enum(['asc', 'desc'], { error: 'sort_order must be asc or desc' }).optional(),
       search: z.string().trim().max(200, 'search is too long').optional(),
-      ids: z.array(positiveInt('ids')).max(1000, 'at most 1000 ids').optional(),
+      // One `ids=1` arrives as a string, repeated keys as an array.
+      ids: z.preprocess(
+        (v) => (v === undefined || Array.isArray(v) ? v : [v]),
+        z.array(positiveInt('ids')).max(1000, 'at most 1000 ids').optional(),
+      ),
     })
     .strict();
 }
