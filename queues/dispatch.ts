@@ -1,10 +1,17 @@
 import type { Env } from '../src/env';
-import { isDeadLetterQueue, type QueueMessageBody } from './messages';
+import { eventHandlers } from './events';
+import { importHandlers } from './import';
+import { isDeadLetterQueue, QUEUE_NAMES, type QueueMessageBody } from './messages';
+import { sendHandlers } from './send';
 
-export type MessageHandler = (body: QueueMessageBody, env: Env) => Promise<void>;
+export type MessageHandler = (body: QueueMessageBody, env: Env, message: Message<QueueMessageBody>) => Promise<void>;
 
-/** Handlers by message kind. The send, import and events capabilities register theirs here. */
-export const handlers: Record<string, MessageHandler> = {};
+/** Handlers by queue name, then message kind. */
+const handlersByQueue: Record<string, Record<string, MessageHandler>> = {
+  [QUEUE_NAMES.send]: sendHandlers,
+  [QUEUE_NAMES.import]: importHandlers,
+  [QUEUE_NAMES.events]: eventHandlers,
+};
 
 /**
  * The worker's queue entry point: each message goes to the handler of its kind and is acked when that
@@ -18,10 +25,10 @@ export async function dispatchQueue(batch: MessageBatch<QueueMessageBody>, env: 
       message.ack();
       continue;
     }
-    const handler = handlers[message.body?.kind];
+    const handler = handlersByQueue[batch.queue]?.[message.body?.kind];
     try {
       if (!handler) throw new Error(`no handler for message kind "${message.body?.kind}" on ${batch.queue}`);
-      await handler(message.body, env);
+      await handler(message.body, env, message);
       message.ack();
     } catch (error) {
       console.error(JSON.stringify({ level: 'error', queue: batch.queue, id: message.id, error: String(error) }));

@@ -1,6 +1,6 @@
 import { asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../../context';
 import { TenantScope, type TenantTable } from '../../db/tenant-scope';
@@ -15,80 +15,148 @@ import {
   type ListResponse,
   type SortOrder,
 } from '../../shared/list';
+import { changedFields, recordActivity } from '../activity-log/record';
 import { filterCondition, type ListFilter } from './list-filter';
 import { withUniqueFields } from './unique-violation';
 
 type ListQuery = z.infer<ReturnType<typeof listQuerySchema>> & ListFilter;
+type Ctx = Context<AppEnv>;
+export type Operation = 'list' | 'read' | 'create' | 'update' | 'delete' | 'bulkDelete' | 'reorder';
 
 /** What an entity declares to get the shared list/read/create/update/delete/reorder contract. */
 export interface CrudConfig<T extends TenantTable, Input, Dto> {
   table: T;
-  /** Body of POST and PUT; PATCH accepts any subset of it. */
+  /** Body of POST and PUT. PATCH accepts any subset of it unless `patchInput` is given. */
   input: z.ZodObject<z.ZodRawShape, z.core.$strict>;
-  /** API sort key -> column. The first key is not special; `defaultSort` names the default. */
-  sortable: Record<string, SQLiteColumn>;
+  /** Body of PATCH/PUT when it differs from create (e.g. a type that is fixed at creation). */
+  updateInput?: z.ZodObject<z.ZodRawShape, z.core.$strict>;
+  /** API sort key -> column (or SQL expression). */
+  sortable: Record<string, SQLiteColumn | SQL>;
   defaultSort: { key: string; order: SortOrder };
-  /** Columns that `search` looks through. */
+  /** Columns that `search` looks through with LIKE. */
   search: SQLiteColumn[];
+  /** A search condition of its own (e.g. across child rows), used instead of `search` columns. */
+  searchWhere?: (text: string) => SQL | undefined;
   /** The table's `priority` column when the entity is drag-reorderable: new rows go last, POST /priorities reorders. */
   priority?: SQLiteColumn;
   /** Extra list/bulk-delete filters: their query schema and the conditions they add. */
-  filters?: { shape: z.ZodRawShape; where: (filter: ListFilter) => (SQL | undefined)[] };
-  toValues: (input: Partial<Input>) => Partial<T['$inferInsert']>;
-  toDto: (row: T['$inferSelect']) => Dto;
+  filters?: { shape: z.ZodRawShape; where: (filter: ListFilter, c: Ctx) => (SQL | undefined)[] };
+  /** Which routes to mount (default: all that apply). */
+  only?: Operation[];
+  /** Name used in the activity log; omit to not log (e.g. the log itself). */
+  audit?: string;
+  /** Row values of a simple single-table write. Ignored when `write` is given. */
+  toValues?: (input: Partial<Input>) => Partial<T['$inferInsert']>;
+  /** Writes of entities with child rows; they must scope every statement to c.var.org.id. */
+  write?: {
+    create: (c: Ctx, input: Input) => Promise<number>;
+    update: (c: Ctx, id: number, input: Partial<Input>) => Promise<void>;
+  };
+  /** Checks that need the database (references belong to the organisation, ...); throw a 422 to refuse. */
+  validate?: (c: Ctx, input: Partial<Input>, existing?: T['$inferSelect']) => Promise<void>;
+  /** Rows to response objects; async so relations can be loaded for a whole page at once. */
+  present: (c: Ctx, rows: T['$inferSelect'][]) => Promise<Dto[]> | Dto[];
 }
 
 /** Builds the Hono routes of one entity from its config; every entity mounts these rather than writing its own. */
-export function crudRoutes<T extends TenantTable, Input, Dto>(config: CrudConfig<T, Input, Dto>) {
+export function crudRoutes<T extends TenantTable, Input, Dto extends object>(config: CrudConfig<T, Input, Dto>) {
+  const ops = new Set<Operation>(config.only ?? ['list', 'read', 'create', 'update', 'delete', 'bulkDelete', 'reorder']);
   const sortKeys = Object.keys(config.sortable) as [string, ...string[]];
   const extraShape = config.filters?.shape ?? {};
   const listSchema = listQuerySchema(sortKeys).extend(extraShape);
   const bulkSchema = bulkDeleteSchema.extend(extraShape);
-  const scopeOf = (c: { var: AppEnv['Variables'] }) => new TenantScope(c.var.db, config.table, c.var.org.id);
-  const condition = (scope: TenantScope<T>, filter: ListFilter) =>
-    filterCondition(scope, config.search, filter, config.filters?.where);
   const table = config.table as SQLiteTable;
+  const scopeOf = (c: Ctx) => new TenantScope(c.var.db, config.table, c.var.org.id);
+  const condition = (c: Ctx, filter: ListFilter) =>
+    filterCondition(scopeOf(c), config.searchWhere ? [] : config.search, filter, (f) => [
+      config.searchWhere && f.search ? config.searchWhere(f.search) : undefined,
+      ...(config.filters?.where(f, c) ?? []),
+    ]);
+  const presentOne = async (c: Ctx, row: T['$inferSelect']) => (await config.present(c, [row]))[0];
 
-  return new Hono<AppEnv>()
-    .get('/', validQuery(listSchema), async (c) => {
+  async function findOr404(c: Ctx, rawId: string | undefined) {
+    const id = parseId(rawId);
+    const row = id ? await scopeOf(c).findById(id) : undefined;
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async function insertRow(c: Ctx, input: Input): Promise<number> {
+    if (config.write) return config.write.create(c, input);
+    const values: Record<string, unknown> = { ...config.toValues?.(input) };
+    if (config.priority) {
+      values.priority = sql`(SELECT COALESCE(MAX(${config.priority}), 0) + 1 FROM ${config.table} WHERE ${config.table.orgId} = ${c.var.org.id})`;
+    }
+    const [row] = (await scopeOf(c).insert(values as never)) as unknown as { id: number }[];
+    return row.id;
+  }
+
+  async function updateRow(c: Ctx, id: number, input: Partial<Input>) {
+    if (config.write) return config.write.update(c, id, input);
+    const values = { ...config.toValues?.(input), updatedAt: new Date().toISOString() };
+    await scopeOf(c).update(eq(config.table.id, id), values as never);
+  }
+
+  async function update(c: Ctx, input: Partial<Input>) {
+    const existing = await findOr404(c, c.req.param('id'));
+    const id = existing.id as number;
+    const before = await presentOne(c, existing);
+    await config.validate?.(c, input, existing);
+    await withUniqueFields(() => updateRow(c, id, input));
+    const after = await presentOne(c, (await scopeOf(c).findById(id))!);
+    if (config.audit) await recordActivity(c, config.audit, id, 'update', changedFields(before, after));
+    return c.json({ data: after });
+  }
+
+  const app = new Hono<AppEnv>();
+
+  if (ops.has('list')) {
+    app.get('/', validQuery(listSchema), async (c) => {
       const query = c.req.valid('query') as ListQuery;
-      const scope = scopeOf(c);
       const page = query.page ?? 1;
       const pageSize = query.page_size ?? (query.ids?.length ? PAGE_SIZE_WITH_IDS : PAGE_SIZE_DEFAULT);
-      const sortKey = query.sort_by ?? config.defaultSort.key;
       const order = (query.sort_order ?? config.defaultSort.order) === 'asc' ? asc : desc;
-      const where = condition(scope, query);
+      const where = condition(c, query);
       const [totals, rows] = await c.var.db.batch([
         c.var.db.select({ total: count() }).from(table).where(where),
         c.var.db
           .select()
           .from(table)
           .where(where)
-          .orderBy(order(config.sortable[sortKey]), order(config.table.id))
+          .orderBy(order(config.sortable[query.sort_by ?? config.defaultSort.key]), order(config.table.id))
           .limit(pageSize)
           .offset((page - 1) * pageSize),
       ]);
       const total = totals[0]?.total ?? 0;
       const body: ListResponse<Dto> = {
-        items: (rows as T['$inferSelect'][]).map(config.toDto),
+        items: await config.present(c, rows as T['$inferSelect'][]),
         meta: { total, page, page_size: pageSize, total_pages: Math.ceil(total / pageSize) },
       };
       return c.json(body);
-    })
-    .delete('/', validJson(bulkSchema), async (c) => {
-      const filter = c.req.valid('json') as ListFilter;
-      const deleted = await scopeOf(c).db.delete(config.table).where(condition(scopeOf(c), filter)).returning({ id: config.table.id });
+    });
+  }
+
+  if (ops.has('bulkDelete')) {
+    app.delete('/', validJson(bulkSchema), async (c) => {
+      const deleted = await c.var.db
+        .delete(config.table)
+        .where(condition(c, c.req.valid('json') as ListFilter))
+        .returning({ id: config.table.id });
+      if (config.audit && deleted.length) {
+        const ids = deleted.map((d) => d.id as number);
+        const summary = ids.length <= 1000 ? JSON.stringify(ids) : `${ids.length} items`;
+        await recordActivity(c, config.audit, null, 'delete', [{ field: 'ids', previous: summary, next: null }]);
+      }
       return c.json({ data: { deleted: deleted.length } });
-    })
-    .post('/priorities', validJson(prioritiesSchema), async (c) => {
-      if (!config.priority) throw notFound();
+    });
+  }
+
+  if (ops.has('reorder') && config.priority) {
+    const priority = config.priority;
+    app.post('/priorities', validJson(prioritiesSchema), async (c) => {
       const { ids } = c.req.valid('json');
       const scope = scopeOf(c);
-      const priority = config.priority;
-      const rows = await c.var.db
-        .select({ id: config.table.id, priority })
-        .from(table)
-        .where(scope.where(scope.idIn(ids)));
+      const rows = await c.var.db.select({ id: config.table.id, priority }).from(table).where(scope.where(scope.idIn(ids)));
       if (rows.length !== ids.length) throw notFound();
       // The moved rows keep the set of priority slots they already had, handed out in the new order,
       // so reordering one page never disturbs rows on other pages.
@@ -102,43 +170,39 @@ export function crudRoutes<T extends TenantTable, Input, Dto>(config: CrudConfig
       );
       await c.var.db.batch(updates as [(typeof updates)[0], ...typeof updates]);
       return c.json({ data: { updated: ids.length } });
-    })
-    .get('/:id', async (c) => {
-      const row = await findOr404(scopeOf(c), c.req.param('id'));
-      return c.json({ data: config.toDto(row) });
-    })
-    .post('/', validJson(config.input), async (c) => {
-      const scope = scopeOf(c);
-      const values: Record<string, unknown> = { ...config.toValues(c.req.valid('json') as Input) };
-      if (config.priority) {
-        values.priority = sql`(SELECT COALESCE(MAX(${config.priority}), 0) + 1 FROM ${config.table} WHERE ${config.table.orgId} = ${scope.orgId})`;
-      }
-      const [row] = await withUniqueFields(() => scope.insert(values as never));
-      return c.json({ data: config.toDto(row as T['$inferSelect']) }, 201);
-    })
-    .put('/:id', validJson(config.input), async (c) => update(c, c.req.valid('json') as Input))
-    .patch('/:id', validJson(config.input.partial()), async (c) => update(c, c.req.valid('json') as Partial<Input>))
-    .delete('/:id', async (c) => {
-      const id = parseId(c.req.param('id'));
-      const deleted = id ? await scopeOf(c).delete(eq(config.table.id, id)) : [];
-      if (deleted.length === 0) throw notFound();
+    });
+  }
+
+  if (ops.has('read')) {
+    app.get('/:id', async (c) => c.json({ data: await presentOne(c, await findOr404(c, c.req.param('id'))) }));
+  }
+
+  if (ops.has('create')) {
+    app.post('/', validJson(config.input), async (c) => {
+      const input = c.req.valid('json') as Input;
+      await config.validate?.(c, input);
+      const id = await withUniqueFields(() => insertRow(c, input));
+      const dto = await presentOne(c, (await scopeOf(c).findById(id))!);
+      if (config.audit) await recordActivity(c, config.audit, id, 'create', changedFields(null, dto));
+      return c.json({ data: dto }, 201);
+    });
+  }
+
+  if (ops.has('update')) {
+    const putSchema = config.updateInput ?? config.input;
+    app.put('/:id', validJson(putSchema), async (c) => update(c, c.req.valid('json') as Input));
+    app.patch('/:id', validJson(putSchema.partial()), async (c) => update(c, c.req.valid('json') as Partial<Input>));
+  }
+
+  if (ops.has('delete')) {
+    app.delete('/:id', async (c) => {
+      const existing = await findOr404(c, c.req.param('id'));
+      const before = config.audit ? await presentOne(c, existing) : null;
+      await scopeOf(c).delete(eq(config.table.id, existing.id as number));
+      if (config.audit) await recordActivity(c, config.audit, existing.id as number, 'delete', changedFields(before, null));
       return c.json({ data: { deleted: 1 } });
     });
-
-  async function update(c: { var: AppEnv['Variables']; req: { param: (k: 'id') => string }; json: (b: unknown) => Response }, input: Partial<Input>) {
-    const scope = scopeOf(c);
-    const id = parseId(c.req.param('id'));
-    if (!id) throw notFound();
-    const values = { ...config.toValues(input), updatedAt: new Date().toISOString() };
-    const [row] = await withUniqueFields(() => scope.update(eq(config.table.id, id), values as never));
-    if (!row) throw notFound();
-    return c.json({ data: config.toDto(row as T['$inferSelect']) });
   }
 
-  async function findOr404(scope: TenantScope<T>, rawId: string) {
-    const id = parseId(rawId);
-    const row = id ? await scope.findById(id) : undefined;
-    if (!row) throw notFound();
-    return row;
-  }
+  return app;
 }

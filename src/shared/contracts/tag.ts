@@ -12,4 +12,3 @@ export interface Tag {
   updated_at: string;
 }
 
-export const TAG_SORT_KEYS = ['priority', 'id', 'name', 'created_at', 'updated_at'] as const;

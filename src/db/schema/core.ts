@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 // Every tenant table has `org_id NOT NULL` and indexes that lead with it (ARCHITECTURE.md, convention 1).
-const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
-const timestamps = {
+export const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+export const timestamps = {
   createdAt: text('created_at').notNull().default(now),
   updatedAt: text('updated_at').notNull().default(now),
 };

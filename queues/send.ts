@@ -1,0 +1,4 @@
+import type { MessageHandler } from './dispatch';
+
+/** Handlers of the send queue (one message per outgoing email or SMS), by kind. */
+export const sendHandlers: Record<string, MessageHandler> = {};

@@ -1,0 +1,196 @@
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { now, organizations, tags, timestamps, users } from './core';
+
+// Contacts and what describes them: addresses, tags, custom fields, subscriptions, the blacklist, imports,
+// and the activity log of changes people make.
+const orgId = () =>
+  integer('org_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' });
+
+export const fields = sqliteTable(
+  'fields',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orgId: orgId(),
+    name: text('name').notNull(),
+    /** Used by templates ({{ contact.fields.alias }}); unique per organisation. */
+    alias: text('alias').notNull(),
+    /** number | text | select | multiselect | boolean; fixed at creation. */
+    type: text('type').notNull(),
+    priority: integer('priority').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('fields_org_alias').on(t.orgId, t.alias), index('fields_org_priority').on(t.orgId, t.priority)],
+);
+
+/** Options of select and multiselect fields. */
+export const fieldOptions = sqliteTable(
+  'field_options',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orgId: orgId(),
+    fieldId: integer('field_id')
+      .notNull()
+      .references(() => fields.id, { onDelete: 'cascade' }),
+    value: text('value').notNull(),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [uniqueIndex('field_options_field_value').on(t.fieldId, t.value), index('field_options_org_field').on(t.orgId, t.fieldId)],
+);
+
+export const contacts = sqliteTable(
+  'contacts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orgId: orgId(),
+    name: text('name').notNull(),
+    note: text('note'),
+    ...timestamps,
+  },
+  (t) => [
+    index('contacts_org_name').on(t.orgId, t.name),
+    index('contacts_org_created').on(t.orgId, t.createdAt),
+    index('contacts_org_updated').on(t.orgId, t.updatedAt),
+  ],
+);
+
+/** An address belongs to one contact per organisation: that is how imports find the contact to update. */
+export const contactAddresses = sqliteTable(
+  'contact_addresses',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orgId: orgId(),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    /** email | phone */
+    type: text('type').notNull(),
+    value: text('value').notNull(),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('contact_addresses_org_type_value').on(t.orgId, t.type, t.value),
+    index('contact_addresses_contact').on(t.contactId, t.position),
+    index('contact_addresses_org_value').on(t.orgId, t.value),
+  ],
+);
+
+export const contactTags = sqliteTable(
+  'contact_tags',
+  {
+    orgId: orgId(),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.contactId, t.tagId] }), index('contact_tags_org_tag').on(t.orgId, t.tagId, t.contactId)],
+);
+
+/**
+ * One row per contact, field and value: text in value_text, number and boolean (0/1) in value_number,
+ * select in option_id, multiselect as one row per chosen option.
+ */
+export const contactAttributes = sqliteTable(
+  'contact_attributes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orgId: orgId(),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    fieldId: integer('field_id')
+      .notNull()
+      .references(() => fields.id, { onDelete: 'cascade' }),
+    valueText: text('value_text'),
+    valueNumber: real('value_number'),
+    optionId: integer('option_id').references(() => fieldOptions.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    index('contact_attributes_contact').on(t.contactId, t.fieldId),
+    index('contact_attributes_org_field_text').on(t.orgId, t.fieldId, t.valueText),
+    index('contact_attributes_org_field_number').on(t.orgId, t.fieldId, t.valueNumber),
+    index('contact_attributes_org_option').on(t.orgId, t.optionId),
+  ],
+);
+
+export const subscriptions = sqliteTable(
+  'subscriptions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orgId: orgId(),
+    name: text('name').notNull(),
+    priority: integer('priority').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('subscriptions_org_name').on(t.orgId, t.name), index('subscriptions_org_priority').on(t.orgId, t.priority)],
+);
+
+/** Addresses that are never sent to. */
+export const blacklist = sqliteTable(
+  'blacklist',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orgId: orgId(),
+    type: text('type').notNull(),
+    value: text('value').notNull(),
+    info: text('info'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('blacklist_org_type_value').on(t.orgId, t.type, t.value), index('blacklist_org_created').on(t.orgId, t.createdAt)],
+);
+
+export const imports = sqliteTable(
+  'imports',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orgId: orgId(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    fileName: text('file_name').notNull(),
+    /** R2 key of the uploaded CSV. */
+    fileKey: text('file_key').notNull(),
+    fileSize: integer('file_size').notNull().default(0),
+    /** new | processing | success | fail */
+    status: text('status').notNull().default('new'),
+    skipFirstLine: integer('skip_first_line', { mode: 'boolean' }).notNull().default(true),
+    /** Column index -> { kind: 'name' | 'note' | 'address' | 'field' | 'tags', address type or field id }. */
+    mapping: text('mapping', { mode: 'json' }).notNull(),
+    createdCount: integer('created_count').notNull().default(0),
+    updatedCount: integer('updated_count').notNull().default(0),
+    rejectedCount: integer('rejected_count').notNull().default(0),
+    /** The first rejected rows with their reasons (capped), as JSON [{ row, reason }]. */
+    rejections: text('rejections', { mode: 'json' }),
+    /** Byte offset and row number already committed, so a retried job resumes instead of redoing rows. */
+    cursorBytes: integer('cursor_bytes').notNull().default(0),
+    cursorRow: integer('cursor_row').notNull().default(0),
+    error: text('error'),
+    finishedAt: text('finished_at'),
+    ...timestamps,
+  },
+  (t) => [index('imports_org_created').on(t.orgId, t.createdAt)],
+);
+
+/** One row per changed field of a create, update or delete made by a person. */
+export const activityLog = sqliteTable(
+  'activity_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orgId: orgId(),
+    userId: integer('user_id'),
+    entity: text('entity').notNull(),
+    entityId: integer('entity_id'),
+    /** create | update | delete */
+    action: text('action').notNull(),
+    field: text('field').notNull(),
+    previousValue: text('previous_value'),
+    newValue: text('new_value'),
+    browser: text('browser'),
+    os: text('os'),
+    device: text('device'),
+    createdAt: text('created_at').notNull().default(now),
+  },
+  (t) => [index('activity_log_org_created').on(t.orgId, t.createdAt), index('activity_log_org_entity').on(t.orgId, t.entity, t.entityId)],
+);

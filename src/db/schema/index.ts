@@ -1,0 +1,4 @@
+// All tables, by area. drizzle-kit reads this file to generate migrations.
+export * from './core';
+export * from './audience';
+export * from './channels';

@@ -1,0 +1,38 @@
+// The one small interface the sending engine drives, whatever the channel. SMTP and SMS implement it.
+
+export interface OutgoingAttachment {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
+}
+
+export interface OutgoingMessage {
+  /** Our message id; the transport derives a traceable Message-ID (email) from it. */
+  id: number;
+  from: { address: string; name?: string | null };
+  to: string;
+  /** Email only. */
+  subject?: string | null;
+  /** Email: the html (or text) body. SMS: the text. */
+  body: string;
+  /** Email only: plain-text alternative; derived from the html when empty. */
+  bodyPlain?: string | null;
+  /** Email only: true when `body` is html. */
+  html?: boolean;
+  attachments?: OutgoingAttachment[];
+  /** Email only: envelope sender / Return-Path. */
+  returnPath?: string | null;
+}
+
+export type SendResult =
+  | { ok: true; externalId: string }
+  /** retryable: 4xx SMTP replies, 429/20429 from the SMS provider, timeouts, dropped connections. */
+  | { ok: false; retryable: boolean; error: string };
+
+/** A connection to one provider account; sends many messages, then closes. */
+export interface Transport {
+  send(message: OutgoingMessage): Promise<SendResult>;
+  /** Sends a batch over as few connections/round trips as the channel allows, results in the same order. */
+  sendMany(messages: OutgoingMessage[]): Promise<SendResult[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,13 @@
+import type { Env as WorkerEnv } from '../../src/env';
+
+// Types for `cloudflare:workers` env and exports inside the worker tests.
+declare global {
+  namespace Cloudflare {
+    interface Env extends WorkerEnv {
+      TEST_MIGRATIONS: D1Migration[];
+    }
+    interface GlobalProps {
+      mainModule: typeof import('../../src/index');
+    }
+  }
+}
