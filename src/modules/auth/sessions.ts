@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { eq, gt, isNull, lt, or } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context';
 import { sessions } from '../../db/schema';
@@ -87,5 +87,5 @@ export async function revokeSession(c: Context<AppEnv>, sessionId: string): Prom
 /** Housekeeping for the cron: drops sessions that expired or were revoked over a day ago (all organisations). */
 export async function pruneSessions(db: AppEnv['Variables']['db']): Promise<void> {
   const dayAgo = new Date(Date.now() - 24 * 3600 * 1000).toISOString();
-  await db.delete(sessions).where(or(lt(sessions.expiresAt, dayAgo), and(lt(sessions.revokedAt, dayAgo))));
+  await db.delete(sessions).where(or(lt(sessions.expiresAt, dayAgo), lt(sessions.revokedAt, dayAgo)));
 }
