@@ -15,5 +15,7 @@ export const consoleRoutes = new Hono<AppEnv>().get('*', async (c) => {
   if (isPage && label && !(await findOrganization(c.var.db, label))) {
     return c.html(unknownOrganizationPage(label), 404);
   }
-  return c.env.ASSETS.fetch(c.req.raw);
+  // Re-wrapped so later middleware can add headers (x-version) to what the assets binding returns.
+  const asset = await c.env.ASSETS.fetch(c.req.raw);
+  return new Response(asset.body, asset);
 });

@@ -1,0 +1,22 @@
+import path from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+// Console unit tests: happy-dom, the same @shared alias as the console build.
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    alias: { '@shared': path.join(root, 'src/shared') },
+  },
+  define: {
+    __APP_VERSION__: JSON.stringify('0.0.0-test'),
+  },
+  test: {
+    root,
+    include: ['test/web/**/*.test.{ts,tsx}'],
+    environment: 'happy-dom',
+    setupFiles: ['test/web/setup.ts'],
+  },
+});

@@ -1,0 +1,68 @@
+import { MESSAGES } from '@shared/messages';
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../../web/src/app/config';
+import { LOCALES } from '../../web/src/app/i18n';
+
+/** Flattens nested locale objects into dotted keys. */
+function flatten(value: unknown, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [key, inner] of Object.entries(value)) flatten(inner, prefix ? `${prefix}.${key}` : key, out);
+  } else {
+    out[prefix] = value;
+  }
+  return out;
+}
+
+const flat = Object.fromEntries(LANGUAGES.map((code) => [code, flatten(LOCALES[code])]));
+const englishKeys = Object.keys(flat.en).sort();
+
+describe('locale files', () => {
+  it('exist for all eight languages', () => {
+    expect([...LANGUAGES].sort()).toEqual(['de', 'en', 'es', 'fr', 'pt', 'ro', 'ru', 'zh']);
+    for (const code of LANGUAGES) expect(Object.keys(flat[code]).length).toBeGreaterThan(50);
+  });
+
+  it.each(LANGUAGES.filter((c) => c !== 'en'))('%s has exactly the same keys as en', (code) => {
+    expect(Object.keys(flat[code]).sort()).toEqual(englishKeys);
+  });
+
+  it.each([...LANGUAGES])('%s has only non-empty string values', (code) => {
+    for (const [key, value] of Object.entries(flat[code])) {
+      expect(typeof value, `${code}:${key}`).toBe('string');
+      expect((value as string).trim(), `${code}:${key}`).not.toBe('');
+    }
+  });
+
+  it.each(LANGUAGES.filter((c) => c !== 'en'))('%s is translated, not an English copy', (code) => {
+    // Brand names, abbreviations and words a language shares with English may stay the same; nothing else.
+    const sameEverywhere = ['app.name', 'list.columns.id', 'list.total'];
+    const cognates: Record<string, string[]> = {
+      de: ['nav.import', 'account.organization', 'home.organization', 'profile.organization', 'test.organization', 'tags.fields.name'],
+      fr: ['nav.contacts', 'nav.messages', 'list.actions', 'account.organization', 'account.session', 'profile.organization', 'test.organization'],
+      ro: ['nav.import'],
+      ru: [],
+      pt: [],
+      es: [],
+      zh: [],
+    };
+    const allowed = new Set([...sameEverywhere, ...(cognates[code] ?? [])]);
+    const copies = englishKeys.filter((key) => flat[code][key] === flat.en[key] && !allowed.has(key));
+    expect(copies).toEqual([]);
+  });
+
+  it('keeps the same interpolation placeholders in every language', () => {
+    const placeholders = (text: string) => (text.match(/\{\{\w+\}\}/g) ?? []).sort();
+    for (const code of LANGUAGES) {
+      for (const key of englishKeys) expect(placeholders(flat[code][key] as string), `${code}:${key}`).toEqual(placeholders(flat.en[key] as string));
+    }
+  });
+
+  it('has a translation key for every shared server message, with the exact English text', () => {
+    for (const [key, text] of Object.entries(MESSAGES)) expect(flat.en[`server.${key}`]).toBe(text);
+  });
+
+  it('says Page not found and Organisation not found in English', () => {
+    expect(flat.en['notFound.title']).toBe('Page not found');
+    expect(flat.en['orgNotFound.title']).toBe('Organisation not found');
+  });
+});

@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { config } from '../../web/src/app/config';
+import { accessOf, canOpen, guardRedirect } from '../../web/src/app/route-access';
+import { consoleRouteTable } from '../../web/src/app/route-specs';
+import { buildRouteTable, matchPath, pathOf, resolveRoute, type RouteSpec } from '../../web/src/app/route-table';
+import { breadcrumbTrail, visibleAccountNav, visibleMainNav } from '../../web/src/components/layout/navigation';
+
+const Dummy = () => null;
+const lists = { commonRoutes: ['home', 'error_404', 'social_login'], guestRoutes: ['password_reset'] };
+const specs: RouteSpec[] = [
+  { name: 'home', path: '/', component: Dummy },
+  { name: 'error_404', path: '/page-not-found', component: Dummy },
+  { name: 'social_login', path: '/social-login', component: Dummy },
+  { name: 'password_reset', path: '/password-reset', component: Dummy },
+  { name: 'unsubscribe', path: '/unsubscribe', component: Dummy, skipGuard: true },
+  { name: 'test', path: '/test', component: Dummy },
+  { name: 'tag_list', path: '/tag', component: Dummy },
+  { name: 'tag_update', path: '/tag/update/:id', component: Dummy },
+];
+const table = (disabledRoutes: string[] = [], staticPages = ['terms', 'privacy']) =>
+  buildRouteTable(specs, { ...lists, disabledRoutes, staticPages, staticPage: Dummy });
+
+describe('route access rules', () => {
+  it('classifies routes: common defaults and pages, guest list, the rest user', () => {
+    expect(accessOf('home', false, lists)).toBe('common');
+    expect(accessOf('error_404', false, lists)).toBe('common');
+    expect(accessOf('social_login', false, lists)).toBe('common');
+    expect(accessOf('terms', true, lists)).toBe('common');
+    expect(accessOf('password_reset', false, lists)).toBe('guest');
+    expect(accessOf('tag_list', false, lists)).toBe('user');
+  });
+
+  it('lets a guest open guest and common routes only', () => {
+    expect(canOpen('common', false)).toBe(true);
+    expect(canOpen('guest', false)).toBe(true);
+    expect(canOpen('user', false)).toBe(false);
+  });
+
+  it('lets a signed-in user open common routes and anything not in the guest list', () => {
+    expect(canOpen('common', true)).toBe(true);
+    expect(canOpen('user', true)).toBe(true);
+    expect(canOpen('guest', true)).toBe(false);
+  });
+
+  it('redirects to / when a route may not be opened, and never guards the unsubscribe page', () => {
+    const t = table();
+    const route = (name: string) => t.find((r) => r.name === name)!;
+    expect(guardRedirect(route('tag_list'), false)).toBe('/');
+    expect(guardRedirect(route('tag_list'), true)).toBeNull();
+    expect(guardRedirect(route('password_reset'), true)).toBe('/');
+    expect(guardRedirect(route('password_reset'), false)).toBeNull();
+    expect(guardRedirect(route('terms'), false)).toBeNull();
+    expect(guardRedirect(route('terms'), true)).toBeNull();
+    expect(guardRedirect(route('unsubscribe'), false)).toBeNull();
+    expect(guardRedirect(route('unsubscribe'), true)).toBeNull();
+  });
+
+  it('serves static pages at /{pageName}, flagged as pages (common)', () => {
+    const t = table([], ['terms', 'privacy', 'imprint']);
+    for (const name of ['terms', 'privacy', 'imprint']) {
+      const match = resolveRoute(t, `/${name}`);
+      expect(match?.route.name).toBe(name);
+      expect(match?.route.page).toBe(true);
+      expect(match?.route.access).toBe('common');
+    }
+  });
+
+  it('removes disabled routes by name', () => {
+    const t = table(['test', 'terms']);
+    expect(t.map((r) => r.name)).not.toContain('test');
+    expect(resolveRoute(t, '/test')).toBeNull();
+    expect(resolveRoute(t, '/terms')).toBeNull();
+    expect(pathOf(t, 'test')).toBeNull();
+  });
+});
+
+describe('route matching', () => {
+  it('matches params and ignores query and trailing slash', () => {
+    expect(matchPath('/tag/update/:id', '/tag/update/42')).toEqual({ id: '42' });
+    expect(matchPath('/tag', '/tag/')).toEqual({});
+    expect(matchPath('/tag', '/tag?search=x')).toEqual({});
+    expect(matchPath('/tag', '/tags')).toBeNull();
+    expect(matchPath('/tag/update/:id', '/tag/update/')).toBeNull();
+  });
+
+  it('leaves unknown paths unmatched (the 404 page)', () => {
+    expect(resolveRoute(table(), '/nowhere')).toBeNull();
+    expect(resolveRoute(table(), '/page-not-found')?.route.name).toBe('error_404');
+  });
+
+  it('builds paths of named routes', () => {
+    expect(pathOf(table(), 'tag_update', { id: 7 })).toBe('/tag/update/7');
+  });
+});
+
+describe('the console route table', () => {
+  const t = consoleRouteTable();
+  const byName = Object.fromEntries(t.map((r) => [r.name, r]));
+
+  it('has the routes of this issue at their paths', () => {
+    expect(byName.home.path).toBe('/');
+    expect(byName.error_404.path).toBe('/page-not-found');
+    expect(byName.password_reset.path).toBe('/password-reset');
+    expect(byName.tag_list.path).toBe('/tag');
+    expect(byName.tag_create.path).toBe('/tag/create');
+    expect(byName.tag_update.path).toBe('/tag/update/:id');
+    expect(byName.my_profile.path).toBe('/me/profile');
+    expect(byName.test.path).toBe('/test');
+    expect(byName.terms.path).toBe('/terms');
+    expect(byName.privacy.path).toBe('/privacy');
+    expect(byName.unsubscribe.skipGuard).toBe(true);
+  });
+
+  it('applies the default access lists', () => {
+    expect(config.disabledRoutes).toEqual([]);
+    expect(byName.home.access).toBe('common');
+    expect(byName.social_login.access).toBe('common');
+    expect(byName.password_reset.access).toBe('guest');
+    expect(byName.terms.access).toBe('common');
+    expect(byName.tag_list.access).toBe('user');
+    expect(byName.my_profile.access).toBe('user');
+  });
+
+  it('resolves /tag/create to the create route, not the update route', () => {
+    expect(resolveRoute(t, '/tag/create')?.route.name).toBe('tag_create');
+    expect(resolveRoute(t, '/tag/update/3')?.params).toEqual({ id: '3' });
+  });
+});
+
+describe('navigation', () => {
+  const t = consoleRouteTable();
+
+  it('shows only entries whose group has an existing route; Contacts leads to /tag', () => {
+    expect(visibleMainNav(t).map((e) => [e.key, e.href])).toEqual([
+      ['home', '/'],
+      ['contacts', '/tag'],
+    ]);
+  });
+
+  it('hides Contacts when no route of its group exists', () => {
+    const withoutTags = t.filter((r) => !r.name.startsWith('tag_'));
+    expect(visibleMainNav(withoutTags).map((e) => e.key)).toEqual(['home']);
+  });
+
+  it('prefers the first existing route of the group', () => {
+    const withContacts = [...t, { ...t.find((r) => r.name === 'tag_list')!, name: 'contact_list', path: '/contact' }];
+    expect(visibleMainNav(withContacts).find((e) => e.key === 'contacts')?.href).toBe('/contact');
+  });
+
+  it('builds breadcrumbs Contacts > Tags, and Contacts > Tags > step on entity pages', () => {
+    expect(breadcrumbTrail(t, 'tags')).toEqual([
+      { labelKey: 'nav.contacts', href: '/tag' },
+      { labelKey: 'nav.tags', href: null },
+    ]);
+    expect(breadcrumbTrail(t, 'tags', { labelKey: 'common.create' })).toEqual([
+      { labelKey: 'nav.contacts', href: '/tag' },
+      { labelKey: 'nav.tags', href: '/tag' },
+      { labelKey: 'common.create', href: null },
+    ]);
+  });
+
+  it('lists only existing account-area routes (today: profile)', () => {
+    expect(visibleAccountNav(t).map((e) => [e.key, e.href])).toEqual([['profile', '/me/profile']]);
+  });
+});

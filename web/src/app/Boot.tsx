@@ -1,0 +1,42 @@
+import type { GuestInit } from '@shared/contracts/auth';
+import type { ItemBody } from '@shared/errors';
+import { useAtomValue } from 'jotai';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import useSWR from 'swr';
+import { FullPageLoader, FullPageMessage } from '../components/common/FullPage';
+import { isApiError } from '../lib/api-error';
+import { translateApiError } from '../lib/server-messages';
+import { guestInitAtom, sessionReadyAtom } from '../lib/session-state';
+import { AppRoutes } from './AppRoutes';
+import { useServices } from './services-context';
+
+/** Startup: loads /init/guest (organisation, auth methods), restores the session, then shows the routes. */
+export function Boot() {
+  const { t } = useTranslation();
+  const { client, session, store } = useServices();
+  const ready = useAtomValue(sessionReadyAtom);
+  const restoring = useRef(false);
+  const { data, error, mutate } = useSWR(
+    'init/guest',
+    () => client.get<ItemBody<GuestInit>>('/init/guest', undefined, { guest: true }),
+    { revalidateIfStale: false, revalidateOnReconnect: false },
+  );
+
+  useEffect(() => {
+    if (!data || restoring.current) return;
+    restoring.current = true;
+    store.set(guestInitAtom, data.data);
+    session.setAuthMethods(data.data.auth_methods, data.data.auth?.refresh_header);
+    void session.restore();
+  }, [data, session, store]);
+
+  if (isApiError(error, 'org_not_found')) {
+    return <FullPageMessage testId="org-not-found" title={t('orgNotFound.title')} text={t('orgNotFound.text')} />;
+  }
+  if (error) {
+    return <FullPageMessage title={t('errors.startup')} text={translateApiError(t, error)} action={{ label: t('common.retry'), onClick: () => void mutate() }} />;
+  }
+  if (!data || !ready) return <FullPageLoader />;
+  return <AppRoutes />;
+}

@@ -1,0 +1,33 @@
+// Console settings in one place. Values here are the product defaults (spec sections 2, 7 and 9).
+export const LANGUAGES = ['en', 'ru', 'de', 'pt', 'fr', 'ro', 'zh', 'es'] as const;
+export type LanguageCode = (typeof LANGUAGES)[number];
+
+export const config = {
+  /** App identity sent in X-APP and X-DEVICE. */
+  appName: 'relay-console',
+  version: __APP_VERSION__,
+  env: 'production',
+  apiBaseUrl: '/api/v1',
+  /** Where client errors are reported (POST). */
+  logUrl: '/api/v1/log',
+  /** Route names removed from the route table. */
+  disabledRoutes: [] as string[],
+  /** Static pages served at /{pageName}; flagged as pages, so they are common routes. */
+  staticPages: ['terms', 'privacy'] as string[],
+  /** Routes open to everyone (plus any route flagged as a page). */
+  commonRoutes: ['home', 'error_404', 'social_login'] as string[],
+  /** Routes only guests may open (plus the common ones). */
+  guestRoutes: ['password_reset'] as string[],
+  /** Refresh the access token at startup when it expires within this many milliseconds. */
+  refreshThresholdMs: 30_000,
+  /** How often waiting requests check whether auth fetching or refreshing has finished. */
+  waitPollMs: 100,
+  defaultLanguage: 'en' as LanguageCode,
+  /** Page sizes the list screen offers. */
+  pageSizes: [10, 25, 50, 100],
+  defaultPageSize: 10,
+  /** Extra console logging (fingerprint failures and the like). */
+  debug: import.meta.env.DEV,
+};
+
+export type ConsoleConfig = typeof config;

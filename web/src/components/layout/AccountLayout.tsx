@@ -1,0 +1,30 @@
+import { Grid, NavLink, Paper, Stack, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import { useRouteTable } from '../../app/services-context';
+import { visibleAccountNav } from './navigation';
+
+/** The account area: side navigation (organization, security, api, profile, session: those that exist) beside the page. */
+export function AccountLayout({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const [location] = useLocation();
+  const table = useRouteTable();
+  return (
+    <Stack>
+      <Title order={2}>{t('account.title')}</Title>
+      <Grid>
+        <Grid.Col span={{ base: 12, sm: 3 }}>
+          <Paper withBorder p="xs" component="nav" aria-label={t('account.title')}>
+            {visibleAccountNav(table).map((item) => (
+              <Link key={item.key} href={item.href} asChild>
+                <NavLink component="a" href={item.href} label={t(item.labelKey)} active={location === item.href} data-testid={`account-nav-${item.key}`} />
+              </Link>
+            ))}
+          </Paper>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 9 }}>{children}</Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}

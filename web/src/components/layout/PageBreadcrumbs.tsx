@@ -1,0 +1,28 @@
+import { Anchor, Breadcrumbs, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { useRouteTable } from '../../app/services-context';
+import { breadcrumbTrail, type Crumb, type SectionKey } from './navigation';
+
+/** Breadcrumbs of an entity page: group > section > current step (e.g. Contacts > Tags > Create). */
+export function PageBreadcrumbs({ section, current }: { section: SectionKey; current?: Omit<Crumb, 'href'> }) {
+  const { t } = useTranslation();
+  const table = useRouteTable();
+  const trail = breadcrumbTrail(table, section, current);
+  return (
+    <Breadcrumbs data-testid="breadcrumbs" mb="md">
+      {trail.map((crumb, index) => {
+        const label = crumb.text ?? t(crumb.labelKey);
+        return crumb.href ? (
+          <Link key={index} href={crumb.href} asChild>
+            <Anchor href={crumb.href}>{label}</Anchor>
+          </Link>
+        ) : (
+          <Text key={index} c="dimmed">
+            {label}
+          </Text>
+        );
+      })}
+    </Breadcrumbs>
+  );
+}

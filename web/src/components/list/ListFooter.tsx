@@ -1,0 +1,31 @@
+import { Button, Group, NativeSelect, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { config } from '../../app/config';
+
+/** Total count, page size select and the load-more button. */
+export function ListFooter({ total, shown, pageSize, onPageSize, hasMore, loadingMore, onLoadMore }: { total: number; shown: number; pageSize: number; onPageSize: (size: number) => void; hasMore: boolean; loadingMore: boolean; onLoadMore: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="space-between" mt="md" gap="sm">
+      <Text size="sm" c="dimmed">
+        {t('list.total')}: <span data-testid="list-total">{total}</span> · {t('list.shown', { count: shown })}
+      </Text>
+      {hasMore && (
+        <Button variant="default" onClick={onLoadMore} loading={loadingMore} data-testid="list-load-more">
+          {t('list.loadMore')}
+        </Button>
+      )}
+      <Group gap="xs">
+        <Text size="sm">{t('list.perPage')}</Text>
+        <NativeSelect
+          aria-label={t('list.perPage')}
+          data-testid="list-page-size"
+          size="xs"
+          value={String(pageSize)}
+          onChange={(event) => onPageSize(Number(event.currentTarget.value))}
+          data={config.pageSizes.map((size) => String(size))}
+        />
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,32 @@
+import { Anchor, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { CurrentUser } from '@shared/contracts/auth';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { useRouteTable } from '../../app/services-context';
+import { visibleMainNav } from '../../components/layout/navigation';
+
+/** The signed-in home: a welcome and shortcuts to the sections that exist. */
+export function Dashboard({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation();
+  const table = useRouteTable();
+  const sections = visibleMainNav(table).filter((item) => item.key !== 'home');
+  return (
+    <Stack data-testid="dashboard">
+      <Title order={2}>{t('home.welcome', { name: user.name || user.username })}</Title>
+      <Text c="dimmed">{t('home.organization', { name: user.organization.name })}</Text>
+      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+        {sections.map((item) => (
+          <Card key={item.key} withBorder padding="lg">
+            <Text fw={600}>{t(item.labelKey)}</Text>
+            <Text size="sm" c="dimmed" mb="sm">
+              {t(`home.sections.${item.key}`)}
+            </Text>
+            <Link href={item.href} asChild>
+              <Anchor href={item.href}>{t('home.open')}</Anchor>
+            </Link>
+          </Card>
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,69 @@
+import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useServices } from '../../app/services-context';
+import { clearFieldError, useFieldErrors } from '../../lib/field-errors';
+import { translateApiError, translateServerMessage } from '../../lib/server-messages';
+import { AUTH_PATHS } from '../../lib/session';
+
+/** Login and password sign-in; on success the session goes to the root. */
+export function PasswordSignInForm() {
+  const { t } = useTranslation();
+  const { client, session, store } = useServices();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const requestKey = client.keyOf('POST', AUTH_PATHS.tokenCreate);
+  const fieldErrors = useFieldErrors(requestKey);
+  const fieldError = (name: string) => fieldErrors[name]?.map((m) => translateServerMessage(t, m)).join(' ');
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitting(true);
+    setError(null);
+    try {
+      await session.signIn(username, password);
+    } catch (failure) {
+      setError(translateApiError(t, failure));
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        {error && (
+          <Alert color="red" data-testid="signin-error">
+            {error}
+          </Alert>
+        )}
+        <TextInput
+          label={t('auth.username')}
+          autoComplete="username"
+          data-testid="signin-username"
+          value={username}
+          error={fieldError('username')}
+          onChange={(e) => {
+            setUsername(e.currentTarget.value);
+            clearFieldError(store, requestKey, 'username');
+          }}
+        />
+        <PasswordInput
+          label={t('auth.password')}
+          autoComplete="current-password"
+          data-testid="signin-password"
+          value={password}
+          error={fieldError('password')}
+          onChange={(e) => {
+            setPassword(e.currentTarget.value);
+            clearFieldError(store, requestKey, 'password');
+          }}
+        />
+        <Button type="submit" loading={submitting} data-testid="signin-submit">
+          {t('auth.signIn')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
