@@ -11,8 +11,28 @@ import zh from '../locales/zh.json';
 import { readItem, STORAGE_KEYS, writeItem, type KeyValueStorage } from '../lib/storage';
 import { config, LANGUAGES, type LanguageCode } from './config';
 
-/** Every locale file, by language code. */
-export const LOCALES: Record<LanguageCode, Record<string, unknown>> = { en, ru, de, pt, fr, ro, zh, es };
+const BASE: Record<LanguageCode, Record<string, unknown>> = { en, ru, de, pt, fr, ro, zh, es };
+
+// Each feature area keeps its strings in locales/<area>/<lang>.json (top-level keys = its own namespace),
+// so areas can be worked on side by side without editing one shared file.
+const AREA_FILES = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { eager: true, import: 'default' });
+
+function withAreas(code: LanguageCode): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...BASE[code] };
+  for (const [file, strings] of Object.entries(AREA_FILES)) {
+    if (!file.endsWith(`/${code}.json`)) continue;
+    for (const [key, value] of Object.entries(strings)) {
+      if (key in merged) throw new Error(`Locale key "${key}" of ${file} is already defined`);
+      merged[key] = value;
+    }
+  }
+  return merged;
+}
+
+/** Every locale (base file plus the feature areas' files), by language code. */
+export const LOCALES = Object.fromEntries(
+  (Object.keys(BASE) as LanguageCode[]).map((code) => [code, withAreas(code)]),
+) as Record<LanguageCode, Record<string, unknown>>;
 
 /** True for one of the eight console languages. */
 export function isLanguage(value: unknown): value is LanguageCode {
