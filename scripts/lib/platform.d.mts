@@ -1,0 +1,17 @@
+import type { ChildProcess } from 'node:child_process';
+export interface RunningPlatform {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+export declare function applyMigrations(persistTo: string, options?: object): Promise<void>;
+export declare function seedDatabase(persistTo: string, options?: object): Promise<void>;
+export declare function startPlatform(options: {
+  port: number;
+  persistTo: string;
+  vars?: Record<string, string>;
+  logFile?: string;
+  quiet?: boolean;
+  timeoutMs?: number;
+}): Promise<RunningPlatform>;

@@ -1,0 +1,106 @@
+// Starting the whole local platform (D1 migrations, seed, `wrangler dev`) on a given port and state dir.
+// `npm start` runs it on .wrangler/state; the browser tests run it on a throwaway dir and a free port.
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync, closeSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { waitForServer } from './http.mjs';
+import { addCleanup, BIN, localEnv, ROOT, run } from './run.mjs';
+import { SEED_ORG } from './seed-data.mjs';
+
+/** Wrangler without prompts, metrics or the interactive hotkeys. */
+function wranglerEnv() {
+  return localEnv({ CI: 'true', WRANGLER_SEND_METRICS: 'false', NO_COLOR: process.env.NO_COLOR ?? '' });
+}
+
+/** Applies every D1 migration to the local database in `persistTo`. */
+export async function applyMigrations(persistTo, options = {}) {
+  await run(path.join(BIN, 'wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo], {
+    env: wranglerEnv(),
+    ...options,
+  });
+}
+
+/** Seeds `acme` and its admin user into the local database in `persistTo` (scripts/seed.ts). */
+export async function seedDatabase(persistTo, options = {}) {
+  await run(path.join(BIN, 'node'), [path.join(ROOT, 'scripts', 'seed.ts'), '--persist-to', persistTo], options);
+}
+
+/**
+ * Migrates and seeds `persistTo`, runs `wrangler dev` on 127.0.0.1:<port> and waits until
+ * http://acme.localhost:<port>/api/v1/init/guest answers. Returns { url, port, child, stop }.
+ * Options: vars (extra worker vars, e.g. JWT_SECRET), logFile (wrangler output there instead of this
+ * terminal), quiet (do not echo the commands).
+ */
+export async function startPlatform({ port, persistTo, vars = {}, logFile, quiet = false, timeoutMs = 180_000 }) {
+  mkdirSync(persistTo, { recursive: true });
+  // The assets binding needs its folder even before the console is built.
+  mkdirSync(path.join(ROOT, 'dist', 'web'), { recursive: true });
+  const stdio = logFile ? openSync(logFile, 'a') : 'inherit';
+  const childOptions = { quiet, ...(logFile ? { stdio: ['ignore', stdio, stdio] } : {}) };
+  try {
+    await applyMigrations(persistTo, childOptions);
+    await seedDatabase(persistTo, childOptions);
+  } catch (err) {
+    if (logFile) closeSync(stdio);
+    throw withLog(err, logFile);
+  }
+
+  const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--show-interactive-dev-session=false'];
+  for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
+  if (!quiet) console.log(`$ wrangler ${args.map((a, i) => (args[i - 1] === '--var' ? `${a.split(':')[0]}:***` : a)).join(' ')}`);
+  // Its own process group, so stop() can end wrangler and the workerd it starts together.
+  const child = spawn(path.join(BIN, 'wrangler'), args, {
+    cwd: ROOT,
+    env: wranglerEnv(),
+    stdio: ['ignore', logFile ? stdio : 'inherit', logFile ? stdio : 'inherit'],
+    detached: true,
+  });
+  if (logFile) closeSync(stdio);
+  let exited = child.exitCode !== null;
+  const exitedPromise = new Promise((resolve) => child.once('exit', () => ((exited = true), resolve())));
+
+  async function stop() {
+    unregister();
+    if (exited) {
+      signalGroup(child.pid, 'SIGKILL'); // wrangler is gone; take any workerd it left behind
+      return;
+    }
+    signalGroup(child.pid, 'SIGTERM');
+    const timer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), 10_000);
+    await exitedPromise;
+    clearTimeout(timer);
+    // workerd may outlive wrangler by a moment; make sure nothing of the group is left.
+    signalGroup(child.pid, 'SIGKILL');
+  }
+
+  const unregister = addCleanup(stop);
+
+  const host = `${SEED_ORG.domain}.localhost:${port}`;
+  try {
+    await waitForServer({ port, host, child, timeoutMs });
+  } catch (err) {
+    await stop();
+    throw withLog(err, logFile);
+  }
+  return { url: `http://${host}`, port, child, stop };
+}
+
+function signalGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is gone already
+  }
+}
+
+/** Adds the end of the log file to an error, so a failure in CI says why. */
+function withLog(err, logFile) {
+  if (!logFile) return err;
+  let tail = '';
+  try {
+    tail = readFileSync(logFile, 'utf8').split('\n').slice(-60).join('\n');
+  } catch {
+    // no log
+  }
+  return new Error(`${err.message}\n--- last lines of ${logFile} ---\n${tail}`);
+}

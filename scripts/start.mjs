@@ -1,0 +1,79 @@
+// `npm start`: installs, builds the console, migrates and seeds local D1, starts the mail catcher and
+// `wrangler dev`, and prints where to go. Ctrl-C stops everything.
+// Starts on the system Node (v20) with node: builtins only, then continues on the pinned Node 22.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureInstalled, reexecOnNode22 } from './lib/install.mjs';
+import { CommandError, main, npmRun, onShutdown, ROOT, step } from './lib/run.mjs';
+
+/** Writes .dev.vars with a random JWT_SECRET unless one is there already. */
+function ensureDevVars() {
+  const file = path.join(ROOT, '.dev.vars');
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  if (/^\s*JWT_SECRET\s*=\s*\S{32,}/m.test(current)) return;
+  const line = `JWT_SECRET=${randomBytes(32).toString('hex')}\n`;
+  writeFileSync(file, current && !current.endsWith('\n') ? `${current}\n${line}` : current + line);
+  console.log('Wrote a random JWT_SECRET to .dev.vars');
+}
+
+main(async () => {
+  await ensureInstalled();
+  await reexecOnNode22(fileURLToPath(import.meta.url));
+
+  // From here on: Node 22 with node_modules installed.
+  const { portIsFree } = await import('./lib/http.mjs');
+  const { startPlatform } = await import('./lib/platform.mjs');
+  const { startMailCatcher } = await import('./mail-catcher.mjs');
+  const { SEED_USER } = await import('./lib/seed-data.mjs');
+  const port = Number(process.env.PORT) || 8787;
+  const mailPort = Number(process.env.MAIL_PORT) || 1025;
+  const mailUiPort = Number(process.env.MAIL_UI_PORT) || 8025;
+  for (const [p, name] of [[port, 'PORT'], [mailPort, 'MAIL_PORT'], [mailUiPort, 'MAIL_UI_PORT']]) {
+    if (!(await portIsFree(p))) throw new CommandError(`Port ${p} on 127.0.0.1 is in use (is \`npm start\` already running?). Stop that, or pick another with ${name}=...`);
+  }
+
+  ensureDevVars();
+  step('Building the console');
+  await npmRun('build:web');
+
+  let platform = null;
+  let catcher = null;
+  const stopAll = async () => {
+    await Promise.allSettled([platform?.stop(), catcher?.close()]);
+  };
+  let stopping = false;
+  onShutdown(async () => {
+    stopping = true;
+    console.log('\nStopping…');
+    await stopAll();
+  });
+
+  step('Starting the local mail catcher');
+  catcher = await startMailCatcher({ smtpPort: mailPort, httpPort: mailUiPort, dir: path.join(ROOT, '.local', 'mail') });
+  console.log(`SMTP on 127.0.0.1:${catcher.smtpPort}, viewer on http://127.0.0.1:${catcher.httpPort}`);
+
+  step('Applying D1 migrations, seeding, starting wrangler dev');
+  try {
+    platform = await startPlatform({ port, persistTo: path.join(ROOT, '.wrangler', 'state') });
+  } catch (err) {
+    await stopAll();
+    throw new CommandError(err.message);
+  }
+
+  const rel = path.relative(process.cwd(), catcher.dir) || catcher.dir;
+  console.log(`
+\x1b[1m\x1b[32mThe platform is running.\x1b[0m
+  Open:         \x1b[1m${platform.url}\x1b[0m
+  Sign in:      ${SEED_USER.username} / ${SEED_USER.password}
+  Caught mail:  http://127.0.0.1:${catcher.httpPort}  (SMTP 127.0.0.1:${catcher.smtpPort}, files in ${rel})
+Press Ctrl-C to stop.
+`);
+
+  await new Promise((resolve) => platform.child.once('exit', resolve));
+  if (stopping) return new Promise(() => {}); // the signal handler finishes and exits
+  // wrangler ended without us asking: take the catcher down too and say so.
+  await stopAll();
+  throw new CommandError('wrangler dev exited');
+});

@@ -1,0 +1,66 @@
+import { expect } from 'vitest';
+import type { Locator, Page, Response } from 'playwright-core';
+import { SEED_USER } from '../../scripts/lib/seed-data.mjs';
+
+/** The element with a stable test id (web/TESTIDS.md). */
+export const byId = (scope: Page | Locator, id: string) => scope.locator(`[data-testid="${id}"]`);
+
+/** Polls `read` until it returns something equal to `expected` (or the timeout ends), then asserts it. */
+export async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (JSON.stringify(value) !== JSON.stringify(expected) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 150));
+    value = await read();
+  }
+  expect(value).toEqual(expected);
+}
+
+/** Waits for the API answer to a request whose path ends with `pathEnd` and method is `method`. */
+export function apiResponse(page: Page, method: string, pathEnd: string | RegExp): Promise<Response> {
+  return page.waitForResponse((res) => {
+    const url = new URL(res.url());
+    if (res.request().method() !== method || !url.pathname.startsWith('/api/v1/')) return false;
+    return typeof pathEnd === 'string' ? url.pathname.endsWith(pathEnd) : pathEnd.test(url.pathname);
+  });
+}
+
+/** Signs in as the seeded user through the password tab on / and waits until the sign-in form is gone. */
+export async function signIn(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/`);
+  await byId(page, 'signin-tab-password').click();
+  await byId(page, 'signin-username').fill(SEED_USER.username);
+  await byId(page, 'signin-password').fill(SEED_USER.password);
+  const answer = apiResponse(page, 'POST', '/internal-auth/token-create');
+  await byId(page, 'signin-submit').click();
+  expect((await answer).status()).toBe(200);
+  await byId(page, 'signin-username').waitFor({ state: 'detached' });
+}
+
+/** The names shown by the list rows, in order, picked from the names the test knows about. */
+export async function rowNames(page: Page, known: string[]): Promise<string[]> {
+  const texts = await byId(page, 'list-row').allInnerTexts();
+  return texts.map((text) => {
+    const cells = text.split(/[\t\n]/).map((cell) => cell.trim());
+    return known.find((name) => cells.includes(name)) ?? `?${text}`;
+  });
+}
+
+/** Drags one row's handle onto another row, the way a person would (dnd-kit needs real pointer moves). */
+export async function dragRow(page: Page, from: Locator, to: Locator): Promise<void> {
+  const handle = byId(from, 'row-drag-handle');
+  await handle.scrollIntoViewIfNeeded();
+  const a = await handle.boundingBox();
+  const b = await to.boundingBox();
+  if (!a || !b) throw new Error('drag: row or handle is not visible');
+  const startX = a.x + a.width / 2;
+  const startY = a.y + a.height / 2;
+  const down = b.y > a.y;
+  const endY = b.y + b.height * (down ? 0.75 : 0.25);
+  await page.mouse.move(startX, startY);
+  await page.mouse.down();
+  await page.mouse.move(startX, startY + (down ? 8 : -8), { steps: 4 }); // past the activation distance
+  await page.mouse.move(startX, endY, { steps: 20 });
+  await page.waitForTimeout(200);
+  await page.mouse.up();
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { freePort } from '../../scripts/lib/http.mjs';
+import { startPlatform } from '../../scripts/lib/platform.mjs';
+import { startMailCatcher } from '../../scripts/mail-catcher.mjs';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** http://acme.localhost:<port>, the seeded organisation. */
+    baseUrl: string;
+    port: number;
+    /** The mail catcher's viewer, e.g. http://127.0.0.1:<port> (GET /messages.json, DELETE /messages). */
+    mailUrl: string;
+    mailSmtpPort: number;
+  }
+}
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * Starts the local platform once for all browser tests: a fresh D1/R2/queue state in a temp dir, a free
+ * port, a random JWT secret, and a mail catcher on free ports. Returns the teardown that stops it all.
+ */
+export default async function setup(project: TestProject) {
+  const state = mkdtempSync(path.join(os.tmpdir(), 'relay-e2e-'));
+  const results = path.join(root, 'test-results');
+  mkdirSync(results, { recursive: true });
+  const logFile = path.join(results, 'e2e-wrangler.log');
+  rmSync(logFile, { force: true });
+
+  const catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0, dir: path.join(state, 'mail') });
+  const port = await freePort(8790);
+  let platform;
+  try {
+    platform = await startPlatform({
+      port,
+      persistTo: path.join(state, 'wrangler'),
+      vars: { JWT_SECRET: randomBytes(32).toString('hex') },
+      logFile,
+      quiet: true,
+    });
+  } catch (err) {
+    await catcher.close();
+    rmSync(state, { recursive: true, force: true });
+    throw err;
+  }
+  // Should the runner die without calling the teardown, still take wrangler's process group with it.
+  const pid = platform.child.pid;
+  const killOnExit = () => {
+    try {
+      if (pid) process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  process.once('exit', killOnExit);
+
+  project.provide('baseUrl', platform.url);
+  project.provide('port', port);
+  project.provide('mailUrl', `http://127.0.0.1:${catcher.httpPort}`);
+  project.provide('mailSmtpPort', catcher.smtpPort);
+  console.log(`e2e: platform at ${platform.url} (log: ${path.relative(root, logFile)}), mail viewer http://127.0.0.1:${catcher.httpPort}`);
+
+  return async () => {
+    await Promise.allSettled([platform.stop(), catcher.close()]);
+    process.off('exit', killOnExit);
+    rmSync(state, { recursive: true, force: true });
+  };
+}

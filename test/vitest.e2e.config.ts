@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// Browser end-to-end tests: the whole platform (wrangler dev on a throwaway state dir, plus the mail
+// catcher) is started once by the global setup; each file drives Debian's headless Chromium against it.
+export default defineConfig({
+  test: {
+    environment: 'node',
+    include: ['test/e2e/**/*.test.ts'],
+    globalSetup: ['test/e2e/global-setup.ts'],
+    fileParallelism: false,
+    testTimeout: 180_000,
+    hookTimeout: 240_000,
+    teardownTimeout: 60_000,
+  },
+});
