@@ -36,7 +36,7 @@ export interface CrudConfig<T extends TenantTable, Input, Dto> {
   /** Columns that `search` looks through with LIKE. */
   search: SQLiteColumn[];
   /** A search condition of its own (e.g. across child rows), used instead of `search` columns. */
-  searchWhere?: (text: string) => SQL | undefined;
+  searchWhere?: (text: string, c: Ctx) => SQL | undefined;
   /** The table's `priority` column when the entity is drag-reorderable: new rows go last, POST /priorities reorders. */
   priority?: SQLiteColumn;
   /** Extra list/bulk-delete filters: their query schema and the conditions they add. */
@@ -69,7 +69,7 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
   const scopeOf = (c: Ctx) => new TenantScope(c.var.db, config.table, c.var.org.id);
   const condition = (c: Ctx, filter: ListFilter) =>
     filterCondition(scopeOf(c), config.searchWhere ? [] : config.search, filter, (f) => [
-      config.searchWhere && f.search ? config.searchWhere(f.search) : undefined,
+      config.searchWhere && f.search ? config.searchWhere(f.search, c) : undefined,
       ...(config.filters?.where(f, c) ?? []),
     ]);
   const presentOne = async (c: Ctx, row: T['$inferSelect']) => (await config.present(c, [row]))[0];
