@@ -5,20 +5,9 @@ import type { Database } from '../db/client';
 import { organizations } from '../db/schema';
 import { ApiError } from '../lib/api-error';
 import { MESSAGES } from '../shared/messages';
+import { orgLabelFromHost } from '../shared/tenant-host';
 
-/**
- * The organisation label of a host: the first label when the host has more than two labels,
- * or two labels with the second being `localhost` (acme.localhost). Otherwise none.
- */
-export function orgLabelFromHost(host: string | undefined): string | null {
-  if (!host) return null;
-  const name = host.replace(/:\d+$/, '').toLowerCase();
-  if (name.startsWith('[')) return null; // IPv6 literal
-  const labels = name.split('.');
-  if (/^\d+$/.test(labels[labels.length - 1] ?? '')) return null; // IPv4 literal
-  if (labels.length > 2 || (labels.length === 2 && labels[1] === 'localhost')) return labels[0] || null;
-  return null;
-}
+export { orgLabelFromHost };
 
 /** The organisation a request is for: from the host, else (API-key calls, the log call) the X-ORG header. */
 export function orgLabelOf(host: string | undefined, xOrg: string | undefined): string | null {

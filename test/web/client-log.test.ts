@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../web/src/lib/api-error';
 import { buildLogPayload, ClientLogger } from '../../web/src/lib/client-log';
-import { orgLabelFromHost } from '../../web/src/lib/subdomain';
+import { orgLabelFromHost } from '@shared/tenant-host';
 
 const deps = () => ({ send: vi.fn(async () => undefined), env: 'production', url: () => 'http://acme.localhost/tag', userAgent: () => 'UA', now: () => Date.UTC(2026, 10, 1) });
 

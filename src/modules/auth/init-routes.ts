@@ -2,11 +2,11 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
 import { requireAuth } from '../../middleware/auth';
 import type { Dictionaries, GuestInit, UserInit } from '../../shared/contracts/auth';
+import { LANGUAGES } from '../../shared/languages';
 import { PASSWORD_POLICY } from '../../shared/password-policy';
 import { loadCurrentUser } from './current-user';
 import { authMethods } from './routes';
 
-export const LANGUAGES = ['en', 'ru', 'de', 'pt', 'fr', 'ro', 'zh', 'es'];
 
 export const DICTIONARIES: Dictionaries = {
   integration_types: ['smtp', 'twilio'],
@@ -30,7 +30,7 @@ export const initRoutes = new Hono<AppEnv>()
         'signin.mode': 'simple',
         'signup.enabled': true,
         'signup.active': true,
-        languages: LANGUAGES,
+        languages: [...LANGUAGES],
       },
     };
     return c.json({ data: body });

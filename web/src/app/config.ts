@@ -1,6 +1,7 @@
 // Console settings in one place. Values here are the product defaults (spec sections 2, 7 and 9).
-export const LANGUAGES = ['en', 'ru', 'de', 'pt', 'fr', 'ro', 'zh', 'es'] as const;
-export type LanguageCode = (typeof LANGUAGES)[number];
+import { LANGUAGES, type LanguageCode } from '@shared/languages';
+
+export { LANGUAGES, type LanguageCode };
 
 export const config = {
   /** App identity sent in X-APP and X-DEVICE. */

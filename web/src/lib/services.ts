@@ -5,7 +5,7 @@ import type { JotaiStore } from './field-errors';
 import { getDeviceId } from './fingerprint';
 import { Session } from './session';
 import type { KeyValueStorage } from './storage';
-import { orgLabelFromHost } from './subdomain';
+import { orgLabelFromHost } from '@shared/tenant-host';
 import { checkVersion } from './version-check';
 
 export interface ServicesOptions {

@@ -1,0 +1,3 @@
+/** The eight interface languages (spec section 1), in the order the language switcher lists them. */
+export const LANGUAGES = ['en', 'ru', 'de', 'pt', 'fr', 'ro', 'zh', 'es'] as const;
+export type LanguageCode = (typeof LANGUAGES)[number];
