@@ -9,9 +9,37 @@ import { internalAuthRoutes } from './modules/auth/routes';
 import { clientLogRoutes } from './modules/client-log/routes';
 import { consoleRoutes } from './modules/console/routes';
 import { tagRoutes } from './modules/tag/routes';
+import { importRoutes } from './modules/import/routes';
+import { liveRoutes } from './modules/live/routes';
+import { fieldRoutes } from './modules/field/routes';
+import { contactRoutes } from './modules/contact/routes';
+import { subscriptionRoutes } from './modules/subscription/routes';
+import { blacklistRoutes } from './modules/blacklist/routes';
+import { activityLogRoutes } from './modules/activity-log/routes';
+import { dictionaryRoutes } from './modules/dictionary/routes';
+import { integrationRoutes } from './modules/integration/routes';
+import { senderRoutes } from './modules/sender/routes';
+import { templateRoutes } from './modules/template/routes';
+import { campaignRoutes } from './modules/campaign/routes';
+import { messageRoutes } from './modules/message/routes';
 
 /** Entity collections that need a signed-in user; each gets the shared contract from crudRoutes. */
-const entities = { tag: tagRoutes } as const;
+const entities = {
+  tag: tagRoutes,
+  import: importRoutes,
+  live: liveRoutes,
+  field: fieldRoutes,
+  contact: contactRoutes,
+  subscription: subscriptionRoutes,
+  blacklist: blacklistRoutes,
+  'activity-log': activityLogRoutes,
+  dictionary: dictionaryRoutes,
+  integration: integrationRoutes,
+  sender: senderRoutes,
+  template: templateRoutes,
+  campaign: campaignRoutes,
+  message: messageRoutes,
+} as const;
 
 /** Builds the worker's Hono app: context, tenant, then public and signed-in API routes, then the console. */
 export function buildApp() {

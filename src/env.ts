@@ -17,6 +17,10 @@ export interface Env {
   ACCESS_TOKEN_TTL_SECONDS: string;
   REFRESH_TOKEN_TTL_SECONDS: string;
   JWT_SECRET: string;
+  /** Key ring for secrets at rest and signed links: `<id>:<secret>[,<old id>:<old secret>]` (src/lib/crypto/secret-box.ts). */
+  SECRETS_KEY: string;
+  /** Scheme and host the organisations' subdomains hang off, for links in messages (https://example.com). */
+  PUBLIC_URL: string;
 }
 
 export interface Settings {

@@ -166,5 +166,7 @@ export const messages = sqliteTable(
     index('messages_org_status').on(t.orgId, t.status),
     index('messages_org_broadcast').on(t.orgId, t.broadcastId),
     index('messages_external').on(t.externalId),
+    // Deleting a contact sets its messages' contact_id to null: without this it scans every message.
+    index('messages_contact').on(t.contactId),
   ],
 );

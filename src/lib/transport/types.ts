@@ -20,8 +20,10 @@ export interface OutgoingMessage {
   /** Email only: true when `body` is html. */
   html?: boolean;
   attachments?: OutgoingAttachment[];
-  /** Email only: envelope sender / Return-Path. */
+  /** Email only: envelope sender / Return-Path; the integration's return_path when not given. */
   returnPath?: string | null;
+  /** Email only: extra headers (e.g. List-Unsubscribe). Bcc and the headers the transport sets are dropped. */
+  headers?: Record<string, string> | null;
 }
 
 export type SendResult =

@@ -4,7 +4,8 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../../context';
 import { TenantScope, type TenantTable } from '../../db/tenant-scope';
-import { notFound } from '../../lib/api-error';
+import { validator } from 'hono/validator';
+import { notFound, validationFailed } from '../../lib/api-error';
 import { parseId, validJson, validQuery } from '../../lib/validate';
 import {
   bulkDeleteSchema,
@@ -15,6 +16,7 @@ import {
   type ListResponse,
   type SortOrder,
 } from '../../shared/list';
+import { fieldErrors } from '../../shared/zod-helpers';
 import { changedFields, recordActivity } from '../activity-log/record';
 import { filterCondition, type ListFilter } from './list-filter';
 import { withUniqueFields } from './unique-violation';
@@ -54,6 +56,14 @@ export interface CrudConfig<T extends TenantTable, Input, Dto> {
   };
   /** Checks that need the database (references belong to the organisation, ...); throw a 422 to refuse. */
   validate?: (c: Ctx, input: Partial<Input>, existing?: T['$inferSelect']) => Promise<void>;
+  /**
+   * A field fixed at creation that the create and update paths may also name as a last segment
+   * (integration type: POST /smtp, PUT|PATCH /:id/smtp). The segment fills the field when the body omits it
+   * and must agree with it when given; on update it must match the row, else the row is not found.
+   */
+  typeSegment?: { field: string; values: readonly [string, ...string[]] };
+  /** Runs after rows were deleted (one or in bulk), e.g. to remove their files from R2. */
+  afterDelete?: (c: Ctx, ids: number[]) => Promise<void>;
   /** Rows to response objects; async so relations can be loaded for a whole page at once. */
   present: (c: Ctx, rows: T['$inferSelect'][]) => Promise<Dto[]> | Dto[];
 }
@@ -99,6 +109,8 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
 
   async function update(c: Ctx, input: Partial<Input>) {
     const existing = await findOr404(c, c.req.param('id'));
+    const segment = config.typeSegment && c.req.param('segment');
+    if (segment && (existing as Record<string, unknown>)[config.typeSegment!.field] !== segment) throw notFound();
     const id = existing.id as number;
     const before = await presentOne(c, existing);
     await config.validate?.(c, input, existing);
@@ -142,6 +154,7 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
         .delete(config.table)
         .where(condition(c, c.req.valid('json') as ListFilter))
         .returning({ id: config.table.id });
+      if (deleted.length) await config.afterDelete?.(c, deleted.map((d) => d.id as number));
       if (config.audit && deleted.length) {
         const ids = deleted.map((d) => d.id as number);
         const summary = ids.length <= 1000 ? JSON.stringify(ids) : `${ids.length} items`;
@@ -177,21 +190,42 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
     app.get('/:id', async (c) => c.json({ data: await presentOne(c, await findOr404(c, c.req.param('id'))) }));
   }
 
+  const segmentPath = config.typeSegment ? `:segment{${config.typeSegment.values.join('|')}}` : null;
+
   if (ops.has('create')) {
-    app.post('/', validJson(config.input), async (c) => {
-      const input = c.req.valid('json') as Input;
+    const create = async (c: Ctx, input: Input) => {
       await config.validate?.(c, input);
       const id = await withUniqueFields(() => insertRow(c, input));
       const dto = await presentOne(c, (await scopeOf(c).findById(id))!);
       if (config.audit) await recordActivity(c, config.audit, id, 'create', changedFields(null, dto));
       return c.json({ data: dto }, 201);
-    });
+    };
+    app.post('/', validJson(config.input), async (c) => create(c, c.req.valid('json') as Input));
+    if (segmentPath) {
+      const field = config.typeSegment!.field;
+      const withSegment = validator('json', (value, c) => {
+        const segment = c.req.param('segment');
+        const body = value && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : value;
+        if (body && typeof body === 'object' && !Array.isArray(body)) {
+          const given = (body as Record<string, unknown>)[field];
+          if (given === undefined) (body as Record<string, unknown>)[field] = segment;
+          else if (given !== segment) throw validationFailed({ [field]: [`${field} must be ${segment}, as in the address`] });
+        }
+        const parsed = config.input.safeParse(body);
+        if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
+        return parsed.data;
+      });
+      app.post(`/${segmentPath}`, withSegment, async (c) => create(c, c.req.valid('json') as Input));
+    }
   }
 
   if (ops.has('update')) {
     const putSchema = config.updateInput ?? config.input;
-    app.put('/:id', validJson(putSchema), async (c) => update(c, c.req.valid('json') as Input));
-    app.patch('/:id', validJson(putSchema.partial()), async (c) => update(c, c.req.valid('json') as Partial<Input>));
+    const patchSchema = putSchema.partial();
+    for (const path of segmentPath ? ['/:id', `/:id/${segmentPath}`] : ['/:id']) {
+      app.put(path, validJson(putSchema), async (c) => update(c, c.req.valid('json') as Input));
+      app.patch(path, validJson(patchSchema), async (c) => update(c, c.req.valid('json') as Partial<Input>));
+    }
   }
 
   if (ops.has('delete')) {
@@ -199,6 +233,7 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
       const existing = await findOr404(c, c.req.param('id'));
       const before = config.audit ? await presentOne(c, existing) : null;
       await scopeOf(c).delete(eq(config.table.id, existing.id as number));
+      await config.afterDelete?.(c, [existing.id as number]);
       if (config.audit) await recordActivity(c, config.audit, existing.id as number, 'delete', changedFields(before, null));
       return c.json({ data: { deleted: 1 } });
     });

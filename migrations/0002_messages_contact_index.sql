@@ -1,0 +1,1 @@
+CREATE INDEX `messages_contact` ON `messages` (`contact_id`);

@@ -1,0 +1,33 @@
+import { deriveKey, fromBase64Url, parseKeyRing, toBase64Url } from './secret-box';
+
+// Short signed tokens for links in messages (the unsubscribe link): `<payload>.<signature>`, both base64url,
+// the payload JSON carrying the id of the SECRETS_KEY entry that signed it so links keep working after a
+// key rotation (as long as the old entry stays in the ring). HMAC-SHA256 with a key derived per purpose.
+
+const encoder = new TextEncoder();
+const hmacKey = (secret: string, purpose: string) =>
+  deriveKey(secret, `relay/signed-token/${purpose}`, { name: 'HMAC', hash: 'SHA-256' }, ['sign', 'verify']);
+
+/** Signs a small JSON payload for one purpose (e.g. 'unsubscribe'). */
+export async function signToken(keyRing: string | undefined, purpose: string, payload: Record<string, unknown>): Promise<string> {
+  const [current] = parseKeyRing(keyRing);
+  const body = toBase64Url(encoder.encode(JSON.stringify({ ...payload, k: current.id })));
+  const signature = await crypto.subtle.sign('HMAC', await hmacKey(current.secret, purpose), encoder.encode(body));
+  return `${body}.${toBase64Url(new Uint8Array(signature))}`;
+}
+
+/** Verifies a token of that purpose and returns its payload, or null when it is malformed, forged or its key is gone. */
+export async function verifyToken(keyRing: string | undefined, purpose: string, token: string): Promise<Record<string, unknown> | null> {
+  const [body, signature, extra] = token.split('.');
+  if (!body || !signature || extra !== undefined) return null;
+  try {
+    const payload: unknown = JSON.parse(new TextDecoder().decode(fromBase64Url(body)));
+    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return null;
+    const entry = parseKeyRing(keyRing).find((e) => e.id === (payload as { k?: unknown }).k);
+    if (!entry) return null;
+    const ok = await crypto.subtle.verify('HMAC', await hmacKey(entry.secret, purpose), fromBase64Url(signature), encoder.encode(body));
+    return ok ? (payload as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,279 @@
+// Sending messages over an open SMTP session: many per connection, PIPELINING (RFC 2920) when the server offers
+// it and one command at a time when it does not, per-recipient results, RSET after a failed transaction.
+import type { SmtpConnection } from './connection';
+import { SmtpError } from './errors';
+import { formatReply, isTransient, type SmtpReply } from './reply';
+
+export interface SmtpEnvelope {
+  /** Reverse-path (MAIL FROM); '' sends the null sender <>. */
+  from: string;
+  to: string[];
+}
+
+export interface SmtpItem {
+  envelope: SmtpEnvelope;
+  /** The whole message (headers, blank line, body) with CRLF line ends; dot-stuffing is done here. */
+  data: string;
+}
+
+/** What became of one message. */
+export interface SmtpDelivery {
+  ok: boolean;
+  /** For failures: true when trying again later may work (4xx, lost connection). */
+  retryable: boolean;
+  accepted: string[];
+  rejected: { recipient: string; reply: SmtpReply }[];
+  /** The reply that decided (final reply after the content, or the refusal). */
+  reply: SmtpReply | null;
+  /** For failures: what went wrong, in words. */
+  error?: string;
+}
+
+/** Results in item order; null for items that were never started because the connection was lost first. */
+export interface BatchOutcome {
+  results: (SmtpDelivery | null)[];
+  lost: SmtpError | null;
+}
+
+// Conservative checks on envelope addresses: they go into command lines, so no spaces, brackets or controls.
+const ADDRESS = /^[^\s<>()[\],;:"\\@\u0000-\u001f\u007f]+@[^\s<>()[\],;:"\\@\u0000-\u001f\u007f]+$/;
+const ASCII = /^[\u0000-\u007f]*$/;
+
+/** True when the address is safe to put in MAIL FROM / RCPT TO and in a header. */
+export const isValidAddress = (address: string) => ADDRESS.test(address);
+const encoder = new TextEncoder();
+
+/**
+ * Prepares message content for DATA (RFC 5321 4.5.2): every line ending becomes CRLF, a line starting with "."
+ * gets a second ".", and the end-of-data line "." follows.
+ */
+export function dotStuff(data: string): string {
+  let text = data.replace(/\r\n|\r|\n/g, '\r\n');
+  text = text.replace(/^\./, '..').replace(/\r\n\./g, '\r\n..');
+  if (!text.endsWith('\r\n')) text += '\r\n';
+  return `${text}.\r\n`;
+}
+
+/**
+ * Sends the items over one open session, in order. Items that cannot go (bad address, too big) fail without
+ * touching the connection. When the connection is lost, the message whose content was already sent is reported
+ * retryable (outcome unknown) and the items not started come back as null, for the caller to send on a new
+ * connection.
+ */
+export async function sendBatch(conn: SmtpConnection, items: SmtpItem[]): Promise<BatchOutcome> {
+  const results: (SmtpDelivery | null)[] = items.map((item) => precheck(conn, item));
+  if (conn.broken) return { results, lost: new SmtpError('connection_lost', 'the connection is already closed') };
+  const lost = conn.capabilities.pipelining ? await pipelined(conn, items, results) : await oneByOne(conn, items, results);
+  return { results, lost };
+}
+
+interface Open {
+  index: number;
+  accepted: string[];
+  rejected: { recipient: string; reply: SmtpReply }[];
+  /** Dot-stuffed content, or just the end-of-data line when a server said 354 with no valid recipient. */
+  body: string;
+  discard: boolean;
+}
+
+/** RFC 2920: [content of the previous message +] [RSET +] MAIL + RCPT... + DATA in one write, then read all replies. */
+async function pipelined(conn: SmtpConnection, items: SmtpItem[], results: (SmtpDelivery | null)[]): Promise<SmtpError | null> {
+  let open: Open | null = null;
+  let next = 0;
+  let bodySent: Open | null = null;
+  try {
+    for (;;) {
+      while (next < items.length && results[next]) next++;
+      const index = next < items.length ? next++ : -1;
+      if (!open && index < 0) break;
+      let payload = open ? open.body : '';
+      const reset = index >= 0 && conn.needsReset;
+      if (index >= 0) {
+        if (reset) payload += 'RSET\r\n';
+        payload += transactionCommands(conn, items[index].envelope);
+      }
+      bodySent = open;
+      open = null;
+      await conn.write(payload);
+      if (bodySent) {
+        const reply = await answer(conn, 'the message content', conn.timeouts.data);
+        if (!bodySent.discard) results[bodySent.index] = finalDelivery(conn, reply, bodySent);
+        bodySent = null;
+      }
+      if (index >= 0) {
+        if (reset) await expectReset(conn);
+        open = await readTransaction(conn, items[index], index, results);
+      }
+    }
+    return null;
+  } catch (error) {
+    return lostConnection(conn, error, bodySent, results);
+  }
+}
+
+/** Without PIPELINING: each command waits for its reply before the next goes out. */
+async function oneByOne(conn: SmtpConnection, items: SmtpItem[], results: (SmtpDelivery | null)[]): Promise<SmtpError | null> {
+  let bodySent: Open | null = null;
+  try {
+    for (let index = 0; index < items.length; index++) {
+      if (results[index]) continue;
+      const { envelope } = items[index];
+      if (conn.needsReset) {
+        await conn.write('RSET\r\n');
+        await expectReset(conn);
+      }
+      await conn.write(mailCommand(conn, envelope));
+      const mail = await answer(conn, 'MAIL FROM');
+      if (mail.code < 200 || mail.code >= 300) {
+        results[index] = refused(conn, mail, `The server refused the sender <${envelope.from}>`);
+        continue;
+      }
+      const replies: SmtpReply[] = [];
+      for (const rcpt of envelope.to) {
+        await conn.write(`RCPT TO:<${rcpt}>\r\n`);
+        replies.push(await answer(conn, 'RCPT TO'));
+      }
+      const { accepted, rejected } = sortRecipients(envelope.to, replies);
+      if (accepted.length === 0) {
+        results[index] = noRecipients(conn, rejected);
+        continue;
+      }
+      await conn.write('DATA\r\n');
+      const data = await answer(conn, 'DATA');
+      if (data.code !== 354) {
+        results[index] = refused(conn, data, 'The server refused to take the message content (DATA)');
+        continue;
+      }
+      bodySent = { index, accepted, rejected, body: dotStuff(items[index].data), discard: false };
+      await conn.write(bodySent.body);
+      results[index] = finalDelivery(conn, await answer(conn, 'the message content', conn.timeouts.data), bodySent);
+      bodySent = null;
+    }
+    return null;
+  } catch (error) {
+    return lostConnection(conn, error, bodySent, results);
+  }
+}
+
+function transactionCommands(conn: SmtpConnection, envelope: SmtpEnvelope): string {
+  let text = mailCommand(conn, envelope);
+  for (const rcpt of envelope.to) text += `RCPT TO:<${rcpt}>\r\n`;
+  return `${text}DATA\r\n`;
+}
+
+function mailCommand(conn: SmtpConnection, envelope: SmtpEnvelope): string {
+  const needsUtf8 = !ASCII.test(envelope.from) || envelope.to.some((a) => !ASCII.test(a));
+  return `MAIL FROM:<${envelope.from}>${needsUtf8 ? ' SMTPUTF8' : ''}\r\n`;
+}
+
+/** Reads the replies to one pipelined MAIL/RCPT/DATA group and decides whether the content may follow. */
+async function readTransaction(conn: SmtpConnection, item: SmtpItem, index: number, results: (SmtpDelivery | null)[]): Promise<Open | null> {
+  const mail = await answer(conn, 'MAIL FROM');
+  const replies: SmtpReply[] = [];
+  for (let i = 0; i < item.envelope.to.length; i++) replies.push(await answer(conn, 'RCPT TO'));
+  const data = await answer(conn, 'DATA');
+  const { accepted, rejected } = sortRecipients(item.envelope.to, replies);
+  const mailOk = mail.code >= 200 && mail.code < 300;
+  if (mailOk && accepted.length > 0 && data.code === 354) {
+    return { index, accepted, rejected, body: dotStuff(item.data), discard: false };
+  }
+  if (!mailOk) results[index] = refused(conn, mail, `The server refused the sender <${item.envelope.from}>`);
+  else if (accepted.length === 0) results[index] = noRecipients(conn, rejected);
+  else results[index] = refused(conn, data, 'The server refused to take the message content (DATA)');
+  // A server that still says 354 waits for content: end it at once, and ignore what it says about it.
+  return data.code === 354 ? { index, accepted: [], rejected: [], body: '.\r\n', discard: true } : null;
+}
+
+/** Reads a reply; a 421 means the server is closing the session, which ends this connection's batch. */
+async function answer(conn: SmtpConnection, what: string, timeoutMs?: number): Promise<SmtpReply> {
+  const reply = await conn.read(what, timeoutMs);
+  if (reply.code === 421) throw new SmtpError('rejected', `The server closed the session after ${what}: ${formatReply(reply)}`, reply);
+  return reply;
+}
+
+async function expectReset(conn: SmtpConnection): Promise<void> {
+  const reply = await answer(conn, 'RSET');
+  if (reply.code !== 250) throw new SmtpError('protocol', `The server did not accept RSET: ${formatReply(reply)}`, reply);
+  conn.needsReset = false;
+}
+
+function sortRecipients(to: string[], replies: SmtpReply[]) {
+  const accepted: string[] = [];
+  const rejected: { recipient: string; reply: SmtpReply }[] = [];
+  to.forEach((recipient, i) => {
+    const reply = replies[i];
+    if (reply.code === 250 || reply.code === 251) accepted.push(recipient);
+    else rejected.push({ recipient, reply });
+  });
+  return { accepted, rejected };
+}
+
+function finalDelivery(conn: SmtpConnection, reply: SmtpReply, open: Open): SmtpDelivery {
+  if (reply.code >= 200 && reply.code < 300) {
+    return { ok: true, retryable: false, accepted: open.accepted, rejected: open.rejected, reply };
+  }
+  conn.needsReset = true;
+  return {
+    ok: false,
+    retryable: isTransient(reply),
+    accepted: [],
+    rejected: open.rejected,
+    reply,
+    error: `The server did not accept the message: ${formatReply(reply)}`,
+  };
+}
+
+function refused(conn: SmtpConnection, reply: SmtpReply, what: string): SmtpDelivery {
+  conn.needsReset = true;
+  return { ok: false, retryable: isTransient(reply), accepted: [], rejected: [], reply, error: `${what}: ${formatReply(reply)}` };
+}
+
+function noRecipients(conn: SmtpConnection, rejected: { recipient: string; reply: SmtpReply }[]): SmtpDelivery {
+  conn.needsReset = true;
+  return {
+    ok: false,
+    // Worth another try only when every refusal was temporary (e.g. greylisting, mailbox busy).
+    retryable: rejected.every((r) => isTransient(r.reply)),
+    accepted: [],
+    rejected,
+    reply: rejected[0]?.reply ?? null,
+    error: rejected.map((r) => `The server refused the recipient <${r.recipient}>: ${formatReply(r.reply)}`).join('; '),
+  };
+}
+
+function failed(error: string, retryable = false): SmtpDelivery {
+  return { ok: false, retryable, accepted: [], rejected: [], reply: null, error };
+}
+
+/** Checks an item before it goes near the connection; a failure here is permanent. */
+function precheck(conn: SmtpConnection, item: SmtpItem): SmtpDelivery | null {
+  const { from, to } = item.envelope;
+  if (from !== '' && !ADDRESS.test(from)) return failed(`The sender address "${from}" is not a valid email address.`);
+  if (to.length === 0) return failed('The message has no recipient.');
+  const bad = to.find((a) => !ADDRESS.test(a));
+  if (bad !== undefined) return failed(`The recipient address "${bad}" is not a valid email address.`);
+  const international = !ASCII.test(from) || to.some((a) => !ASCII.test(a));
+  if (international && !conn.capabilities.smtpUtf8) {
+    return failed('An address has non-ASCII characters and the server does not support international addresses (SMTPUTF8).');
+  }
+  const limit = conn.capabilities.size;
+  if (limit > 0) {
+    const size = ASCII.test(item.data) ? item.data.length : encoder.encode(item.data).length;
+    if (size > limit) return failed(`The message is ${size} bytes; the server accepts at most ${limit}.`);
+  }
+  return null;
+}
+
+/** After a lost connection: the message whose content went out has an unknown outcome (retryable). */
+function lostConnection(conn: SmtpConnection, error: unknown, bodySent: Open | null, results: (SmtpDelivery | null)[]): SmtpError {
+  conn.abort();
+  const lost = error instanceof SmtpError ? error : new SmtpError('connection_lost', String(error));
+  if (bodySent && !bodySent.discard && !results[bodySent.index]) {
+    const error =
+      lost.kind === 'rejected'
+        ? lost.message
+        : `The connection was lost after the message content was sent (${lost.message}); it may not have been delivered.`;
+    results[bodySent.index] = { ...failed(error, true), reply: lost.reply };
+  }
+  return lost;
+}

@@ -1,0 +1,168 @@
+// The email side of the Transport interface: builds each message, sends batches over one or more kept-open SMTP
+// sessions, reconnects when a server ends a session mid-batch, and maps every outcome to a SendResult.
+import { buildEmail } from '../mime/build';
+import { domainOf, messageIdFor } from '../mime/message-id';
+import type { OutgoingMessage, SendResult, Transport } from '../transport/types';
+import { SmtpConnection, type SmtpConnectOptions } from './connection';
+import { SmtpError } from './errors';
+import { isValidAddress, sendBatch, type SmtpDelivery, type SmtpItem } from './send';
+
+export interface SmtpTransportOptions extends SmtpConnectOptions {
+  /** The integration's return_path: envelope sender and Return-Path header unless a message says otherwise. */
+  returnPath?: string | null;
+  /** Sessions used in parallel by sendMany (a Worker invocation may hold 6 outbound connections). */
+  connections?: number;
+}
+
+/** How often one sendMany may open a new session after the server ended one (per connection slot). */
+const MAX_RECONNECTS = 20;
+
+interface Prepared {
+  item: SmtpItem | null;
+  messageId: string;
+  /** Set when the message could not be built; it is then never sent. */
+  failure: SendResult | null;
+}
+
+/** One kept-open session; batches on it run one after another. */
+class Slot {
+  private conn: SmtpConnection | null = null;
+  private used = false;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private options: SmtpConnectOptions) {}
+
+  run(items: SmtpItem[]): Promise<SendResult[]> {
+    const next = this.queue.then(() => this.deliver(items));
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private async deliver(items: SmtpItem[]): Promise<SendResult[]> {
+    const out: SendResult[] = new Array(items.length);
+    let pending = items.map((_, i) => i);
+    for (let round = 0; pending.length > 0; round++) {
+      let conn: SmtpConnection;
+      const reused = this.conn !== null && this.used;
+      try {
+        conn = await this.connection();
+      } catch (error) {
+        for (const i of pending) out[i] = failure(error);
+        return out;
+      }
+      const { results, lost } = await sendBatch(conn, pending.map((i) => items[i]));
+      this.used = true;
+      const left: number[] = [];
+      results.forEach((result, k) => {
+        if (result) out[pending[k]] = toSendResult(result, items[pending[k]]);
+        else left.push(pending[k]);
+      });
+      const progress = left.length < pending.length;
+      pending = left;
+      if (!lost) break;
+      this.conn = null;
+      // A new session is worth it when the last one got something done, or was an old one that had gone stale.
+      if (pending.length > 0 && ((!progress && !reused) || round >= MAX_RECONNECTS)) {
+        for (const i of pending) out[i] = failure(lost);
+        return out;
+      }
+    }
+    return out;
+  }
+
+  private async connection(): Promise<SmtpConnection> {
+    if (this.conn && !this.conn.broken) return this.conn;
+    this.conn = await SmtpConnection.open(this.options);
+    this.used = false;
+    return this.conn;
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    const conn = this.conn;
+    this.conn = null;
+    await conn?.quit();
+  }
+}
+
+/** Email over SMTP: many messages per session, PIPELINING when offered, RSET after a failure. */
+export class SmtpTransport implements Transport {
+  private slots: Slot[];
+
+  constructor(private options: SmtpTransportOptions) {
+    const count = Math.max(1, Math.min(6, Math.floor(options.connections ?? 1)));
+    this.slots = Array.from({ length: count }, () => new Slot(options));
+  }
+
+  /** Sends one message (its own batch of one). */
+  async send(message: OutgoingMessage): Promise<SendResult> {
+    return (await this.sendMany([message]))[0];
+  }
+
+  /** Sends the batch split over the sessions; results come back in the order of `messages`. */
+  async sendMany(messages: OutgoingMessage[]): Promise<SendResult[]> {
+    const prepared = messages.map((m) => this.prepare(m));
+    const results: SendResult[] = prepared.map((p) => p.failure ?? { ok: true, externalId: p.messageId });
+    const sendable = prepared.map((p, i) => i).filter((i) => prepared[i].item);
+    const per = Math.ceil(sendable.length / this.slots.length);
+    await Promise.all(
+      this.slots.map(async (slot, s) => {
+        const share = sendable.slice(s * per, (s + 1) * per);
+        if (share.length === 0) return;
+        const outcome = await slot.run(share.map((i) => prepared[i].item!));
+        share.forEach((i, k) => {
+          const result = outcome[k];
+          results[i] = result.ok ? { ok: true, externalId: prepared[i].messageId } : result;
+        });
+      }),
+    );
+    return results;
+  }
+
+  /** Ends every session with QUIT. */
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((slot) => slot.close()));
+  }
+
+  private prepare(message: OutgoingMessage): Prepared {
+    const from = message.from.address.trim();
+    const to = message.to.trim();
+    const returnPath = (message.returnPath ?? this.options.returnPath ?? '').trim() || from;
+    const messageId = messageIdFor(message.id, domainOf(from) || this.options.clientName);
+    const invalid = [
+      [from, 'sender'],
+      [to, 'recipient'],
+      [returnPath, 'return path'],
+    ].find(([address]) => !isValidAddress(address));
+    if (invalid) {
+      return { item: null, messageId, failure: { ok: false, retryable: false, error: `The ${invalid[1]} address "${invalid[0]}" is not a valid email address.` } };
+    }
+    try {
+      const data = buildEmail({
+        messageId,
+        from: { address: from, name: message.from.name },
+        to,
+        subject: message.subject,
+        body: message.body,
+        html: message.html,
+        bodyPlain: message.bodyPlain,
+        attachments: message.attachments,
+        returnPath,
+        headers: message.headers,
+      });
+      return { item: { envelope: { from: returnPath, to: [to] }, data }, messageId, failure: null };
+    } catch (error) {
+      return { item: null, messageId, failure: { ok: false, retryable: false, error: `The message could not be built: ${String(error)}` } };
+    }
+  }
+}
+
+function toSendResult(delivery: SmtpDelivery, item: SmtpItem): SendResult {
+  if (delivery.ok) return { ok: true, externalId: '' };
+  return { ok: false, retryable: delivery.retryable, error: delivery.error ?? `Not sent to ${item.envelope.to.join(', ')}` };
+}
+
+function failure(error: unknown): SendResult {
+  if (error instanceof SmtpError) return { ok: false, retryable: error.retryable, error: error.message };
+  return { ok: false, retryable: true, error: `SMTP failure: ${String(error)}` };
+}

@@ -1,0 +1,71 @@
+import { or, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { contactAddresses, contactAttributes, contacts, contactTags } from '../../db/schema';
+import type { AttributeFilter } from '../../shared/contracts/contact';
+import { searchCondition } from '../crud/list-filter';
+
+// Conditions on `contacts` for the list, bulk delete and (later) a broadcast's recipients. Each sub-select is
+// scoped to the organisation and served by an index that leads with org_id.
+
+const json = (values: unknown[]) => JSON.stringify(values);
+
+/** Search through name, note and address values (LIKE wildcards in the text are taken literally). */
+export function contactSearch(text: string, orgId: number): SQL | undefined {
+  const own = searchCondition([contacts.name, contacts.note], text);
+  const address = searchCondition([contactAddresses.value], text);
+  if (!own || !address) return undefined;
+  return or(
+    own,
+    sql`${contacts.id} IN (SELECT ${contactAddresses.contactId} FROM ${contactAddresses} WHERE ${contactAddresses.orgId} = ${orgId} AND ${address})`,
+  );
+}
+
+/** Contacts having any of these tags. */
+export function withAnyTag(tagIds: number[], orgId: number): SQL {
+  return sql`${contacts.id} IN (SELECT ${contactTags.contactId} FROM ${contactTags} WHERE ${contactTags.orgId} = ${orgId} AND ${contactTags.tagId} IN (SELECT value FROM json_each(${json(tagIds)})))`;
+}
+
+/** Contacts with an address containing the text. */
+export function withAddressLike(text: string, orgId: number): SQL | undefined {
+  const like = searchCondition([contactAddresses.value], text);
+  if (!like) return undefined;
+  return sql`${contacts.id} IN (SELECT ${contactAddresses.contactId} FROM ${contactAddresses} WHERE ${contactAddresses.orgId} = ${orgId} AND ${like})`;
+}
+
+const NUMBER = /^-?\d+(\.\d+)?$/;
+const OPTION_ID = /^[1-9]\d{0,15}$/;
+
+/**
+ * Contacts matching attribute filters: any of the values given for one field, and every field given.
+ * Only one value column is ever set per field type (text in value_text, number and boolean in value_number,
+ * options in option_id), so each value text is compared with the columns its spelling can mean; that keeps the
+ * filter one SQL condition without first loading the field types. Each column is its own UNION ALL branch so
+ * that SQLite seeks the matching index on (org_id, field_id, value) or (org_id, option_id) instead of reading
+ * every value of the field.
+ */
+export function withAttributes(filters: AttributeFilter[], orgId: number): SQL[] {
+  const byField = new Map<number, string[]>();
+  for (const f of filters) byField.set(f.field_id, [...(byField.get(f.field_id) ?? []), f.value]);
+  return [...byField].map(([fieldId, values]) => {
+    const numbers = values.flatMap((v) => (NUMBER.test(v) ? [Number(v)] : v === 'true' ? [1] : v === 'false' ? [0] : []));
+    const optionIds = values.filter((v) => OPTION_ID.test(v)).map(Number);
+    const branch = (column: SQLiteColumn, list: unknown[]) =>
+      sql`SELECT ${contactAttributes.contactId} FROM ${contactAttributes} WHERE ${contactAttributes.orgId} = ${orgId} AND ${contactAttributes.fieldId} = ${fieldId} AND ${column} IN (SELECT value FROM json_each(${json(list)}))`;
+    const branches = [branch(contactAttributes.valueText, values)];
+    if (numbers.length) branches.push(branch(contactAttributes.valueNumber, numbers));
+    if (optionIds.length) branches.push(branch(contactAttributes.optionId, optionIds));
+    return sql`${contacts.id} IN (${sql.join(branches, sql` UNION ALL `)})`;
+  });
+}
+
+/** All list filters of a contact list (see contactFilterShape in the contract for the query encoding). */
+export function contactFilterConditions(
+  filter: { tags?: number[]; address?: string; attributes?: AttributeFilter[] },
+  orgId: number,
+): (SQL | undefined)[] {
+  return [
+    filter.tags?.length ? withAnyTag(filter.tags, orgId) : undefined,
+    filter.address ? withAddressLike(filter.address, orgId) : undefined,
+    ...(filter.attributes?.length ? withAttributes(filter.attributes, orgId) : []),
+  ];
+}

@@ -1,0 +1,30 @@
+import { contacts } from '../../db/schema';
+import { contactFilterShape, contactInputSchema, type AttributeFilter, type Contact, type ContactInput } from '../../shared/contracts/contact';
+import { crudRoutes } from '../crud/crud-routes';
+import { contactFilterConditions, contactSearch } from './filters';
+import { presentContacts } from './present';
+import { createContact, updateContact } from './write';
+
+/**
+ * /contact: contacts with addresses, tags and attributes. A page costs a count, the page and one batch of three
+ * relation queries; filters are described with contactFilterShape in the contract.
+ */
+export const contactRoutes = crudRoutes<typeof contacts, ContactInput, Contact>({
+  table: contacts,
+  input: contactInputSchema,
+  sortable: { id: contacts.id, name: contacts.name, created_at: contacts.createdAt, updated_at: contacts.updatedAt },
+  defaultSort: { key: 'created_at', order: 'desc' },
+  search: [],
+  searchWhere: (text, c) => contactSearch(text, c.var.org.id),
+  filters: {
+    shape: contactFilterShape,
+    where: (filter, c) =>
+      contactFilterConditions(
+        filter as { tags?: number[]; address?: string; attributes?: AttributeFilter[] },
+        c.var.org.id,
+      ),
+  },
+  audit: 'contact',
+  write: { create: createContact, update: updateContact },
+  present: presentContacts,
+});

@@ -1,0 +1,92 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../context';
+import { fields } from '../../db/schema';
+import { TenantScope } from '../../db/tenant-scope';
+import {
+  fieldFilterShape,
+  fieldInputSchema,
+  fieldUpdateSchema,
+  hasOptions,
+  type Field,
+  type FieldInput,
+  type FieldType,
+} from '../../shared/contracts/field';
+import { crudRoutes } from '../crud/crud-routes';
+import { rawBatch } from '../crud/raw-batch';
+import { insertOptionsOfNewField, optionsByField, replaceOptions } from './options';
+
+type Ctx = Context<AppEnv>;
+const scopeOf = (c: Ctx) => new TenantScope(c.var.db, fields, c.var.org.id);
+
+/** Creates a field and its options in one D1 batch (atomic); options of non-option types are dropped. */
+async function createField(c: Ctx, input: FieldInput): Promise<number> {
+  const options = hasOptions(input.type) ? (input.options ?? []) : [];
+  const insertField = scopeOf(c).insert({
+    name: input.name,
+    alias: input.alias,
+    type: input.type,
+    priority: sql`(SELECT COALESCE(MAX(${fields.priority}), 0) + 1 FROM ${fields} WHERE ${fields.orgId} = ${c.var.org.id})`,
+  } as never);
+  if (options.length === 0) return (await insertField)[0].id;
+  const [inserted] = await rawBatch(c.var.db, [insertField, insertOptionsOfNewField(c, input.alias, options)]);
+  return inserted.results[0].id as number;
+}
+
+/** Updates name and alias and, for select and multiselect fields, the options, in one D1 batch. The type never changes. */
+async function updateField(c: Ctx, id: number, input: Partial<FieldInput>): Promise<void> {
+  const scope = scopeOf(c);
+  const field = await scope.findById(id);
+  if (!field) return;
+  const values = {
+    ...(input.name === undefined ? {} : { name: input.name }),
+    ...(input.alias === undefined ? {} : { alias: input.alias }),
+    updatedAt: new Date().toISOString(),
+  };
+  const updateRow = c.var.db.update(fields).set(values).where(scope.where(eq(fields.id, id)));
+  if (!hasOptions(field.type) || input.options === undefined) {
+    await updateRow;
+    return;
+  }
+  await rawBatch(c.var.db, [updateRow, ...(await replaceOptions(c, id, input.options))]);
+}
+
+/** /field: custom contact fields with their options, drag-reorderable. */
+export const fieldRoutes = crudRoutes<typeof fields, FieldInput, Field>({
+  table: fields,
+  input: fieldInputSchema,
+  updateInput: fieldUpdateSchema,
+  sortable: {
+    priority: fields.priority,
+    id: fields.id,
+    name: fields.name,
+    alias: fields.alias,
+    created_at: fields.createdAt,
+    updated_at: fields.updatedAt,
+  },
+  defaultSort: { key: 'priority', order: 'asc' },
+  search: [fields.name, fields.alias],
+  priority: fields.priority,
+  filters: {
+    shape: fieldFilterShape,
+    where: (filter) => [typeof filter.type === 'string' ? eq(fields.type, filter.type) : undefined],
+  },
+  audit: 'field',
+  write: { create: createField, update: updateField },
+  present: async (c, rows) => {
+    const options = await optionsByField(
+      c,
+      rows.filter((row) => hasOptions(row.type)).map((row) => row.id),
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      alias: row.alias,
+      type: row.type as FieldType,
+      priority: row.priority,
+      options: options.get(row.id) ?? [],
+      created_at: row.createdAt,
+      updated_at: row.updatedAt,
+    }));
+  },
+});

@@ -1,0 +1,187 @@
+// The SQL of one import batch. Each table gets ONE statement per batch whatever the number of rows: the rows
+// travel as a single JSON parameter read with json_each(?), so D1's 100-parameter limit never matters and
+// a batch of thousands of rows is a handful of statements. All of them, plus the import's cursor and counts,
+// go in one db.batch(), which D1 runs as one transaction: a batch is either wholly committed with its
+// cursor or not at all, which is what makes a retried job resume without duplicates.
+//
+// New contacts get consecutive ids above the current highest (and above sqlite_sequence, so AUTOINCREMENT
+// never hands out an id twice). Inside the transaction nothing else writes, so the statements after the
+// contact insert find those ids again as (MAX(id) - new_count + index + 1) without a round trip.
+// Every statement binds the organisation id itself.
+import type { BatchPlan, ResolvedAttribute } from './batch-plan';
+import { addressKey } from './batch-plan';
+
+export interface CursorUpdate {
+  importId: number;
+  orgId: number;
+  /** The cursor the job read before this batch; the batch fails if another run has moved it since. */
+  expectedBytes: number;
+  bytes: number;
+  row: number;
+  created: number;
+  updated: number;
+  rejected: number;
+  /** The whole capped rejection list when it changed, else null. */
+  rejections: string | null;
+  now: string;
+}
+
+/** The message of the deliberate failure that aborts a batch whose cursor moved (see `guard`). */
+export const CURSOR_MOVED = 'import cursor moved';
+
+/** Existing contacts owning any of these addresses, in one query. */
+export async function findAddressOwners(d1: D1Database, orgId: number, keys: { type: string; value: string }[]): Promise<Map<string, number>> {
+  const owners = new Map<string, number>();
+  if (keys.length === 0) return owners;
+  const { results } = await d1
+    .prepare(
+      `SELECT a.type AS type, a.value AS value, a.contact_id AS contact_id
+       FROM json_each(?2) j
+       JOIN contact_addresses a ON a.org_id = ?1 AND a.type = j.value ->> 0 AND a.value = j.value ->> 1`,
+    )
+    .bind(orgId, JSON.stringify(keys.map((k) => [k.type, k.value])))
+    .all<{ type: string; value: string; contact_id: number }>();
+  for (const row of results) owners.set(addressKey(row.type, row.value), row.contact_id);
+  return owners;
+}
+
+/** The statements of one batch, in order: guard, contacts, addresses, attributes, tags, cursor. */
+export function batchStatements(d1: D1Database, plan: BatchPlan, cursor: CursorUpdate): D1PreparedStatement[] {
+  const org = cursor.orgId;
+  const newCount = plan.created.length;
+  const statements: D1PreparedStatement[] = [guard(d1, cursor)];
+  // `ref` turns [existing_id, new_index] (the first two items of a JSON row) into a contact id.
+  const base = `(SELECT MAX(id) - ?3 AS base FROM contacts) b`;
+  const ref = `COALESCE(j.value ->> 0, b.base + (j.value ->> 1) + 1)`;
+
+  if (newCount) {
+    statements.push(
+      d1
+        .prepare(
+          `INSERT INTO contacts (id, org_id, name, note, created_at, updated_at)
+           SELECT s.base + j.key + 1, ?1, j.value ->> 0, j.value ->> 1, ?3, ?3
+           FROM json_each(?2) j,
+             (SELECT MAX(COALESCE((SELECT MAX(id) FROM contacts), 0),
+                         COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'contacts'), 0)) AS base) s`,
+        )
+        .bind(org, JSON.stringify(plan.created.map((c) => [c.name, c.note])), cursor.now),
+    );
+  }
+  if (plan.updated.length) {
+    statements.push(
+      d1
+        .prepare(
+          `UPDATE contacts SET name = COALESCE(j.value ->> 1, contacts.name), note = COALESCE(j.value ->> 2, contacts.note), updated_at = ?3
+           FROM json_each(?2) j
+           WHERE contacts.org_id = ?1 AND contacts.id = j.value ->> 0`,
+        )
+        .bind(org, JSON.stringify(plan.updated.map((c) => [c.existingId, c.name, c.note])), cursor.now),
+    );
+  }
+
+  const contacts = [...plan.created, ...plan.updated];
+  const addresses: unknown[] = [];
+  const attributeDeletes: unknown[] = [];
+  const attributes: unknown[] = [];
+  const tags: unknown[] = [];
+  for (const contact of contacts) {
+    const id = contact.existingId;
+    const index = contact.existingId === null ? contact.newIndex : null;
+    contact.addresses.forEach((a, position) => addresses.push([id, index, a.type, a.value, position]));
+    for (const [fieldId, value] of contact.attributes) {
+      if (id !== null) attributeDeletes.push([id, fieldId]);
+      for (const row of attributeRows(value)) attributes.push([id, index, fieldId, ...row]);
+    }
+    for (const tagId of contact.tagIds) tags.push([id, index, tagId]);
+  }
+
+  if (addresses.length) {
+    statements.push(
+      d1
+        .prepare(
+          `INSERT INTO contact_addresses (org_id, contact_id, type, value, position)
+           SELECT ?1, ${ref}, j.value ->> 2, j.value ->> 3,
+             CASE WHEN j.value ->> 0 IS NULL THEN j.value ->> 4
+                  ELSE (SELECT COALESCE(MAX(position), -1) + 1 FROM contact_addresses WHERE contact_id = j.value ->> 0) + (j.value ->> 4) END
+           FROM json_each(?2) j, ${base}`,
+        )
+        .bind(org, JSON.stringify(addresses), newCount),
+    );
+  }
+  if (attributeDeletes.length) {
+    statements.push(
+      d1
+        .prepare(
+          `DELETE FROM contact_attributes
+           WHERE org_id = ?1 AND (contact_id, field_id) IN (SELECT j.value ->> 0, j.value ->> 1 FROM json_each(?2) j)`,
+        )
+        .bind(org, JSON.stringify(attributeDeletes)),
+    );
+  }
+  if (attributes.length) {
+    statements.push(
+      d1
+        .prepare(
+          `INSERT INTO contact_attributes (org_id, contact_id, field_id, value_text, value_number, option_id)
+           SELECT ?1, ${ref}, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5
+           FROM json_each(?2) j, ${base}`,
+        )
+        .bind(org, JSON.stringify(attributes), newCount),
+    );
+  }
+  if (tags.length) {
+    statements.push(
+      d1
+        .prepare(
+          `INSERT INTO contact_tags (org_id, contact_id, tag_id)
+           SELECT ?1, ${ref}, j.value ->> 2
+           FROM json_each(?2) j, ${base}
+           WHERE true ON CONFLICT DO NOTHING`,
+        )
+        .bind(org, JSON.stringify(tags), newCount),
+    );
+  }
+  statements.push(cursorStatement(d1, cursor));
+  return statements;
+}
+
+/** One contact_attributes row per value: [value_text, value_number, option_id]. */
+function attributeRows(value: ResolvedAttribute): [string | null, number | null, number | null][] {
+  if (value.optionIds) return value.optionIds.map((id) => [null, null, id]);
+  return [[value.text, value.number, null]];
+}
+
+/**
+ * Fails the whole batch (json() of a non-JSON text raises an error) unless the import is still processing
+ * at the cursor this run started the batch from: two runs of one import (a redelivered message while the
+ * first still runs) can never both commit the same rows.
+ */
+function guard(d1: D1Database, cursor: CursorUpdate): D1PreparedStatement {
+  return d1
+    .prepare(
+      `SELECT json(CASE WHEN (SELECT cursor_bytes FROM imports WHERE id = ?1 AND org_id = ?2 AND status = 'processing') = ?3
+                        THEN '1' ELSE '${CURSOR_MOVED}' END) AS ok`,
+    )
+    .bind(cursor.importId, cursor.orgId, cursor.expectedBytes);
+}
+
+function cursorStatement(d1: D1Database, cursor: CursorUpdate): D1PreparedStatement {
+  return d1
+    .prepare(
+      `UPDATE imports SET cursor_bytes = ?3, cursor_row = ?4, created_count = created_count + ?5,
+         updated_count = updated_count + ?6, rejected_count = rejected_count + ?7,
+         rejections = COALESCE(?8, rejections), updated_at = ?9
+       WHERE id = ?1 AND org_id = ?2`,
+    )
+    .bind(
+      cursor.importId,
+      cursor.orgId,
+      cursor.bytes,
+      cursor.row,
+      cursor.created,
+      cursor.updated,
+      cursor.rejected,
+      cursor.rejections,
+      cursor.now,
+    );
+}

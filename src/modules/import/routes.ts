@@ -1,0 +1,104 @@
+import { eq } from 'drizzle-orm';
+import { Hono } from 'hono';
+import type { AppEnv } from '../../context';
+import { fields, imports } from '../../db/schema';
+import { TenantScope } from '../../db/tenant-scope';
+import { ApiError, validationFailed } from '../../lib/api-error';
+import { validJson, validQuery } from '../../lib/validate';
+import {
+  importCreateSchema,
+  importFilterShape,
+  importUploadQuerySchema,
+  IMPORT_MESSAGES,
+  type Import,
+  type ImportCreateInput,
+  type ImportUpload,
+} from '../../shared/contracts/import';
+import { crudRoutes } from '../crud/crud-routes';
+import { fileSize } from './file-reader';
+import { peekFile } from './file-peek';
+import { presentImport } from './presenter';
+import { IMPORT_JOB_KIND, type ImportJobMessage } from './run-import';
+import { importFileKey, isOwnImportKey, storeUpload } from './upload';
+
+/** /import: upload a CSV, start an import of it, and the shared list/read contract (see src/shared/contracts/import.ts). */
+export const importRoutes = new Hono<AppEnv>();
+
+importRoutes.post('/upload', validQuery(importUploadQuerySchema), async (c) => {
+  const { file_name } = c.req.valid('query');
+  const header = c.req.header('content-length');
+  const declared = header !== undefined && /^\d+$/.test(header) ? Number(header) : null;
+  const key = importFileKey(c.var.org.id);
+  const size = await storeUpload(c.env.FILES, key, c.req.raw.body, declared);
+  const data: ImportUpload = { file_key: key, file_name, file_size: size };
+  return c.json({ data }, 201);
+});
+
+importRoutes.post('/', validJson(importCreateSchema), async (c) => {
+  const input = c.req.valid('json');
+  const orgId = c.var.org.id;
+  const errors: Record<string, string[]> = {};
+  const add = (path: string, message: string) => (errors[path] ??= []).push(message);
+
+  // Another organisation's key is treated exactly like a key that does not exist.
+  const size = isOwnImportKey(orgId, input.file_key) ? await fileSize(c.env.FILES, input.file_key) : null;
+  if (size === null) add('file_key', IMPORT_MESSAGES.fileMissing);
+  else {
+    const peek = await peekFile(c.env.FILES, input.file_key, size, input.skip_first_line);
+    if (!peek.hasDataRow) add('file_key', IMPORT_MESSAGES.noRows);
+    if (peek.columns !== null) {
+      input.mapping.forEach((entry, i) => {
+        if (entry.column >= peek.columns!) add(`mapping.${i}.column`, IMPORT_MESSAGES.columnMissing(peek.columns!));
+      });
+    }
+  }
+  const fieldIds = input.mapping.flatMap((entry) => (entry.target === 'field' ? [entry.field_id] : []));
+  if (fieldIds.length) {
+    const scope = new TenantScope(c.var.db, fields, orgId);
+    const found = await c.var.db.select({ id: fields.id }).from(fields).where(scope.where(scope.idIn(fieldIds)));
+    const known = new Set(found.map((f) => f.id));
+    input.mapping.forEach((entry, i) => {
+      if (entry.target === 'field' && !known.has(entry.field_id)) add(`mapping.${i}.field_id`, IMPORT_MESSAGES.unknownField);
+    });
+  }
+  if (Object.keys(errors).length) throw validationFailed(errors);
+
+  // One import per uploaded file, decided atomically (a retried or double-clicked start creates nothing twice).
+  const created = await c.env.DB.prepare(
+    `INSERT INTO imports (org_id, user_id, file_name, file_key, file_size, status, skip_first_line, mapping)
+     SELECT ?1, ?2, ?3, ?4, ?5, 'new', ?6, ?7
+     WHERE NOT EXISTS (SELECT 1 FROM imports WHERE org_id = ?1 AND file_key = ?4)
+     RETURNING id`,
+  )
+    .bind(orgId, c.var.auth.userId, input.file_name, input.file_key, size, input.skip_first_line ? 1 : 0, JSON.stringify(input.mapping))
+    .first<{ id: number }>();
+  if (!created) throw new ApiError(409, 'conflict', IMPORT_MESSAGES.alreadyStarted);
+
+  const message: ImportJobMessage = { kind: IMPORT_JOB_KIND, orgId, importId: created.id };
+  try {
+    await c.env.IMPORT_QUEUE.send(message);
+  } catch (error) {
+    await new TenantScope(c.var.db, imports, orgId).delete(eq(imports.id, created.id));
+    throw error;
+  }
+  const row = await new TenantScope(c.var.db, imports, orgId).findById(created.id);
+  return c.json({ data: presentImport(row!, true) }, 201);
+});
+
+importRoutes.route(
+  '/',
+  crudRoutes<typeof imports, ImportCreateInput, Import>({
+    table: imports,
+    input: importCreateSchema,
+    sortable: { created_at: imports.createdAt, id: imports.id, file_name: imports.fileName, status: imports.status },
+    defaultSort: { key: 'created_at', order: 'desc' },
+    search: [imports.fileName],
+    filters: {
+      shape: importFilterShape,
+      where: (filter) => [typeof filter.status === 'string' ? eq(imports.status, filter.status) : undefined],
+    },
+    only: ['list', 'read'],
+    // The rejection list can be long: only GET /import/:id carries it.
+    present: (c, rows) => rows.map((row) => presentImport(row, c.req.param('id') !== undefined)),
+  }),
+);

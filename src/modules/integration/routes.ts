@@ -1,0 +1,153 @@
+import { eq, sql } from 'drizzle-orm';
+import { Hono, type Context } from 'hono';
+import { validator } from 'hono/validator';
+import { z } from 'zod';
+import type { AppEnv } from '../../context';
+import { integrations } from '../../db/schema';
+import { TenantScope } from '../../db/tenant-scope';
+import { ApiError, notFound, validationFailed } from '../../lib/api-error';
+import { parseId } from '../../lib/validate';
+import {
+  INTEGRATION_MESSAGES,
+  INTEGRATION_STATUSES,
+  INTEGRATION_TYPES,
+  integrationInputSchema,
+  integrationUpdateSchema,
+  smtpCredentialsSchema,
+  twilioCredentialsSchema,
+  type Integration,
+  type IntegrationInput,
+  type IntegrationType,
+  type IntegrationUpdate,
+} from '../../shared/contracts/integration';
+import { fieldErrors } from '../../shared/zod-helpers';
+import { recordActivity } from '../activity-log/record';
+import { crudRoutes } from '../crud/crud-routes';
+import { presentIntegration, providerAccount, sealSecret, type StoredDetails } from './account';
+import { providers } from './providers';
+import { requestSync } from './sync';
+
+type Ctx = Context<AppEnv>;
+const scopeOf = (c: Ctx) => new TenantScope(c.var.db, integrations, c.var.org.id);
+
+async function createIntegration(c: Ctx, input: IntegrationInput): Promise<number> {
+  const smtp = input.type === 'smtp';
+  const details: StoredDetails = smtp
+    ? {
+        server: input.details!.server!,
+        port: input.details!.port!,
+        ssl: input.details?.ssl ?? false,
+        tls: input.details?.tls ?? false,
+        domain: input.details?.domain ?? null,
+        return_path: input.details?.return_path ?? null,
+        user: input.user!,
+      }
+    : { sid: input.sid! };
+  const [row] = await scopeOf(c).insert({
+    name: input.name,
+    type: input.type,
+    note: input.note ?? null,
+    details,
+    secret: await sealSecret(c.env, input.type, smtp ? input.password! : input.token!.trim()),
+    shouldMerge: input.should_merge ?? true,
+    priority: sql`(SELECT COALESCE(MAX(${integrations.priority}), 0) + 1 FROM ${integrations} WHERE ${integrations.orgId} = ${c.var.org.id})` as unknown as number,
+  });
+  return row.id;
+}
+
+async function updateIntegration(c: Ctx, id: number, input: Partial<IntegrationUpdate>) {
+  const existing = (await scopeOf(c).findById(id))!;
+  const values: Partial<typeof integrations.$inferInsert> = { updatedAt: new Date().toISOString() };
+  if (input.name !== undefined) values.name = input.name;
+  if (input.note !== undefined) values.note = input.note;
+  if (input.should_merge !== undefined) values.shouldMerge = input.should_merge;
+  // Only smtp integrations have editable connection details; twilio's sid changes with its credentials.
+  if (existing.type === 'smtp' && input.details) {
+    const given = Object.fromEntries(Object.entries(input.details).filter(([, v]) => v !== undefined));
+    values.details = { ...(existing.details as StoredDetails), ...given };
+  }
+  await scopeOf(c).update(eq(integrations.id, id), values);
+}
+
+const crud = crudRoutes<typeof integrations, IntegrationInput & IntegrationUpdate, Integration>({
+  table: integrations,
+  input: integrationInputSchema,
+  updateInput: integrationUpdateSchema,
+  sortable: {
+    priority: integrations.priority,
+    id: integrations.id,
+    name: integrations.name,
+    type: integrations.type,
+    status: integrations.status,
+    created_at: integrations.createdAt,
+    updated_at: integrations.updatedAt,
+  },
+  defaultSort: { key: 'priority', order: 'asc' },
+  search: [integrations.name, integrations.note],
+  priority: integrations.priority,
+  filters: {
+    shape: {
+      type: z.enum(INTEGRATION_TYPES, { error: INTEGRATION_MESSAGES.type }).optional(),
+      status: z.enum(INTEGRATION_STATUSES, { error: 'status must be active or merging' }).optional(),
+    },
+    where: (f) => [
+      f.type ? eq(integrations.type, f.type as string) : undefined,
+      f.status ? eq(integrations.status, f.status as string) : undefined,
+    ],
+  },
+  audit: 'integration',
+  typeSegment: { field: 'type', values: INTEGRATION_TYPES },
+  write: { create: createIntegration, update: updateIntegration },
+  present: (_c, rows) => rows.map(presentIntegration),
+});
+
+async function findOr404(c: Ctx) {
+  const id = parseId(c.req.param('id'));
+  const row = id ? await scopeOf(c).findById(id) : undefined;
+  if (!row) throw notFound();
+  return row;
+}
+
+/** Credentials body by the type in the path: user + password (smtp) or sid + token (twilio). */
+const credentialsBody = validator('json', (value, c) => {
+  const schema = c.req.param('type') === 'smtp' ? smtpCredentialsSchema : twilioCredentialsSchema;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
+  return parsed.data as { user?: string; password?: string; sid?: string; token?: string };
+});
+
+/** /integration: the shared contract (with optional type segment), plus credentials, sync and connection test. */
+export const integrationRoutes = new Hono<AppEnv>()
+  .patch('/:id/:type{smtp|twilio}/credentials', credentialsBody, async (c) => {
+    const existing = await findOr404(c);
+    if (existing.type !== c.req.param('type')) throw notFound();
+    const body = c.req.valid('json');
+    const smtp = existing.type === 'smtp';
+    const details = { ...(existing.details as StoredDetails), ...(smtp ? { user: body.user } : { sid: body.sid }) };
+    const secret = await sealSecret(c.env, existing.type as IntegrationType, smtp ? body.password! : body.token!.trim());
+    await scopeOf(c).update(eq(integrations.id, existing.id), { details, secret, updatedAt: new Date().toISOString() });
+    const identity = smtp ? 'user' : 'sid';
+    const before = (existing.details as StoredDetails)[identity] ?? null;
+    await recordActivity(c, 'integration', existing.id, 'update', [
+      ...(before !== details[identity] ? [{ field: identity, previous: before, next: details[identity] ?? null }] : []),
+      { field: smtp ? 'password' : 'token', previous: null, next: '(changed)' },
+    ]);
+    return c.json({ data: presentIntegration((await scopeOf(c).findById(existing.id))!) });
+  })
+  .post('/:id/sync', async (c) => {
+    const existing = await findOr404(c);
+    if (existing.type === 'smtp') throw new ApiError(400, 'bad_request', INTEGRATION_MESSAGES.syncSmtp);
+    const row = await requestSync(c.var.db, c.env, c.var.org.id, existing.id);
+    return c.json({ data: presentIntegration(row) }, 202);
+  })
+  .post('/:id/test', async (c) => {
+    const existing = await findOr404(c);
+    try {
+      return c.json({ data: await providers.testConnection(await providerAccount(c.env, existing), c.env) });
+    } catch (error) {
+      // The test reports in words; a failure to run it is a result too, never a 500.
+      const message = error instanceof Error ? error.message : String(error);
+      return c.json({ data: { ok: false, code: 'error', message, server_reply: null } });
+    }
+  })
+  .route('/', crud);

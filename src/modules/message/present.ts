@@ -1,0 +1,37 @@
+import type { messages } from '../../db/schema';
+import type { Message, MessageListItem, MessageStatus, MessageType } from '../../shared/contracts/message';
+
+type Row = typeof messages.$inferSelect;
+
+/** A message row in the API shape; `sending` (claimed by a consumer) reads as queued. Lists leave the bodies out. */
+export function presentMessage(row: Row, withBodies: true): Message;
+export function presentMessage(row: Row, withBodies: boolean): Message | MessageListItem;
+export function presentMessage(row: Row, withBodies: boolean): Message | MessageListItem {
+  const item: MessageListItem = {
+    id: row.id,
+    type: row.type as MessageType,
+    status: (row.status === 'sending' ? 'queued' : row.status) as MessageStatus,
+    is_test: row.isTest,
+    sender_id: row.senderId,
+    template_id: row.templateId,
+    contact_id: row.contactId,
+    broadcast_id: row.broadcastId,
+    from_address: row.fromAddress,
+    from_name: row.fromName,
+    to_address: row.toAddress,
+    subject: row.subject,
+    delayed_at: row.delayedAt,
+    sent_at: row.sentAt,
+    external_id: row.externalId,
+    error: row.error,
+    attempts: row.attempts,
+    opens_total: row.opensTotal,
+    opens_unique: row.opensUnique,
+    clicks_total: row.clicksTotal,
+    clicks_unique: row.clicksUnique,
+    clicked_at: row.clickedAt,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+  return withBodies ? { ...item, body: row.body, body_plain: row.bodyPlain } : item;
+}

@@ -1,0 +1,37 @@
+import { eq, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import { messages } from '../../db/schema';
+import { messageFilterShape, type Message, type MessageListItem } from '../../shared/contracts/message';
+import { crudRoutes } from '../crud/crud-routes';
+import { presentMessage } from './present';
+
+/** /message: list (newest first), read, delete one and in bulk. Messages are created by sending, never by hand. */
+export const messageRoutes = crudRoutes<typeof messages, Record<string, never>, Message | MessageListItem>({
+  table: messages,
+  // Never mounted (no create or update); the contract needs a schema.
+  input: z.object({}).strict(),
+  only: ['list', 'read', 'delete', 'bulkDelete'],
+  sortable: {
+    created_at: messages.createdAt,
+    id: messages.id,
+    sent_at: messages.sentAt,
+    status: messages.status,
+    type: messages.type,
+    to_address: messages.toAddress,
+    from_address: messages.fromAddress,
+    subject: messages.subject,
+  },
+  defaultSort: { key: 'created_at', order: 'desc' },
+  search: [messages.toAddress, messages.fromAddress, messages.subject, messages.externalId],
+  filters: {
+    shape: messageFilterShape,
+    where: (f) => [
+      // A message a consumer is sending right now is still queued to the user.
+      f.status === 'queued' ? inArray(messages.status, ['queued', 'sending']) : f.status ? eq(messages.status, f.status as string) : undefined,
+      f.type ? eq(messages.type, f.type as string) : undefined,
+    ],
+  },
+  audit: 'message',
+  // Only GET /message/{id} carries the bodies (they can be large): not the list, nor the activity log of a delete.
+  present: (c, rows) => rows.map((row) => presentMessage(row, c.req.method === 'GET' && !!c.req.param('id'))),
+});

@@ -1,0 +1,129 @@
+import { eq } from 'drizzle-orm';
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../../context';
+import { templates } from '../../db/schema';
+import { TenantScope } from '../../db/tenant-scope';
+import { notFound, validationFailed } from '../../lib/api-error';
+import { templateSyntaxErrors } from '../../lib/templating/render-template';
+import { parseId, validJson } from '../../lib/validate';
+import {
+  TEMPLATE_MESSAGES,
+  TEMPLATE_TYPES,
+  templateInputSchema,
+  templatePreviewSchema,
+  templateUpdateSchema,
+  testMessageSchema,
+  type Template,
+  type TemplateInput,
+  type TemplateListItem,
+  type TemplatePreview,
+  type TemplateType,
+  type TemplateUpdate,
+} from '../../shared/contracts/template';
+import { crudRoutes } from '../crud/crud-routes';
+import { attachmentRoutes, attachmentsByTemplate, deleteTemplateFiles } from './attachments';
+import { renderForRequest, scopeForContact } from './render-for';
+import { sendTestMessage } from './test-message';
+
+type Ctx = Context<AppEnv>;
+type Row = typeof templates.$inferSelect;
+type Input = TemplateInput & TemplateUpdate;
+
+/** Column values of a write; subject and plain body exist only on email templates. */
+function columns(type: TemplateType, input: Partial<Input>): Partial<typeof templates.$inferInsert> {
+  const out: Partial<typeof templates.$inferInsert> = {};
+  if (input.name !== undefined) out.name = input.name;
+  if (input.alias !== undefined) out.alias = input.alias;
+  if (input.note !== undefined) out.note = input.note;
+  if (input.body !== undefined) out.body = input.body;
+  if (type === 'email') {
+    if (input.subject !== undefined) out.subject = input.subject;
+    if (input.body_plain !== undefined) out.bodyPlain = input.body_plain;
+  } else {
+    out.subject = null;
+    out.bodyPlain = null;
+  }
+  return out;
+}
+
+async function presentTemplates(c: Ctx, rows: Row[], withBodies: boolean): Promise<(Template | TemplateListItem)[]> {
+  const files = await attachmentsByTemplate(c.var.db, c.var.org.id, rows.map((r) => r.id));
+  return rows.map((row) => {
+    const item: TemplateListItem = {
+      id: row.id,
+      type: row.type as TemplateType,
+      name: row.name,
+      alias: row.alias,
+      note: row.note,
+      subject: row.subject,
+      attachments: files.get(row.id) ?? [],
+      created_at: row.createdAt,
+      updated_at: row.updatedAt,
+    };
+    return withBodies ? { ...item, body: row.body, body_plain: row.bodyPlain } : item;
+  });
+}
+
+const presentOne = async (c: Ctx, row: Row) => (await presentTemplates(c, [row], true))[0] as Template;
+
+const crud = crudRoutes<typeof templates, Input, Template | TemplateListItem>({
+  table: templates,
+  input: templateInputSchema,
+  updateInput: templateUpdateSchema,
+  sortable: {
+    updated_at: templates.updatedAt,
+    created_at: templates.createdAt,
+    id: templates.id,
+    name: templates.name,
+    alias: templates.alias,
+    type: templates.type,
+  },
+  defaultSort: { key: 'updated_at', order: 'desc' },
+  search: [templates.name, templates.alias, templates.note, templates.subject],
+  filters: {
+    shape: { type: z.enum(TEMPLATE_TYPES, { error: TEMPLATE_MESSAGES.type }).optional() },
+    where: (f) => [f.type ? eq(templates.type, f.type as string) : undefined],
+  },
+  audit: 'template',
+  // A template that does not parse is refused on save, on the field that holds the error.
+  validate: async (_c, input, existing) => {
+    const email = (existing?.type ?? input.type) === 'email';
+    const errors = templateSyntaxErrors({ body: input.body, ...(email ? { subject: input.subject, body_plain: input.body_plain } : {}) });
+    if (Object.keys(errors).length) throw validationFailed(errors);
+  },
+  write: {
+    create: async (c, input) => {
+      const values = columns(input.type, input);
+      const [row] = await new TenantScope(c.var.db, templates, c.var.org.id).insert({ ...values, type: input.type, name: input.name, body: input.body });
+      return row.id;
+    },
+    update: async (c, id, input) => {
+      const scope = new TenantScope(c.var.db, templates, c.var.org.id);
+      const existing = (await scope.findById(id))!;
+      await scope.update(eq(templates.id, id), { ...columns(existing.type as TemplateType, input), updatedAt: new Date().toISOString() });
+    },
+  },
+  afterDelete: (c, ids) => deleteTemplateFiles(c.env.FILES, c.var.org.id, ids),
+  // Only a single template carries the bodies (they can be large), not the list.
+  present: (c, rows) => presentTemplates(c, rows, !(c.req.method === 'GET' && !c.req.param('id'))),
+});
+
+async function templateOr404(c: Ctx): Promise<Row> {
+  const id = parseId(c.req.param('id'));
+  const row = id ? await new TenantScope(c.var.db, templates, c.var.org.id).findById(id) : undefined;
+  if (!row) throw notFound();
+  return row;
+}
+
+/** /template: the shared contract, plus preview, test message and attachments. */
+export const templateRoutes = new Hono<AppEnv>()
+  .post('/:id/preview', validJson(templatePreviewSchema), async (c) => {
+    const template = await templateOr404(c);
+    const rendered = renderForRequest(template, await scopeForContact(c, c.req.valid('json').contact_id));
+    const data: TemplatePreview = rendered;
+    return c.json({ data });
+  })
+  .post('/:id/test', validJson(testMessageSchema), async (c) => sendTestMessage(c, await templateOr404(c), c.req.valid('json')))
+  .route('/', attachmentRoutes(presentOne))
+  .route('/', crud);

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { MESSAGES } from '../messages';
+import { optionalText, requiredText } from '../zod-helpers';
+
+// Integrations: how messages leave. smtp (an SMTP server) sends email, twilio sends SMS.
+// Secrets (smtp password, twilio auth token) are write-only: they are taken on create and by
+// PATCH /integration/{id}/{type}/credentials, stored encrypted, and never returned.
+export const INTEGRATION_TYPES = ['smtp', 'twilio'] as const;
+export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
+export const INTEGRATION_STATUSES = ['active', 'merging'] as const;
+export type IntegrationStatus = (typeof INTEGRATION_STATUSES)[number];
+
+export const INTEGRATION_MESSAGES = {
+  type: 'Type must be smtp or twilio',
+  port: 'Port must be a whole number from 1 to 65535',
+  server: 'Enter a host name such as smtp.example.com',
+  sid: 'Account SID is AC followed by 32 hexadecimal characters',
+  syncSmtp: 'SMTP integrations have nothing to sync; sync is for twilio integrations',
+  syncRunning: 'This integration is already syncing; wait until it is active again',
+} as const;
+
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^\[?[0-9A-Fa-f:.]+\]?$/;
+export const TWILIO_SID = /^AC[0-9a-fA-F]{32}$/;
+
+const port = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+  z.number({ error: (i) => (i.input === undefined || i.input === null ? MESSAGES.required : INTEGRATION_MESSAGES.port) })
+    .int(INTEGRATION_MESSAGES.port)
+    .min(1, INTEGRATION_MESSAGES.port)
+    .max(65535, INTEGRATION_MESSAGES.port),
+);
+
+/** SMTP connection details: everything but the password. ssl = implicit TLS (465), tls = STARTTLS. */
+export const smtpDetailsSchema = z
+  .object({
+    server: requiredText(253).regex(HOST, INTEGRATION_MESSAGES.server),
+    port,
+    ssl: z.boolean({ error: 'Must be true or false' }).optional(),
+    tls: z.boolean({ error: 'Must be true or false' }).optional(),
+    /** The name the worker greets the server with (EHLO); empty = the sender's domain. */
+    domain: optionalText(253).refine((v) => v === null || HOST.test(v), INTEGRATION_MESSAGES.server),
+    /** Envelope sender for bounces. */
+    return_path: optionalEmail(),
+  })
+  .strict();
+
+/** An optional email address: empty becomes null. */
+export function optionalEmail() {
+  return optionalText(254).refine((v) => v === null || z.email().safeParse(v).success, MESSAGES.invalidEmail);
+}
+
+const secretText = (max: number) => z.string().max(max, `At most ${max} characters`);
+
+/** POST /integration (or /integration/{type}). Fields of the other type are ignored. */
+export const integrationInputSchema = z
+  .object({
+    name: requiredText(100),
+    type: z.enum(INTEGRATION_TYPES, { error: (i) => (i.input === undefined ? MESSAGES.required : INTEGRATION_MESSAGES.type) }),
+    note: optionalText(1000),
+    should_merge: z.boolean({ error: 'Must be true or false' }).optional(),
+    details: smtpDetailsSchema.partial().strict().nullish(),
+    user: z.string().trim().max(320, 'At most 320 characters').optional(),
+    password: secretText(1000).optional(),
+    sid: z.string().trim().optional(),
+    token: secretText(200).optional(),
+  })
+  .strict()
+  .superRefine(
+    (v, ctx) => {
+      // Runs even when other fields failed (see `when`), so the value may be anything.
+      if (!v || typeof v !== 'object' || Array.isArray(v)) return;
+      const details = v.details && typeof v.details === 'object' ? v.details : undefined;
+      const missing = (path: (string | number)[]) => ctx.addIssue({ code: 'custom', path, message: MESSAGES.required });
+      if (v.type === 'smtp') {
+        if (details?.server === undefined) missing(['details', 'server']);
+        if (details?.port === undefined) missing(['details', 'port']);
+        if (!v.user) missing(['user']);
+        if (!v.password) missing(['password']);
+      } else if (v.type === 'twilio') {
+        if (!v.sid) missing(['sid']);
+        else if (typeof v.sid === 'string' && !TWILIO_SID.test(v.sid)) ctx.addIssue({ code: 'custom', path: ['sid'], message: INTEGRATION_MESSAGES.sid });
+        if (typeof v.token !== 'string' || !v.token.trim()) missing(['token']);
+      }
+    },
+    // Report the type's required fields together with any other mistakes, not one round later.
+    { when: () => true },
+  );
+export type IntegrationInput = z.infer<typeof integrationInputSchema>;
+
+/** PUT/PATCH /integration/{id} (or /integration/{id}/{type}): the type is fixed and secrets have their own route. */
+export const integrationUpdateSchema = z
+  .object({
+    name: requiredText(100),
+    note: optionalText(1000),
+    should_merge: z.boolean({ error: 'Must be true or false' }).optional(),
+    /** smtp only (merged into the current details); ignored for twilio. */
+    details: smtpDetailsSchema.partial().strict().nullish(),
+  })
+  .strict();
+export type IntegrationUpdate = z.infer<typeof integrationUpdateSchema>;
+
+/** PATCH /integration/{id}/smtp/credentials */
+export const smtpCredentialsSchema = z
+  .object({ user: requiredText(320), password: secretText(1000).min(1, MESSAGES.required) })
+  .strict();
+/** PATCH /integration/{id}/twilio/credentials */
+export const twilioCredentialsSchema = z
+  .object({
+    sid: requiredText(34).regex(TWILIO_SID, INTEGRATION_MESSAGES.sid),
+    token: secretText(200).refine((t) => t.trim().length > 0, MESSAGES.required),
+  })
+  .strict();
+
+export interface SmtpDetails {
+  server: string;
+  port: number;
+  ssl: boolean;
+  tls: boolean;
+  domain: string | null;
+  return_path: string | null;
+  user: string;
+}
+
+export interface TwilioDetails {
+  sid: string;
+}
+
+/** How the last sync ended (twilio): numbers found at the provider, senders added, or the error. */
+export interface IntegrationSyncResult {
+  finished_at: string;
+  numbers_found: number | null;
+  senders_added: number | null;
+  error: string | null;
+}
+
+export interface Integration {
+  id: number;
+  name: string;
+  type: IntegrationType;
+  status: IntegrationStatus;
+  note: string | null;
+  should_merge: boolean;
+  priority: number;
+  details: SmtpDetails | TwilioDetails;
+  last_sync: IntegrationSyncResult | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** POST /integration/{id}/test answer: whether the provider accepted the settings, in plain words. */
+export interface IntegrationTestResult {
+  ok: boolean;
+  /** 'ok', or what failed: bad_host, refused, unreachable, tls_failed, timeout, auth_failed, rejected, invalid_config, ... */
+  code: string;
+  /** One or two sentences a person can act on. */
+  message: string;
+  /** The server's own last words, when it said any. */
+  server_reply: string | null;
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+// Messages: every email or SMS the platform sends, test messages included. Read and delete only.
+export const MESSAGE_TYPES = ['email', 'sms'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+/** queued (waiting or being sent), sent, failed (with the error). */
+export const MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** Filters of GET /message (and of the bulk delete), next to page, sort and search. */
+export const messageFilterShape = {
+  status: z.enum(MESSAGE_STATUSES, { error: 'status must be queued, sent or failed' }).optional(),
+  type: z.enum(MESSAGE_TYPES, { error: 'type must be email or sms' }).optional(),
+};
+
+export interface Message {
+  id: number;
+  type: MessageType;
+  status: MessageStatus;
+  is_test: boolean;
+  sender_id: number | null;
+  template_id: number | null;
+  contact_id: number | null;
+  broadcast_id: number | null;
+  from_address: string;
+  from_name: string | null;
+  to_address: string;
+  subject: string | null;
+  body: string;
+  body_plain: string | null;
+  delayed_at: string | null;
+  sent_at: string | null;
+  external_id: string | null;
+  /** Why it failed (or the last retryable error while still queued). */
+  error: string | null;
+  attempts: number;
+  opens_total: number;
+  opens_unique: number;
+  clicks_total: number;
+  clicks_unique: number;
+  clicked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Items of GET /message leave out the bodies (GET /message/{id} has them). */
+export type MessageListItem = Omit<Message, 'body' | 'body_plain'>;
