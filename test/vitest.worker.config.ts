@@ -14,6 +14,7 @@ export default defineConfig(async () => ({
       miniflare: {
         bindings: {
           JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+          SECRETS_KEY: 'test1:test-secrets-key-test-secrets-key-0123456789',
           TEST_MIGRATIONS: await readD1Migrations(path.join(root, 'migrations')),
         },
       },

@@ -1,10 +1,10 @@
 import { asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { Hono, type Context } from 'hono';
+import { validator } from 'hono/validator';
 import { z } from 'zod';
 import type { AppEnv } from '../../context';
 import { TenantScope, type TenantTable } from '../../db/tenant-scope';
-import { validator } from 'hono/validator';
 import { notFound, validationFailed } from '../../lib/api-error';
 import { parseId, validJson, validQuery } from '../../lib/validate';
 import {

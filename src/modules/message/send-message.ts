@@ -4,6 +4,7 @@ import { integrations, messages, senders, templateAttachments, templates } from 
 import { TenantScope } from '../../db/tenant-scope';
 import type { Env } from '../../env';
 import type { OutgoingAttachment, OutgoingMessage, SendResult } from '../../lib/transport/types';
+import { isBlacklisted } from '../blacklist/lookup';
 import { providerAccount, type StoredDetails } from '../integration/account';
 import { ProviderUnavailableError, providers as defaultProviders, type Providers } from '../integration/providers';
 
@@ -33,6 +34,9 @@ export async function enqueueSend(env: Pick<Env, 'SEND_QUEUE'>, orgId: number, m
   const body: SendMessageBody = { kind: SEND_KIND, orgId, messageId };
   await env.SEND_QUEUE.send(body, delaySeconds ? { delaySeconds } : undefined);
 }
+
+/** The error of a message whose address is on the blacklist. */
+export const BLACKLISTED = 'Not sent: the address is on the blacklist';
 
 type Outcome = SendResult;
 const permanent = (error: string): Outcome => ({ ok: false, retryable: false, error });
@@ -81,6 +85,8 @@ async function outgoingFor(env: Env, db: Database, row: MessageRow, returnPath: 
 async function attemptSend(env: Env, db: Database, row: MessageRow, deps: Pick<Providers, 'openTransport'>): Promise<Outcome> {
   const sender = row.senderId ? await new TenantScope(db, senders, row.orgId).findById(row.senderId) : undefined;
   if (!sender) return permanent('The sender of this message no longer exists');
+  // Checked again at send time: the address may have been blacklisted after the message was queued.
+  if (await isBlacklisted(db, row.orgId, row.type === 'sms' ? 'phone' : 'email', row.toAddress)) return permanent(BLACKLISTED);
   const integration = await new TenantScope(db, integrations, row.orgId).findById(sender.integrationId);
   if (!integration) return permanent('The integration of this sender no longer exists');
   let account;

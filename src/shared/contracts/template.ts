@@ -136,7 +136,13 @@ export interface TemplatePreview {
   body_plain: string | null;
 }
 
-/** POST /template/{id}/test: send one test message from a sender to an address or phone typed by the user. */
+/**
+ * POST /template/{id}/test: send one test message from a sender to an address or phone typed by the user
+ * (in the sender type's format; never to a blacklisted address). Answers 202 with the queued message.
+ * html and email templates need an email sender; text templates go as SMS from a phone sender or as a
+ * plain-text email from an email sender. Email without a subject of its own (html, text) takes the template
+ * name as subject. Attachments go with every email.
+ */
 export const testMessageSchema = z
   .object({
     sender_id: z.number({ error: (i) => (i.input == null ? MESSAGES.required : 'Choose a sender') }).int().positive(),

@@ -89,6 +89,27 @@ describe('template attachments in R2', () => {
     expect(await attachmentRows(t.id)).toEqual([]);
   });
 
+  it('removes the files of templates deleted in bulk and keeps the others', async () => {
+    const o = await newOrg();
+    const doomed: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const t = await createTemplate(o, { type: 'html', name: `bulk ${i}`, body: 'x' });
+      expect((await upload(o, t.id, [new File([bytes(3)], `f${i}.txt`)])).status).toBe(201);
+      doomed.push(t.id);
+    }
+    const kept = await createTemplate(o, { type: 'html', name: 'kept', body: 'x' });
+    expect((await upload(o, kept.id, [new File([bytes(3)], 'keep.txt')])).status).toBe(201);
+    const res = await o.api('DELETE', '/template', { ids: doomed });
+    expect(res.body).toEqual({ data: { deleted: 6 } });
+    for (const id of doomed) expect(await storedKeys(o.orgId, id)).toEqual([]);
+    expect(await storedKeys(o.orgId, kept.id)).toHaveLength(1);
+    const few = await createTemplate(o, { type: 'html', name: 'few', body: 'x' });
+    await upload(o, few.id, [new File([bytes(3)], 'one.txt'), new File([bytes(3)], 'two.txt')]);
+    expect((await o.api('DELETE', '/template', { ids: [few.id] })).body.data.deleted).toBe(1);
+    expect(await storedKeys(o.orgId, few.id)).toEqual([]);
+    expect(await storedKeys(o.orgId, kept.id)).toHaveLength(1);
+  });
+
   it('reads a multipart stream whatever its chunking', async () => {
     const boundary = '----relay-test-boundary';
     const content = 'line one\r\n--not-a-boundary\r\n' + '\u00e9'.repeat(300);

@@ -40,7 +40,8 @@ describe('integration create and validation', () => {
     const storedTwilio = await row<{ secret: string }>('integrations', twilioRes.body.data.id);
     expect(JSON.parse(await decryptSecret(env.SECRETS_KEY, storedTwilio!.secret))).toEqual({ token: TWILIO_INPUT.token });
 
-    for (const res of [await o.api('GET', '/integration'), await o.api('GET', `/integration/${smtpRes.body.data.id}`), await o.api('GET', `/integration/${twilioRes.body.data.id}`)]) {
+    await createSender(o, { integration_id: smtpRes.body.data.id, type: 'email', value: 'from@acme.test' });
+    for (const res of [await o.api('GET', '/sender'), await o.api('GET', '/integration'), await o.api('GET', `/integration/${smtpRes.body.data.id}`), await o.api('GET', `/integration/${twilioRes.body.data.id}`)]) {
       expect(res.status).toBe(200);
       expectNoSecret(res.text);
     }
