@@ -1,9 +1,13 @@
 // Seeds the example organisation `acme` and its admin user into local D1, idempotently: run it as often as
 // you like, it upserts (and resets the password to the one printed).
-// Usage: node scripts/seed.ts [--persist-to <dir>]   (Node 22 runs this file directly, stripping the types)
+// With SEED_SECRETS_KEY set (the worker's SECRETS_KEY) it also seeds the example channels: an smtp integration
+// to the local mail catcher and a twilio integration to the local SMS catcher, each with a sender.
+// Usage: node scripts/seed.ts [--persist-to <dir>] [--smtp-port 1025] [--sms-port 8026]
+// (Node 22 runs this file directly, stripping the types)
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { hashPassword } from '../src/lib/password.ts';
+import { exampleChannelsSql } from '../src/modules/integration/seed-example.ts';
 import { BIN, localEnv, ROOT } from './lib/run.mjs';
 import { SEED_ORG, SEED_USER } from './lib/seed-data.mjs';
 
@@ -29,9 +33,18 @@ export function seedSql(passwordHash: string): string {
   ].join('\n');
 }
 
+export interface SeedOptions {
+  persistTo?: string;
+  /** The worker's SECRETS_KEY; without it no example channels are seeded. */
+  secretsKey?: string;
+  smtpPort?: number;
+  smsPort?: number;
+}
+
 /** Writes the seed into the local D1 database (wrangler's default state, or `persistTo`). */
-export async function seed(persistTo?: string): Promise<void> {
-  const sql = seedSql(await hashPassword(SEED_USER.password));
+export async function seed({ persistTo, secretsKey, smtpPort, smsPort }: SeedOptions = {}): Promise<void> {
+  let sql = seedSql(await hashPassword(SEED_USER.password));
+  if (secretsKey) sql += `\n${(await exampleChannelsSql({ org: { domain: SEED_ORG.domain }, secretsKey, smtpPort, smsPort })).sql}`;
   const args = ['d1', 'execute', 'DB', '--local', '--command', sql];
   if (persistTo) args.push('--persist-to', persistTo);
   const result = spawnSync(path.join(BIN, 'wrangler'), args, {
@@ -47,13 +60,18 @@ export async function seed(persistTo?: string): Promise<void> {
 }
 
 if (import.meta.filename === process.argv[1] || process.argv[1]?.endsWith('scripts/seed.ts')) {
-  const at = process.argv.indexOf('--persist-to');
-  const persistTo = at > 0 ? process.argv[at + 1] : undefined;
-  seed(persistTo).then(
+  const arg = (name: string) => {
+    const at = process.argv.indexOf(name);
+    return at > 0 ? process.argv[at + 1] : undefined;
+  };
+  const port = (name: string) => (arg(name) ? Number(arg(name)) : undefined);
+  const secretsKey = process.env.SEED_SECRETS_KEY || undefined;
+  seed({ persistTo: arg('--persist-to'), secretsKey, smtpPort: port('--smtp-port'), smsPort: port('--sms-port') }).then(
     () => {
       console.log(`Seeded organisation '${SEED_ORG.domain}' (${SEED_ORG.name}) with user ${SEED_USER.name}`);
       console.log(`  login:    ${SEED_USER.username}`);
       console.log(`  password: ${SEED_USER.password}`);
+      if (secretsKey) console.log('  channels: local SMTP and SMS integrations, senders hello@acme.test and +15005550006');
     },
     (err: Error) => {
       console.error(err.message);

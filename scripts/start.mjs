@@ -8,14 +8,29 @@ import { fileURLToPath } from 'node:url';
 import { ensureInstalled, reexecOnNode22 } from './lib/install.mjs';
 import { CommandError, main, npmRun, onShutdown, ROOT, step } from './lib/run.mjs';
 
-/** Writes .dev.vars with a random JWT_SECRET unless one is there already. */
+/** Local secrets: the token signing key and the key integration secrets are encrypted with. */
+const LOCAL_SECRETS = {
+  JWT_SECRET: () => randomBytes(32).toString('hex'),
+  SECRETS_KEY: () => `local:${randomBytes(32).toString('hex')}`,
+};
+
+/** Makes sure .dev.vars holds every local secret (random, kept once written); returns their values. */
 function ensureDevVars() {
   const file = path.join(ROOT, '.dev.vars');
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  if (/^\s*JWT_SECRET\s*=\s*\S{32,}/m.test(current)) return;
-  const line = `JWT_SECRET=${randomBytes(32).toString('hex')}\n`;
-  writeFileSync(file, current && !current.endsWith('\n') ? `${current}\n${line}` : current + line);
-  console.log('Wrote a random JWT_SECRET to .dev.vars');
+  let current = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const values = {};
+  for (const [name, make] of Object.entries(LOCAL_SECRETS)) {
+    const found = new RegExp(`^\\s*${name}\\s*=\\s*(\\S{32,})`, 'm').exec(current);
+    if (found) {
+      values[name] = found[1];
+      continue;
+    }
+    values[name] = make();
+    current = `${current}${current && !current.endsWith('\n') ? '\n' : ''}${name}=${values[name]}\n`;
+    console.log(`Wrote a random ${name} to .dev.vars`);
+  }
+  writeFileSync(file, current);
+  return values;
 }
 
 main(async () => {
@@ -26,22 +41,25 @@ main(async () => {
   const { portIsFree } = await import('./lib/http.mjs');
   const { startPlatform } = await import('./lib/platform.mjs');
   const { startMailCatcher } = await import('./mail-catcher.mjs');
+  const { startSmsCatcher } = await import('./sms-catcher.mjs');
   const { SEED_USER } = await import('./lib/seed-data.mjs');
   const port = Number(process.env.PORT) || 8787;
   const mailPort = Number(process.env.MAIL_PORT) || 1025;
   const mailUiPort = Number(process.env.MAIL_UI_PORT) || 8025;
-  for (const [p, name] of [[port, 'PORT'], [mailPort, 'MAIL_PORT'], [mailUiPort, 'MAIL_UI_PORT']]) {
+  const smsPort = Number(process.env.SMS_PORT) || 8026;
+  for (const [p, name] of [[port, 'PORT'], [mailPort, 'MAIL_PORT'], [mailUiPort, 'MAIL_UI_PORT'], [smsPort, 'SMS_PORT']]) {
     if (!(await portIsFree(p))) throw new CommandError(`Port ${p} on 127.0.0.1 is in use (is \`npm start\` already running?). Stop that, or pick another with ${name}=...`);
   }
 
-  ensureDevVars();
+  const secrets = ensureDevVars();
   step('Building the console');
   await npmRun('build:web');
 
   let platform = null;
   let catcher = null;
+  let smsCatcher = null;
   const stopAll = async () => {
-    await Promise.allSettled([platform?.stop(), catcher?.close()]);
+    await Promise.allSettled([platform?.stop(), catcher?.close(), smsCatcher?.close()]);
   };
   let stopping = false;
   onShutdown(async () => {
@@ -53,10 +71,18 @@ main(async () => {
   step('Starting the local mail catcher');
   catcher = await startMailCatcher({ smtpPort: mailPort, httpPort: mailUiPort, dir: path.join(ROOT, '.local', 'mail') });
   console.log(`SMTP on 127.0.0.1:${catcher.smtpPort}, viewer on http://127.0.0.1:${catcher.httpPort}`);
+  step('Starting the local SMS catcher');
+  smsCatcher = await startSmsCatcher({ port: smsPort, dir: path.join(ROOT, '.local', 'sms') });
+  console.log(`Twilio-shaped API and viewer on ${smsCatcher.url}`);
 
   step('Applying D1 migrations, seeding, starting wrangler dev');
   try {
-    platform = await startPlatform({ port, persistTo: path.join(ROOT, '.wrangler', 'state') });
+    platform = await startPlatform({
+      port,
+      persistTo: path.join(ROOT, '.wrangler', 'state'),
+      vars: { SECRETS_KEY: secrets.SECRETS_KEY },
+      catchers: { smtpPort: catcher.smtpPort, smsPort: smsCatcher.port },
+    });
   } catch (err) {
     await stopAll();
     throw new CommandError(err.message);
@@ -68,6 +94,8 @@ main(async () => {
   Open:         \x1b[1m${platform.url}\x1b[0m
   Sign in:      ${SEED_USER.username} / ${SEED_USER.password}
   Caught mail:  http://127.0.0.1:${catcher.httpPort}  (SMTP 127.0.0.1:${catcher.smtpPort}, files in ${rel})
+  Caught SMS:   ${smsCatcher.url}  (files in ${path.relative(process.cwd(), smsCatcher.dir) || smsCatcher.dir})
+  Try it:       Templates -> a template -> Send test message, from hello@acme.test or +15005550006
 Press Ctrl-C to stop.
 `);
 

@@ -3,10 +3,15 @@
 import http from 'node:http';
 import net from 'node:net';
 
-/** GET http://127.0.0.1:<port><path> with the given Host header; resolves { status, body }. */
-export function getWithHost(port, host, urlPath, timeoutMs = 5000) {
+/**
+ * A request to http://127.0.0.1:<port><path> with the given Host header; `json` is sent as the JSON body.
+ * Resolves { status, body }.
+ */
+export function requestWithHost(port, host, method, urlPath, { headers = {}, json, timeoutMs = 5000 } = {}) {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: urlPath, headers: { host }, timeout: timeoutMs }, (res) => {
+    const payload = json === undefined ? undefined : JSON.stringify(json);
+    const allHeaders = { ...headers, host, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) };
+    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers: allHeaders, timeout: timeoutMs }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (body += chunk));
@@ -14,7 +19,13 @@ export function getWithHost(port, host, urlPath, timeoutMs = 5000) {
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
+    req.end(payload);
   });
+}
+
+/** GET http://127.0.0.1:<port><path> with the given Host header; resolves { status, body }. */
+export function getWithHost(port, host, urlPath, timeoutMs = 5000) {
+  return requestWithHost(port, host, 'GET', urlPath, { timeoutMs });
 }
 
 /**

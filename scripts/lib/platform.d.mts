@@ -11,6 +11,7 @@ export declare function startPlatform(options: {
   port: number;
   persistTo: string;
   vars?: Record<string, string>;
+  catchers?: { smtpPort?: number; smsPort?: number };
   logFile?: string;
   quiet?: boolean;
   timeoutMs?: number;

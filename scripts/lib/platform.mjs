@@ -20,18 +20,26 @@ export async function applyMigrations(persistTo, options = {}) {
   });
 }
 
-/** Seeds `acme` and its admin user into the local database in `persistTo` (scripts/seed.ts). */
-export async function seedDatabase(persistTo, options = {}) {
-  await run(path.join(BIN, 'node'), [path.join(ROOT, 'scripts', 'seed.ts'), '--persist-to', persistTo], options);
+/**
+ * Seeds `acme`, its admin user and (given the worker's SECRETS_KEY) the example channels pointing at the
+ * local mail and SMS catchers into the local database in `persistTo` (scripts/seed.ts).
+ */
+export async function seedDatabase(persistTo, { secretsKey, smtpPort, smsPort, ...options } = {}) {
+  const args = [path.join(ROOT, 'scripts', 'seed.ts'), '--persist-to', persistTo];
+  if (smtpPort) args.push('--smtp-port', String(smtpPort));
+  if (smsPort) args.push('--sms-port', String(smsPort));
+  // The key goes through the environment, not the command line other processes can read.
+  await run(path.join(BIN, 'node'), args, { ...options, env: localEnv({ SEED_SECRETS_KEY: secretsKey ?? '' }) });
 }
 
 /**
  * Migrates and seeds `persistTo`, runs `wrangler dev` on 127.0.0.1:<port> and waits until
  * http://acme.localhost:<port>/api/v1/init/guest answers. Returns { url, port, child, stop }.
- * Options: vars (extra worker vars, e.g. JWT_SECRET), logFile (wrangler output there instead of this
- * terminal), quiet (do not echo the commands).
+ * Options: vars (extra worker vars, e.g. JWT_SECRET, SECRETS_KEY), catchers ({ smtpPort, smsPort }: the local
+ * mail and SMS catchers the seeded example channels point at; the worker is told the SMS catcher's address),
+ * logFile (wrangler output there instead of this terminal), quiet (do not echo the commands).
  */
-export async function startPlatform({ port, persistTo, vars = {}, logFile, quiet = false, timeoutMs = 180_000 }) {
+export async function startPlatform({ port, persistTo, vars = {}, catchers = {}, logFile, quiet = false, timeoutMs = 180_000 }) {
   mkdirSync(persistTo, { recursive: true });
   // The assets binding needs its folder even before the console is built.
   mkdirSync(path.join(ROOT, 'dist', 'web'), { recursive: true });
@@ -39,14 +47,15 @@ export async function startPlatform({ port, persistTo, vars = {}, logFile, quiet
   const childOptions = { quiet, ...(logFile ? { stdio: ['ignore', stdio, stdio] } : {}) };
   try {
     await applyMigrations(persistTo, childOptions);
-    await seedDatabase(persistTo, childOptions);
+    await seedDatabase(persistTo, { ...childOptions, secretsKey: vars.SECRETS_KEY, ...catchers });
   } catch (err) {
     if (logFile) closeSync(stdio);
     throw withLog(err, logFile);
   }
 
   const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--show-interactive-dev-session=false'];
-  for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
+  const workerVars = { ...vars, ...(catchers.smsPort ? { TWILIO_API_BASE: `http://127.0.0.1:${catchers.smsPort}` } : {}) };
+  for (const [key, value] of Object.entries(workerVars)) args.push('--var', `${key}:${value}`);
   if (!quiet) console.log(`$ wrangler ${args.map((a, i) => (args[i - 1] === '--var' ? `${a.split(':')[0]}:***` : a)).join(' ')}`);
   // Its own process group, so stop() can end wrangler and the workerd it starts together.
   const child = spawn(path.join(BIN, 'wrangler'), args, {

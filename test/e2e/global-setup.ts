@@ -6,6 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { freePort } from '../../scripts/lib/http.mjs';
 import { startPlatform } from '../../scripts/lib/platform.mjs';
 import { startMailCatcher } from '../../scripts/mail-catcher.mjs';
+import { startSmsCatcher } from '../../scripts/sms-catcher.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,6 +16,8 @@ declare module 'vitest' {
     /** The mail catcher's viewer, e.g. http://127.0.0.1:<port> (GET /messages.json, DELETE /messages). */
     mailUrl: string;
     mailSmtpPort: number;
+    /** The SMS catcher: Twilio-shaped API and viewer (GET /messages.json). */
+    smsUrl: string;
   }
 }
 
@@ -22,7 +25,8 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 /**
  * Starts the local platform once for all browser tests: a fresh D1/R2/queue state in a temp dir, a free
- * port, a random JWT secret, and a mail catcher on free ports. Returns the teardown that stops it all.
+ * port, random secrets, and mail and SMS catchers on free ports (the seeded example channels point at them).
+ * Returns the teardown that stops it all.
  */
 export default async function setup(project: TestProject) {
   const state = mkdtempSync(path.join(os.tmpdir(), 'relay-e2e-'));
@@ -32,18 +36,20 @@ export default async function setup(project: TestProject) {
   rmSync(logFile, { force: true });
 
   const catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0, dir: path.join(state, 'mail') });
+  const smsCatcher = await startSmsCatcher({ port: 0, dir: path.join(state, 'sms') });
   const port = await freePort(8790);
   let platform;
   try {
     platform = await startPlatform({
       port,
       persistTo: path.join(state, 'wrangler'),
-      vars: { JWT_SECRET: randomBytes(32).toString('hex') },
+      vars: { JWT_SECRET: randomBytes(32).toString('hex'), SECRETS_KEY: `e2e:${randomBytes(32).toString('hex')}` },
+      catchers: { smtpPort: catcher.smtpPort, smsPort: smsCatcher.port },
       logFile,
       quiet: true,
     });
   } catch (err) {
-    await catcher.close();
+    await Promise.allSettled([catcher.close(), smsCatcher.close()]);
     rmSync(state, { recursive: true, force: true });
     throw err;
   }
@@ -62,10 +68,11 @@ export default async function setup(project: TestProject) {
   project.provide('port', port);
   project.provide('mailUrl', `http://127.0.0.1:${catcher.httpPort}`);
   project.provide('mailSmtpPort', catcher.smtpPort);
+  project.provide('smsUrl', smsCatcher.url);
   console.log(`e2e: platform at ${platform.url} (log: ${path.relative(root, logFile)}), mail viewer http://127.0.0.1:${catcher.httpPort}`);
 
   return async () => {
-    await Promise.allSettled([platform.stop(), catcher.close()]);
+    await Promise.allSettled([platform.stop(), catcher.close(), smsCatcher.close()]);
     process.off('exit', killOnExit);
     rmSync(state, { recursive: true, force: true });
   };
