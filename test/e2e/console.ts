@@ -64,3 +64,43 @@ export async function dragRow(page: Page, from: Locator, to: Locator): Promise<v
   await page.waitForTimeout(200);
   await page.mouse.up();
 }
+
+/** Picks options of a Mantine Select or MultiSelect: opens it by its input, clicks each option by its text, closes it. */
+export async function pickOptions(page: Page, input: Locator, labels: string[]): Promise<void> {
+  await input.click();
+  for (const label of labels) {
+    // The open dropdown is the only listbox on the page; its options carry role="option".
+    await page.getByRole('listbox').getByRole('option', { name: label, exact: true }).click();
+  }
+  await page.keyboard.press('Escape');
+  await page.getByRole('listbox').waitFor({ state: 'detached' }).catch(() => undefined);
+}
+
+/** Waits until a list screen has settled (no pending search, load or save: data-busy="false"). */
+export async function listSettled(page: Page): Promise<void> {
+  await page.locator('[data-testid="list-screen"][data-busy="false"]').first().waitFor();
+}
+
+/** Picks an option of a searchable select that searches on the server: types `search`, then clicks the option. */
+export async function searchAndPick(page: Page, input: Locator, search: string, label: string | RegExp): Promise<void> {
+  await input.click();
+  await input.fill(search);
+  await page.getByRole('listbox').getByRole('option', { name: label }).click();
+  await page.getByRole('listbox').waitFor({ state: 'detached' }).catch(() => undefined);
+}
+
+/** Calls the API from the signed-in page (same origin, the console's own bearer token); JSON in and out. */
+export async function apiFromPage<T = unknown>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const answer = await page.evaluate(
+    async ({ method, path, body }) => {
+      const res = await fetch(`/api/v1${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${localStorage.getItem('accessToken') ?? ''}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
+    },
+    { method, path, body },
+  );
+  return answer as { status: number; body: T };
+}

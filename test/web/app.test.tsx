@@ -22,8 +22,8 @@ describe('console screens', () => {
     fireEvent.click(await byTestId('signin-submit'));
     expect((await byTestId('dashboard')).textContent).toContain('Welcome, Ann Admin');
     expect(window.location.pathname).toBe('/');
-    expect((await byTestId('nav-contacts')).getAttribute('href')).toBe('/tag');
-    expect(screen.queryByTestId('nav-templates')).toBeNull();
+    expect((await byTestId('nav-contacts')).getAttribute('href')).toBe('/contact');
+    expect((await byTestId('nav-templates')).getAttribute('href')).toBe('/template');
     expect(localStorage.getItem('accessToken')).toBe('acc');
   });
 

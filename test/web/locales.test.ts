@@ -35,14 +35,31 @@ describe('locale files', () => {
 
   it.each(LANGUAGES.filter((c) => c !== 'en'))('%s is translated, not an English copy', (code) => {
     // Brand names, abbreviations and words a language shares with English may stay the same; nothing else.
-    const sameEverywhere = ['app.name', 'list.columns.id', 'list.total'];
+    const sameEverywhere = ['app.name', 'list.columns.id', 'list.total',
+      // channels: protocol and brand names, an example host name
+      'integrations.fields.tls', 'integrations.hints.serverExample', 'integrations.types.smtp', 'integrations.types.twilio', 'templates.types.html',
+    ];
     const cognates: Record<string, string[]> = {
-      de: ['nav.import', 'account.organization', 'home.organization', 'profile.organization', 'test.organization', 'tags.fields.name'],
-      fr: ['nav.contacts', 'nav.messages', 'list.actions', 'account.organization', 'account.session', 'profile.organization', 'test.organization'],
+      de: ['nav.import', 'account.organization', 'home.organization', 'profile.organization', 'test.organization', 'tags.fields.name',
+        // audience: Name, Tags, Tag, Integration, Browser, Status, Option
+        'contacts.fields.name', 'fields.fields.name', 'subscriptions.fields.name', 'imports.targets.name', 'contacts.fields.tags', 'contacts.filters.tags', 'imports.targets.tags', 'activityLog.entities.tag', 'activityLog.entities.integration', 'activityLog.fields.browser', 'imports.history.status', 'fields.optionLabel',
+        // channels: Variable, Optional
+        'templates.placeholders.variable', 'campaigns.hints.toAddress',
+      ],
+      fr: ['nav.contacts', 'nav.messages', 'list.actions', 'account.organization', 'account.session', 'profile.organization', 'test.organization',
+        // audience: Contacts, Contact, Message, Action, Date, Type, Options, Option
+        'contacts.title', 'activityLog.entities.contact', 'imports.groups.contact', 'activityLog.entities.message', 'activityLog.fields.action', 'activityLog.fields.date', 'blacklist.fields.type', 'fields.fields.type', 'fields.fields.options', 'fields.optionLabel',
+        // channels: Active, Variable
+        'integrations.statuses.active', 'templates.placeholders.variable',
+      ],
       ro: ['nav.import'],
       ru: [],
       pt: [],
-      es: [],
+      es: [
+        'audience.no', // No
+        // channels: Variable
+        'templates.placeholders.variable',
+      ],
       zh: [],
     };
     const allowed = new Set([...sameEverywhere, ...(cognates[code] ?? [])]);

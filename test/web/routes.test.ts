@@ -130,16 +130,17 @@ describe('the console route table', () => {
 describe('navigation', () => {
   const t = consoleRouteTable();
 
-  it('shows only entries whose group has an existing route; Contacts leads to /tag', () => {
-    expect(visibleMainNav(t).map((e) => [e.key, e.href])).toEqual([
+  it('shows only entries whose group has an existing route; Contacts leads to /contact', () => {
+    expect(visibleMainNav(t).map((e) => [e.key, e.href]).slice(0, 2)).toEqual([
       ['home', '/'],
-      ['contacts', '/tag'],
+      ['contacts', '/contact'],
     ]);
   });
 
   it('hides Contacts when no route of its group exists', () => {
-    const withoutTags = t.filter((r) => !r.name.startsWith('tag_'));
-    expect(visibleMainNav(withoutTags).map((e) => e.key)).toEqual(['home']);
+    const contactsGroup = ['contact_', 'tag_', 'field_', 'blacklist_'];
+    const withoutGroup = t.filter((r) => !contactsGroup.some((prefix) => r.name.startsWith(prefix)));
+    expect(visibleMainNav(withoutGroup).map((e) => e.key)).not.toContain('contacts');
   });
 
   it('prefers the first existing route of the group', () => {
@@ -149,11 +150,11 @@ describe('navigation', () => {
 
   it('builds breadcrumbs Contacts > Tags, and Contacts > Tags > step on entity pages', () => {
     expect(breadcrumbTrail(t, 'tags')).toEqual([
-      { labelKey: 'nav.contacts', href: '/tag' },
+      { labelKey: 'nav.contacts', href: '/contact' },
       { labelKey: 'nav.tags', href: null },
     ]);
     expect(breadcrumbTrail(t, 'tags', { labelKey: 'common.create' })).toEqual([
-      { labelKey: 'nav.contacts', href: '/tag' },
+      { labelKey: 'nav.contacts', href: '/contact' },
       { labelKey: 'nav.tags', href: '/tag' },
       { labelKey: 'common.create', href: null },
     ]);

@@ -1,3 +1,13 @@
+import { ActivityLogPage } from '../features/activity-log/ActivityLogPage';
+import { BlacklistFormPage } from '../features/blacklist/BlacklistFormPage';
+import { BlacklistListPage } from '../features/blacklist/BlacklistListPage';
+import { ContactFormPage } from '../features/contacts/ContactFormPage';
+import { ContactListPage } from '../features/contacts/ContactListPage';
+import { FieldFormPage } from '../features/fields/FieldFormPage';
+import { FieldListPage } from '../features/fields/FieldListPage';
+import { ImportPage } from '../features/import/ImportPage';
+import { SubscriptionFormPage } from '../features/subscriptions/SubscriptionFormPage';
+import { SubscriptionListPage } from '../features/subscriptions/SubscriptionListPage';
 import { MyProfilePage } from '../features/account/MyProfilePage';
 import { HomePage } from '../features/auth/HomePage';
 import { PasswordResetPage } from '../features/auth/PasswordResetPage';
@@ -8,6 +18,16 @@ import { StaticPage } from '../features/pages/StaticPage';
 import { UnsubscribePage } from '../features/pages/UnsubscribePage';
 import { TagFormPage } from '../features/tags/TagFormPage';
 import { TagListPage } from '../features/tags/TagListPage';
+import { CampaignFormPage } from '../features/campaigns/CampaignFormPage';
+import { CampaignListPage } from '../features/campaigns/CampaignListPage';
+import { IntegrationCredentialsPage } from '../features/integrations/IntegrationCredentialsPage';
+import { IntegrationFormPage } from '../features/integrations/IntegrationFormPage';
+import { IntegrationListPage } from '../features/integrations/IntegrationListPage';
+import { SenderFormPage } from '../features/senders/SenderFormPage';
+import { SenderListPage } from '../features/senders/SenderListPage';
+import { TemplateFormPage } from '../features/templates/TemplateFormPage';
+import { TemplateListPage } from '../features/templates/TemplateListPage';
+import { TemplatePreviewPage } from '../features/templates/TemplatePreviewPage';
 import { config } from './config';
 import { buildRouteTable, type RouteDef, type RouteSpec } from './route-table';
 
@@ -23,6 +43,33 @@ export const ROUTE_SPECS: RouteSpec[] = [
   { name: 'tag_list', path: '/tag', component: TagListPage },
   { name: 'tag_create', path: '/tag/create', component: TagFormPage },
   { name: 'tag_update', path: '/tag/update/:id', component: TagFormPage },
+  { name: 'contact_list', path: '/contact', component: ContactListPage },
+  { name: 'contact_create', path: '/contact/create', component: ContactFormPage },
+  { name: 'contact_update', path: '/contact/update/:id', component: ContactFormPage },
+  { name: 'contact_import', path: '/contact/import', component: ImportPage },
+  { name: 'field_list', path: '/field', component: FieldListPage },
+  { name: 'field_create', path: '/field/create', component: FieldFormPage },
+  { name: 'field_update', path: '/field/update/:id', component: FieldFormPage },
+  { name: 'subscription_list', path: '/subscription', component: SubscriptionListPage },
+  { name: 'subscription_create', path: '/subscription/create', component: SubscriptionFormPage },
+  { name: 'subscription_update', path: '/subscription/update/:id', component: SubscriptionFormPage },
+  { name: 'blacklist_list', path: '/blacklist', component: BlacklistListPage },
+  { name: 'blacklist_create', path: '/blacklist/create', component: BlacklistFormPage },
+  { name: 'activity_log', path: '/activity-log', component: ActivityLogPage },
+  { name: 'integration_list', path: '/integration', component: IntegrationListPage },
+  { name: 'integration_create', path: '/integration/create', component: IntegrationFormPage },
+  { name: 'integration_update', path: '/integration/update/:id', component: IntegrationFormPage },
+  { name: 'integration_credentials', path: '/integration/update/:id/credentials', component: IntegrationCredentialsPage },
+  { name: 'sender_list', path: '/sender', component: SenderListPage },
+  { name: 'sender_create', path: '/sender/create', component: SenderFormPage },
+  { name: 'sender_update', path: '/sender/update/:id', component: SenderFormPage },
+  { name: 'template_list', path: '/template', component: TemplateListPage },
+  { name: 'template_create', path: '/template/create', component: TemplateFormPage },
+  { name: 'template_update', path: '/template/update/:id', component: TemplateFormPage },
+  { name: 'template_preview', path: '/template/preview/:id', component: TemplatePreviewPage },
+  { name: 'campaign_list', path: '/campaign', component: CampaignListPage },
+  { name: 'campaign_create', path: '/campaign/create', component: CampaignFormPage },
+  { name: 'campaign_update', path: '/campaign/update/:id', component: CampaignFormPage },
 ];
 
 /** The console's route table with the configured lists applied. */

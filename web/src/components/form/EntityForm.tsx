@@ -1,19 +1,19 @@
 import { Alert, Button, Group, Paper, Stack, Title } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { pathOf } from '../../app/route-table';
 import { useRouteTable, useServices } from '../../app/services-context';
 import { isApiError } from '../../lib/api-error';
 import type { EntityCalls } from '../../lib/entity-calls';
-import { clearFieldError, useFieldErrors } from '../../lib/field-errors';
+import { clearFieldError, setFieldErrors, useFieldErrors } from '../../lib/field-errors';
 import { useInvalidateList } from '../../lib/list-revision';
 import { translateApiError, translateServerMessage } from '../../lib/server-messages';
 import { confirmDelete } from '../common/confirm';
 import { notifyError, notifySuccess } from '../common/notify';
 import { FormField } from './FormField';
-import { initialValues, type FormFieldConfig, type FormValues } from './types';
+import { errorsOfField, initialValues, type FormFieldConfig, type FormValues } from './types';
 
 export interface EntityFormProps<T extends { id: number }, Input> {
   /** The open item (update route), or null to create. */
@@ -29,41 +29,78 @@ export interface EntityFormProps<T extends { id: number }, Input> {
   itemLabel: (item: T) => string;
   /** Called after a successful save (e.g. to update the item's cache). */
   onSaved?: (item: T) => void;
+  /** The starting values, when the item's own fields are not the form's values (ids instead of objects...). */
+  initial?: (item: T | null) => FormValues;
+  /** Checks in the browser before sending: messages by field path, shown like a server 422 (nothing is sent). */
+  validate?: (values: FormValues) => Record<string, string[]>;
+  /** Maximum width of the form (default 640). */
+  width?: number;
+  /** Server message texts of this entity and their locale keys (checked before the shared ones). */
+  messageKeys?: Record<string, string>;
+  /** The maximum width from the current values (e.g. wider for an html template); wins over `width`. */
+  widthOf?: (values: FormValues) => number;
+  /** Adjusts the values after one field changed (e.g. a type change that clears fields of the old type). */
+  onFieldChange?: (name: string, next: FormValues, previous: FormValues) => FormValues;
+  /** Extra content below the fields (e.g. attachments, a connection test result). */
+  children?: ReactNode;
+  /** Extra buttons next to save and cancel. */
+  actions?: ReactNode;
+  /** False hides the delete button of an open item (forms that edit a part of it, like credentials). */
+  deletable?: boolean;
+  /** Locale key of the success message (default: created / saved). */
+  successKey?: string;
+  /** Runs after a save, before leaving; may return the path to go to instead of the list. Handles its own errors. */
+  afterSave?: (saved: T, created: boolean) => Promise<string | null | void> | string | null | void;
 }
 
 /** The one entity form: configured fields, POST or PUT, 422 messages on fields (cleared per field on edit), delete when open. */
-export function EntityForm<T extends { id: number }, Input>({ item, fields, calls, toInput, listRoute, titleKey, itemLabel, onSaved }: EntityFormProps<T, Input>) {
+export function EntityForm<T extends { id: number }, Input>(props: EntityFormProps<T, Input>) {
+  const { item, fields, calls, toInput, listRoute, titleKey, itemLabel, onSaved, initial, validate, width, messageKeys, onFieldChange } = props;
   const { t } = useTranslation();
   const { store } = useServices();
   const table = useRouteTable();
   const [, navigate] = useLocation();
   const invalidateList = useInvalidateList();
-  const [values, setValues] = useState<FormValues>(() => initialValues(fields, item as Record<string, unknown> | null));
+  const [values, setValues] = useState<FormValues>(() => (initial ? initial(item) : initialValues(fields, item as Record<string, unknown> | null)));
   const [submitting, setSubmitting] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const requestKey = item ? calls.updateKey(item.id) : calls.createKey();
   const fieldErrors = useFieldErrors(requestKey);
-  const fieldNames = new Set(fields.map((f) => f.name));
-  const otherErrors = Object.entries(fieldErrors).filter(([name]) => !fieldNames.has(name)).flatMap(([, messages]) => messages);
+  const shown = fields.filter((field) => field.visible?.(values) ?? true);
+  const fieldNames = new Set(shown.map((f) => f.name));
+  const belongsToField = (path: string) => fieldNames.has(path) || shown.some((f) => f.kind === 'custom' && path.startsWith(`${f.name}.`));
+  const otherErrors = Object.entries(fieldErrors).filter(([name]) => !belongsToField(name)).flatMap(([, messages]) => messages);
 
   const backToList = () => navigate(pathOf(table, listRoute) ?? '/');
 
-  const change = (name: string, value: unknown) => {
-    setValues((current) => ({ ...current, [name]: value }));
-    clearFieldError(store, requestKey, name);
+  const change = (name: string, value: unknown, paths: string[] = []) => {
+    setValues((current) => {
+      const next = { ...current, [name]: value };
+      return onFieldChange ? onFieldChange(name, next, current) : next;
+    });
+    for (const path of [name, ...paths]) clearFieldError(store, requestKey, path);
   };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSubmitting(true);
     setFormError(null);
+    const problems = validate?.(values) ?? {};
+    if (Object.keys(problems).length) {
+      setFieldErrors(store, requestKey, problems);
+      setFormError(t('server.invalidForm'));
+      setSubmitting(false);
+      return;
+    }
     try {
       const input = toInput(values);
       const saved = item ? await calls.update(item.id, input) : await calls.create(input);
       onSaved?.(saved);
       invalidateList(calls.path);
-      notifySuccess(t(item ? 'form.updated' : 'form.created'));
-      backToList();
+      const next = await props.afterSave?.(saved, !item);
+      notifySuccess(t(props.successKey ?? (item ? 'form.updated' : 'form.created')));
+      if (next) navigate(next);
+      else backToList();
     } catch (error) {
       setFormError(isApiError(error, 'validation_failed') ? t('server.invalidForm') : translateApiError(t, error));
     } finally {
@@ -92,20 +129,30 @@ export function EntityForm<T extends { id: number }, Input>({ item, fields, call
   };
 
   return (
-    <Paper withBorder p="lg" maw={640} component="form" onSubmit={submit} noValidate data-testid="entity-form">
+    <Paper withBorder p="lg" maw={props.widthOf?.(values) ?? width ?? 640} component="form" onSubmit={submit} noValidate data-testid="entity-form">
       <Stack>
         <Title order={3}>{t(titleKey)}</Title>
         {formError && (
           <Alert color="red" data-testid="form-error">
             {formError}
             {otherErrors.map((message) => (
-              <div key={message}>{translateServerMessage(t, message)}</div>
+              <div key={message}>{messageKeys?.[message] ? t(messageKeys[message]) : translateServerMessage(t, message)}</div>
             ))}
           </Alert>
         )}
-        {fields.map((field) => (
-          <FormField key={field.name} field={field} value={values[field.name]} errors={fieldErrors[field.name]} onChange={(value) => change(field.name, value)} />
+        {shown.map((field) => (
+          <FormField
+            key={field.name}
+            field={field}
+            value={values[field.name]}
+            errors={fieldErrors[field.name]}
+            nestedErrors={field.kind === 'custom' ? errorsOfField(fieldErrors, field.name) : undefined}
+            values={values}
+            messageKeys={messageKeys}
+            onChange={(value, paths) => change(field.name, value, paths)}
+          />
         ))}
+        {props.children}
         <Group justify="space-between">
           <Group gap="xs">
             <Button type="submit" loading={submitting} data-testid="form-submit">
@@ -114,8 +161,9 @@ export function EntityForm<T extends { id: number }, Input>({ item, fields, call
             <Button variant="default" onClick={backToList} data-testid="form-cancel">
               {t('common.cancel')}
             </Button>
+            {props.actions}
           </Group>
-          {item && (
+          {item && props.deletable !== false && (
             <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={remove} data-testid="form-delete">
               {t('common.delete')}
             </Button>

@@ -1,27 +1,54 @@
-import { NumberInput, Switch, Textarea, TextInput } from '@mantine/core';
+import { MultiSelect, NumberInput, Select, Switch, Textarea, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { translateServerMessage } from '../../lib/server-messages';
-import type { FormFieldConfig } from './types';
+import type { FormFieldConfig, FormValues } from './types';
 
 /** One configured field as a Mantine input (data-testid form-field-<name>), with its server messages below it. */
-export function FormField({ field, value, errors, onChange }: { field: FormFieldConfig; value: unknown; errors?: string[]; onChange: (value: unknown) => void }) {
+export function FormField({
+  field,
+  value,
+  errors,
+  onChange,
+  nestedErrors,
+  values,
+  messageKeys,
+}: {
+  field: FormFieldConfig;
+  value: unknown;
+  errors?: string[];
+  onChange: (value: unknown, paths?: string[]) => void;
+  /** A custom field's messages by full path (its name and 'name.<sub path>'). */
+  nestedErrors?: Record<string, string[]>;
+  values?: FormValues;
+  /** Server message texts of this area and their locale keys (checked before the shared ones). */
+  messageKeys?: Record<string, string>;
+}) {
   const { t } = useTranslation();
+  const translate = (message: string) => (messageKeys?.[message] ? t(messageKeys[message]) : translateServerMessage(t, message));
   const common = {
     label: t(field.labelKey),
     description: field.descriptionKey ? t(field.descriptionKey) : undefined,
     placeholder: field.placeholderKey ? t(field.placeholderKey) : undefined,
     withAsterisk: field.required,
-    error: errors?.length ? errors.map((message) => translateServerMessage(t, message)).join(' ') : undefined,
+    error: errors?.length ? errors.map(translate).join(' ') : undefined,
     'data-testid': `form-field-${field.name}`,
     name: field.name,
+    disabled: field.disabled,
   };
+  const choices = (field.choices ?? []).map((choice) => ({ value: choice.value, label: choice.label ?? (choice.labelKey ? t(choice.labelKey) : choice.value) }));
   switch (field.kind) {
+    case 'custom':
+      return <>{field.render?.({ value, onChange, errors: nestedErrors ?? (errors ? { [field.name]: errors } : {}), values: values ?? {}, disabled: field.disabled })}</>;
+    case 'select':
+      return <Select {...common} data={choices} value={value === null || value === undefined || value === '' ? null : String(value)} onChange={(next) => onChange(next ?? '')} allowDeselect={!field.required} comboboxProps={{ withinPortal: true }} />;
+    case 'multiselect':
+      return <MultiSelect {...common} data={choices} value={Array.isArray(value) ? value.map(String) : []} onChange={(next) => onChange(next)} searchable clearable comboboxProps={{ withinPortal: true }} />;
     case 'textarea':
       return <Textarea {...common} autosize minRows={3} maxLength={field.maxLength} value={String(value ?? '')} onChange={(e) => onChange(e.currentTarget.value)} />;
     case 'number':
       return <NumberInput {...common} value={typeof value === 'number' ? value : ''} onChange={(next) => onChange(next === '' ? null : Number(next))} />;
     case 'switch':
-      return <Switch label={common.label} description={common.description} error={common.error} data-testid={common['data-testid']} name={field.name} checked={Boolean(value)} onChange={(e) => onChange(e.currentTarget.checked)} />;
+      return <Switch label={common.label} description={common.description} error={common.error} data-testid={common['data-testid']} name={field.name} disabled={field.disabled} checked={Boolean(value)} onChange={(e) => onChange(e.currentTarget.checked)} />;
     default:
       return (
         <TextInput

@@ -4,6 +4,7 @@ import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { useImportNotifications } from '../../features/import/live-imports';
 import { currentUserAtom, guestInitAtom } from '../../lib/session-state';
 import { AccountMenu } from './AccountMenu';
 import { LanguageSwitcher } from './LanguageSwitcher';
@@ -15,6 +16,8 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const user = useAtomValue(currentUserAtom);
   const init = useAtomValue(guestInitAtom);
   const [opened, { toggle, close }] = useDisclosure(false);
+  // The console's one live connection (import completion and progress) while a user is signed in.
+  useImportNotifications();
   const orgName = user?.organization.name ?? init?.organization?.name;
 
   return (

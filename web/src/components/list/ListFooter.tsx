@@ -2,8 +2,8 @@ import { Button, Group, NativeSelect, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { config } from '../../app/config';
 
-/** Total count, page size select and the load-more button. */
-export function ListFooter({ total, shown, pageSize, onPageSize, hasMore, loadingMore, onLoadMore }: { total: number; shown: number; pageSize: number; onPageSize: (size: number) => void; hasMore: boolean; loadingMore: boolean; onLoadMore: () => void }) {
+/** Total count, page size select (absent for lists loaded whole) and the load-more button. */
+export function ListFooter({ total, shown, pageSize, onPageSize, hasMore, loadingMore, onLoadMore }: { total: number; shown: number; pageSize: number; onPageSize?: (size: number) => void; hasMore: boolean; loadingMore: boolean; onLoadMore: () => void }) {
   const { t } = useTranslation();
   return (
     <Group justify="space-between" mt="md" gap="sm">
@@ -15,17 +15,19 @@ export function ListFooter({ total, shown, pageSize, onPageSize, hasMore, loadin
           {t('list.loadMore')}
         </Button>
       )}
-      <Group gap="xs">
-        <Text size="sm">{t('list.perPage')}</Text>
-        <NativeSelect
-          aria-label={t('list.perPage')}
-          data-testid="list-page-size"
-          size="xs"
-          value={String(pageSize)}
-          onChange={(event) => onPageSize(Number(event.currentTarget.value))}
-          data={config.pageSizes.map((size) => String(size))}
-        />
-      </Group>
+      {onPageSize && (
+        <Group gap="xs">
+          <Text size="sm">{t('list.perPage')}</Text>
+          <NativeSelect
+            aria-label={t('list.perPage')}
+            data-testid="list-page-size"
+            size="xs"
+            value={String(pageSize)}
+            onChange={(event) => onPageSize(Number(event.currentTarget.value))}
+            data={config.pageSizes.map((size) => String(size))}
+          />
+        </Group>
+      )}
     </Group>
   );
 }

@@ -1,6 +1,6 @@
 import { Alert, Center, Group, Loader, Paper, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pathOf } from '../../app/route-table';
 import { useRouteTable } from '../../app/services-context';
@@ -21,7 +21,8 @@ import { useListPreferences } from './use-list-preferences';
 export interface ListScreenProps<T extends ListRow> {
   /** Preferences key (dataTable:{user}:{org}:{listKey}). */
   listKey: string;
-  section: SectionKey;
+  /** Breadcrumb section; lists outside the navigation sections have none. */
+  section?: SectionKey;
   titleKey: string;
   columns: ListColumn<T>[];
   defaultSort: SortBy;
@@ -30,11 +31,43 @@ export interface ListScreenProps<T extends ListRow> {
   createRoute?: string;
   /** Route name of the edit page; it takes the row id as :id. */
   updateRoute?: string;
-  calls: Pick<EntityCalls<T, unknown>, 'remove' | 'removeMany' | 'reorder'>;
+  /** Delete and reorder calls; without them the list is read-only (no select, no delete). */
+  calls?: Pick<EntityCalls<T, unknown>, 'remove' | 'removeMany' | 'reorder'>;
   /** The entity's SWR list hook (a module-level hook, so the rules of hooks hold). */
   useList: (query: ListQuery) => EntityListState<T>;
   /** How a row is named in the delete prompt. */
-  itemLabel: (row: T) => string;
+  itemLabel?: (row: T) => string;
+  /** Extra filters, saved with the preferences and sent with the list query and "delete all". */
+  filters?: ListFilters;
+  /** Extra buttons next to the title (e.g. a link to an import page). */
+  actions?: ReactNode;
+  /** False for lists loaded whole (no page size choice). */
+  paged?: boolean;
+  /** Extra row actions (buttons) shown before edit and delete, e.g. an integration's credentials and sync. */
+  rowActions?: (row: T) => ReactNode;
+}
+
+/** A list's extra filters: their empty values, their query parameters, and the inputs that edit them. */
+export interface ListFilters {
+  defaults: Record<string, unknown>;
+  /** Query parameters of the current values (empty ones are dropped by the query string). */
+  toQuery?: (values: Record<string, unknown>) => Record<string, unknown>;
+  render: (values: Record<string, unknown>, onChange: (patch: Record<string, unknown>) => void) => ReactNode;
+}
+
+/** Saved filter values, each kept only when it has the default's shape (array, string, ...). */
+function savedFilters(prefs: Record<string, unknown>, defaults: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [key, fallback] of Object.entries(defaults)) {
+    const saved = prefs[key];
+    const sameShape = Array.isArray(fallback) ? Array.isArray(saved) : saved !== undefined && saved !== null && typeof saved === typeof fallback;
+    values[key] = sameShape ? saved : fallback;
+  }
+  return values;
+}
+
+function isEmptyFilter(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 }
 
 const SEARCH_DEBOUNCE_MS = 350;
@@ -56,11 +89,21 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
 
   const sort = prefs.sortBy[0];
   const search = prefs.search.trim();
-  const filters = useMemo(() => (search ? { search } : {}), [search]);
+  const filterDefaults = props.filters?.defaults;
+  const filterValues = useMemo(() => savedFilters(prefs, filterDefaults ?? {}), [prefs, filterDefaults]);
+  const toQuery = props.filters?.toQuery;
+  const filtersJson = JSON.stringify(toQuery ? toQuery(filterValues) : filterValues);
+  const filters = useMemo(() => {
+    const extra = Object.fromEntries(Object.entries(JSON.parse(filtersJson) as Record<string, unknown>).filter(([, value]) => !isEmptyFilter(value)));
+    return search ? { ...extra, search } : extra;
+  }, [search, filtersJson]);
+  const filtered = Object.keys(filters).length > 0;
   const query: ListQuery = { ...filters, page_size: prefs.itemsPerPage, sort_by: sort.key, sort_order: sort.order };
   const queryId = JSON.stringify(query);
   const list = props.useList(query);
-  const draggable = Boolean(props.reorderable) && sort.key === 'priority' && list.items.length > 1;
+  const draggable = Boolean(props.reorderable && props.calls) && sort.key === 'priority' && list.items.length > 1;
+  const deletable = Boolean(props.calls);
+  const itemLabel = props.itemLabel ?? ((row: T) => String(row.id));
 
   useEffect(() => setSelected(new Set()), [queryId]);
 
@@ -83,8 +126,8 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
     confirmDelete({
       ...labels,
       title: t('list.deleteOneTitle'),
-      message: t('list.deleteOneMessage', { name: props.itemLabel(row) }),
-      onConfirm: () => void run(() => props.calls.remove(row.id), t('list.deletedOne')),
+      message: t('list.deleteOneMessage', { name: itemLabel(row) }),
+      onConfirm: () => void run(() => props.calls!.remove(row.id), t('list.deletedOne')),
     });
   const deleteSelected = () => {
     const ids = list.items.filter((row) => selected.has(row.id)).map((row) => row.id);
@@ -93,21 +136,21 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
       ...labels,
       title: t('list.deleteSelectedTitle'),
       message: t('list.deleteSelectedMessage', { count: ids.length }),
-      onConfirm: () => void run(() => props.calls.removeMany({ ids }), t('list.deletedMany', { count: ids.length })),
+      onConfirm: () => void run(() => props.calls!.removeMany({ ids }), t('list.deletedMany', { count: ids.length })),
     });
   };
   const deleteAll = () =>
     confirmDelete({
       ...labels,
       title: t('list.deleteAllTitle'),
-      message: t(search ? 'list.deleteAllFilteredMessage' : 'list.deleteAllMessage', { count: list.total }),
-      onConfirm: () => void run(() => props.calls.removeMany({ ...filters }), t('list.deletedAll')),
+      message: t(filtered ? 'list.deleteAllFilteredMessage' : 'list.deleteAllMessage', { count: list.total }),
+      onConfirm: () => void run(() => props.calls!.removeMany({ ...filters }), t('list.deletedAll')),
     });
   const reorder = (activeId: number, overId: number) => {
     const next = moveById(list.items, activeId, overId);
     if (next === list.items) return;
     list.showOrder(next);
-    void run(() => props.calls.reorder(priorityIds(next, sort.order)), t('list.orderSaved'));
+    void run(() => props.calls!.reorder(priorityIds(next, sort.order)), t('list.orderSaved'));
   };
 
   const toggle = (id: number) =>
@@ -121,9 +164,10 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
 
   return (
     <div data-testid="list-screen" data-list={props.listKey} data-busy={busy || searchInput !== prefs.search || list.isLoading || list.isValidating ? 'true' : 'false'}>
-      <PageBreadcrumbs section={props.section} />
+      {props.section && <PageBreadcrumbs section={props.section} />}
       <Group justify="space-between" mb="md">
         <Title order={2}>{t(props.titleKey)}</Title>
+        {props.actions && <Group gap="xs">{props.actions}</Group>}
       </Group>
       <Paper withBorder p="md">
         <ListToolbar
@@ -132,9 +176,10 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
           createHref={props.createRoute ? pathOf(table, props.createRoute) : null}
           selectedCount={list.items.filter((row) => selected.has(row.id)).length}
           total={list.total}
-          onDeleteSelected={deleteSelected}
-          onDeleteAll={deleteAll}
+          onDeleteSelected={deletable ? deleteSelected : undefined}
+          onDeleteAll={deletable ? deleteAll : undefined}
         />
+        {props.filters && <div data-testid="list-filters">{props.filters.render(filterValues, (patch) => updatePrefs(patch))}</div>}
         {list.error ? (
           <Alert color="red" mb="md" data-testid="list-error">
             {translateApiError(t, list.error)}
@@ -153,10 +198,11 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
             draggable={draggable}
             onReorder={reorder}
             selected={selected}
-            onToggle={toggle}
+            onToggle={deletable ? toggle : undefined}
             onToggleAll={toggleAll}
             editHref={props.updateRoute ? (row) => pathOf(table, props.updateRoute!, { id: row.id }) : undefined}
-            onDelete={deleteRow}
+            onDelete={deletable ? deleteRow : undefined}
+            rowActions={props.rowActions}
           />
         )}
         {!list.isLoading && list.items.length === 0 && !list.error && (
@@ -168,7 +214,7 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
           total={list.total}
           shown={list.items.length}
           pageSize={prefs.itemsPerPage}
-          onPageSize={(size) => updatePrefs({ itemsPerPage: size })}
+          onPageSize={props.paged === false ? undefined : (size) => updatePrefs({ itemsPerPage: size })}
           hasMore={list.hasMore}
           loadingMore={list.isLoadingMore}
           onLoadMore={list.loadMore}

@@ -2,6 +2,7 @@ import { ActionIcon, Checkbox, Group, Table } from '@mantine/core';
 import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { SortBy } from '../../lib/list-preferences';
@@ -18,10 +19,13 @@ export interface ListTableProps<T extends ListRow> {
   draggable: boolean;
   onReorder: (activeId: number, overId: number) => void;
   selected: Set<number>;
-  onToggle: (id: number) => void;
+  /** Absent on read-only lists: no select column. */
+  onToggle?: (id: number) => void;
   onToggleAll: () => void;
   editHref?: (row: T) => string | null;
   onDelete?: (row: T) => void;
+  /** Extra actions of a row, shown before edit and delete. */
+  rowActions?: (row: T) => ReactNode;
 }
 
 /** The list's table: select column, sortable headers, rows (drag-reorderable), row actions edit and delete. */
@@ -34,6 +38,8 @@ export function ListTable<T extends ListRow>(props: ListTableProps<T>) {
   );
   const allSelected = items.length > 0 && items.every((row) => selected.has(row.id));
   const someSelected = !allSelected && items.some((row) => selected.has(row.id));
+  const selectable = Boolean(props.onToggle);
+  const hasActions = Boolean(props.editHref || props.onDelete || props.rowActions);
 
   const onDragEnd = (event: DragEndEvent) => {
     if (event.over && event.active.id !== event.over.id) props.onReorder(Number(event.active.id), Number(event.over.id));
@@ -46,20 +52,22 @@ export function ListTable<T extends ListRow>(props: ListTableProps<T>) {
           <Table.Thead>
             <Table.Tr>
               <Table.Th w={36} />
-              <Table.Th w={36}>
-                <Checkbox
-                  aria-label={t('list.selectAll')}
-                  data-testid="list-select-all"
-                  checked={allSelected}
-                  indeterminate={someSelected}
-                  disabled={items.length === 0}
-                  onChange={props.onToggleAll}
-                />
-              </Table.Th>
+              {selectable && (
+                <Table.Th w={36}>
+                  <Checkbox
+                    aria-label={t('list.selectAll')}
+                    data-testid="list-select-all"
+                    checked={allSelected}
+                    indeterminate={someSelected}
+                    disabled={items.length === 0}
+                    onChange={props.onToggleAll}
+                  />
+                </Table.Th>
+              )}
               {columns.map((column) => (
                 <SortHeader key={column.key} columnKey={column.key} label={t(column.labelKey)} sortable={column.sortable} sort={props.sort} onSort={props.onSort} width={column.width} />
               ))}
-              <Table.Th w={90}>{t('list.actions')}</Table.Th>
+              {hasActions && <Table.Th w={props.rowActions ? undefined : 90}>{t('list.actions')}</Table.Th>}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -68,30 +76,35 @@ export function ListTable<T extends ListRow>(props: ListTableProps<T>) {
                 const href = props.editHref?.(row) ?? null;
                 return (
                   <SortableRow key={row.id} id={row.id} draggable={props.draggable} dragLabel={t('list.drag')}>
-                    <Table.Td>
-                      <Checkbox aria-label={t('list.selectRow')} data-testid="row-select" checked={selected.has(row.id)} onChange={() => props.onToggle(row.id)} />
-                    </Table.Td>
+                    {selectable && (
+                      <Table.Td>
+                        <Checkbox aria-label={t('list.selectRow')} data-testid="row-select" checked={selected.has(row.id)} onChange={() => props.onToggle?.(row.id)} />
+                      </Table.Td>
+                    )}
                     {columns.map((column) => (
                       <Table.Td key={column.key} data-column={column.key}>
                         {column.render ? column.render(row) : String((row as Record<string, unknown>)[column.key] ?? '')}
                       </Table.Td>
                     ))}
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        {href && (
-                          <Link href={href} asChild>
-                            <ActionIcon component="a" href={href} variant="subtle" aria-label={t('common.edit')} title={t('common.edit')} data-testid="row-edit">
-                              <IconPencil size={16} />
+                    {hasActions && (
+                      <Table.Td>
+                        <Group gap={4} wrap="nowrap">
+                          {props.rowActions?.(row)}
+                          {href && (
+                            <Link href={href} asChild>
+                              <ActionIcon component="a" href={href} variant="subtle" aria-label={t('common.edit')} title={t('common.edit')} data-testid="row-edit">
+                                <IconPencil size={16} />
+                              </ActionIcon>
+                            </Link>
+                          )}
+                          {props.onDelete && (
+                            <ActionIcon variant="subtle" color="red" aria-label={t('common.delete')} title={t('common.delete')} data-testid="row-delete" onClick={() => props.onDelete?.(row)}>
+                              <IconTrash size={16} />
                             </ActionIcon>
-                          </Link>
-                        )}
-                        {props.onDelete && (
-                          <ActionIcon variant="subtle" color="red" aria-label={t('common.delete')} title={t('common.delete')} data-testid="row-delete" onClick={() => props.onDelete?.(row)}>
-                            <IconTrash size={16} />
-                          </ActionIcon>
-                        )}
-                      </Group>
-                    </Table.Td>
+                          )}
+                        </Group>
+                      </Table.Td>
+                    )}
                   </SortableRow>
                 );
               })}

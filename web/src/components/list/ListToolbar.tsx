@@ -9,8 +9,9 @@ export interface ListToolbarProps {
   createHref: string | null;
   selectedCount: number;
   total: number;
-  onDeleteSelected: () => void;
-  onDeleteAll: () => void;
+  /** Absent on read-only lists (no delete buttons). */
+  onDeleteSelected?: () => void;
+  onDeleteAll?: () => void;
 }
 
 /** Search box, create button, delete selected and delete all. */
@@ -29,12 +30,16 @@ export function ListToolbar(props: ListToolbarProps) {
         w={{ base: '100%', sm: 300 }}
       />
       <Group gap="xs">
-        <Button variant="light" color="red" leftSection={<IconTrash size={16} />} disabled={props.selectedCount === 0} onClick={props.onDeleteSelected} data-testid="list-delete-selected">
-          {t('list.deleteSelected', { count: props.selectedCount })}
-        </Button>
-        <Button variant="subtle" color="red" leftSection={<IconTrashX size={16} />} disabled={props.total === 0} onClick={props.onDeleteAll} data-testid="list-delete-all">
-          {t('list.deleteAll')}
-        </Button>
+        {props.onDeleteSelected && (
+          <Button variant="light" color="red" leftSection={<IconTrash size={16} />} disabled={props.selectedCount === 0} onClick={props.onDeleteSelected} data-testid="list-delete-selected">
+            {t('list.deleteSelected', { count: props.selectedCount })}
+          </Button>
+        )}
+        {props.onDeleteAll && (
+          <Button variant="subtle" color="red" leftSection={<IconTrashX size={16} />} disabled={props.total === 0} onClick={props.onDeleteAll} data-testid="list-delete-all">
+            {t('list.deleteAll')}
+          </Button>
+        )}
         {props.createHref && (
           <Link href={props.createHref} asChild>
             <Button component="a" href={props.createHref} leftSection={<IconPlus size={16} />} data-testid="list-create">

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { searchAndSort } from '../../../web/src/components/list/use-client-list';
+
+const rows = [
+  { id: 1, name: 'Level', alias: 'level', priority: 3 },
+  { id: 2, name: 'age', alias: 'age', priority: 1 },
+  { id: 3, name: 'City 10', alias: 'city_10', priority: 2 },
+  { id: 4, name: 'City 9', alias: 'city_9', priority: 4 },
+];
+
+describe('browser-side search and sort of a list loaded whole (the field list)', () => {
+  it('sorts numbers as numbers and text without case, both ways', () => {
+    expect(searchAndSort(rows, { sort_by: 'priority', sort_order: 'asc' }, ['name']).map((r) => r.id)).toEqual([2, 3, 1, 4]);
+    expect(searchAndSort(rows, { sort_by: 'name', sort_order: 'asc' }, ['name']).map((r) => r.name)).toEqual(['age', 'City 9', 'City 10', 'Level']);
+    expect(searchAndSort(rows, { sort_by: 'name', sort_order: 'desc' }, ['name']).map((r) => r.name)).toEqual(['Level', 'City 10', 'City 9', 'age']);
+  });
+
+  it('searches any of the given keys, case-insensitively, and leaves the input untouched', () => {
+    expect(searchAndSort(rows, { search: 'CITY_1', sort_by: 'id', sort_order: 'asc' }, ['name', 'alias']).map((r) => r.id)).toEqual([3]);
+    expect(searchAndSort(rows, { search: ' ', sort_by: 'id', sort_order: 'asc' }, ['name'])).toHaveLength(4);
+    expect(rows.map((r) => r.id)).toEqual([1, 2, 3, 4]);
+  });
+});

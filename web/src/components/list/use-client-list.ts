@@ -1,0 +1,77 @@
+import type { ListResponse } from '@shared/list';
+import { PAGE_SIZE_MAX } from '@shared/list';
+import { useCallback, useMemo } from 'react';
+import useSWR from 'swr';
+import { useServices } from '../../app/services-context';
+import type { ApiClient } from '../../lib/api-client';
+import { useListRevision } from '../../lib/list-revision';
+import type { EntityListState, ListQuery } from './types';
+
+/** Every item of a collection: pages of the largest size, fetched one after another until the last. */
+export async function fetchAllPages<T>(client: ApiClient, path: string, query: Record<string, unknown> = {}): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; ; page++) {
+    const body = await client.get<ListResponse<T>>(path, { ...query, page, page_size: PAGE_SIZE_MAX });
+    items.push(...body.items);
+    if (page >= body.meta.total_pages || body.items.length === 0) return items;
+  }
+}
+
+/** Compares two cell values for sorting: numbers as numbers, the rest as text in the user's collation. */
+export function compareValues(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a ?? '').localeCompare(String(b ?? ''), undefined, { numeric: true, sensitivity: 'base' });
+}
+
+/** Searches (case-insensitive, any of the keys contains the text) and sorts rows in the browser. */
+export function searchAndSort<T>(items: T[], query: Pick<ListQuery, 'search' | 'sort_by' | 'sort_order'>, searchKeys: (keyof T)[]): T[] {
+  const needle = (query.search ?? '').trim().toLowerCase();
+  const found = needle ? items.filter((item) => searchKeys.some((key) => String(item[key] ?? '').toLowerCase().includes(needle))) : items.slice();
+  const key = query.sort_by as keyof T;
+  const direction = query.sort_order === 'desc' ? -1 : 1;
+  return found.sort((a, b) => direction * compareValues(a[key], b[key]));
+}
+
+/**
+ * A list that is not server-paged (spec: field and integration lists): every row is loaded once, then search
+ * and sort run in the browser. The state has the same shape as the paged hook, so ListScreen shows either.
+ */
+export function useClientList<T extends { id: number }>(path: string, query: ListQuery, searchKeys: (keyof T)[]): EntityListState<T> {
+  const { client } = useServices();
+  const revision = useListRevision(path);
+  const { data, error, isLoading, isValidating, mutate } = useSWR<T[]>([path, { all: true }, revision], () => fetchAllPages<T>(client, path), {
+    keepPreviousData: true,
+  });
+  const { search, sort_by: sortBy, sort_order: order } = query;
+  const items = useMemo(() => searchAndSort(data ?? [], { search, sort_by: sortBy, sort_order: order }, searchKeys), [data, search, sortBy, order, searchKeys]);
+
+  const showOrder = useCallback(
+    (next: T[]) => {
+      // The rows keep the sorted column's values between them in the new order (priorities change hands),
+      // so the browser-side sort shows the new order until the server's answer replaces it.
+      if (!data) return;
+      const key = sortBy as keyof T;
+      const slots = next.map((row) => row[key]).sort(compareValues);
+      if (order === 'desc') slots.reverse();
+      const moved = new Map(next.map((row, i) => [row.id, { ...row, [key]: slots[i] }]));
+      void mutate(
+        data.map((row) => moved.get(row.id) ?? row),
+        { revalidate: false },
+      );
+    },
+    [data, mutate, sortBy, order],
+  );
+
+  return {
+    items,
+    total: items.length,
+    isLoading,
+    isLoadingMore: false,
+    isValidating,
+    error,
+    hasMore: false,
+    loadMore: () => undefined,
+    refresh: () => mutate(),
+    showOrder,
+  };
+}

@@ -1,0 +1,78 @@
+import { Badge, NativeSelect, Text } from '@mantine/core';
+import type { ActivityLogEntry } from '@shared/contracts/activity-log';
+import { useTranslation } from 'react-i18next';
+import { DateTime } from '../../components/common/DateTime';
+import type { ListFilters } from '../../components/list/ListScreen';
+import type { ListColumn } from '../../components/list/types';
+import { LOGGED_ENTITIES } from './api';
+
+/** How many characters of a value a cell shows (the whole text is in its tooltip). */
+const VALUE_PREVIEW = 80;
+
+/** A logged value cut to a readable length; null shows as an empty cell. */
+export function previewValue(value: string | null): string {
+  if (value === null) return '';
+  return value.length > VALUE_PREVIEW ? `${value.slice(0, VALUE_PREVIEW - 1)}…` : value;
+}
+
+function ValueCell({ value }: { value: string | null }) {
+  return (
+    <Text size="sm" title={value ?? undefined} style={{ wordBreak: 'break-word' }}>
+      {previewValue(value)}
+    </Text>
+  );
+}
+
+function EntityLabel({ entity, id }: { entity: string; id: number | null }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {t(`activityLog.entities.${entity}`, { defaultValue: entity })}
+      {id !== null && <Text span c="dimmed" size="xs">{` #${id}`}</Text>}
+    </>
+  );
+}
+
+function ActionBadge({ action }: { action: string }) {
+  const { t } = useTranslation();
+  const color = action === 'create' ? 'green' : action === 'delete' ? 'red' : 'blue';
+  return (
+    <Badge variant="light" color={color}>
+      {t(`activityLog.actions.${action}`, { defaultValue: action })}
+    </Badge>
+  );
+}
+
+/** Activity log columns (spec 3 and the issue): date, entity, action, field, previous and new value, browser, OS, device. */
+export const ACTIVITY_LOG_COLUMNS: ListColumn<ActivityLogEntry>[] = [
+  { key: 'created_at', labelKey: 'activityLog.fields.date', sortable: true, width: 150, render: (row) => <DateTime value={row.created_at} /> },
+  { key: 'entity', labelKey: 'activityLog.fields.entity', render: (row) => <EntityLabel entity={row.entity} id={row.entity_id} /> },
+  { key: 'action', labelKey: 'activityLog.fields.action', render: (row) => <ActionBadge action={row.action} /> },
+  { key: 'field', labelKey: 'activityLog.fields.field' },
+  { key: 'previous_value', labelKey: 'activityLog.fields.previousValue', render: (row) => <ValueCell value={row.previous_value} /> },
+  { key: 'new_value', labelKey: 'activityLog.fields.newValue', render: (row) => <ValueCell value={row.new_value} /> },
+  { key: 'browser', labelKey: 'activityLog.fields.browser', render: (row) => row.browser ?? '' },
+  { key: 'os', labelKey: 'activityLog.fields.os', render: (row) => row.os ?? '' },
+  { key: 'device', labelKey: 'activityLog.fields.device', render: (row) => row.device ?? '' },
+];
+
+function EntityFilter({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <NativeSelect
+      mb="md"
+      w={240}
+      label={t('activityLog.fields.entity')}
+      data-testid="filter-entity"
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      data={[{ value: '', label: t('activityLog.anyEntity') }, ...LOGGED_ENTITIES.map((entity) => ({ value: entity, label: t(`activityLog.entities.${entity}`) }))]}
+    />
+  );
+}
+
+/** The log's filter: by entity. */
+export const ACTIVITY_LOG_FILTERS: ListFilters = {
+  defaults: { entity: '' },
+  render: (values, onChange) => <EntityFilter value={String(values.entity ?? '')} onChange={(entity) => onChange({ entity })} />,
+};

@@ -1,0 +1,41 @@
+import type { Contact, ContactInput } from '@shared/contracts/contact';
+import type { Tag } from '@shared/contracts/tag';
+import type { ItemBody } from '@shared/errors';
+import { useMemo } from 'react';
+import useSWR from 'swr';
+import { useServices } from '../../app/services-context';
+import type { EntityListState, ListQuery } from '../../components/list/types';
+import { fetchAllPages } from '../../components/list/use-client-list';
+import { useEntityList } from '../../components/list/use-entity-list';
+import { entityCalls, type EntityCalls } from '../../lib/entity-calls';
+import { useListRevision } from '../../lib/list-revision';
+import { TAG_PATH } from '../tags/api';
+
+/** The contact collection's API path. */
+export const CONTACT_PATH = '/contact';
+
+/** Contact calls (create, update, delete, bulk delete). */
+export function useContactCalls(): EntityCalls<Contact, ContactInput> {
+  const { client } = useServices();
+  return useMemo(() => entityCalls<Contact, ContactInput>(client, CONTACT_PATH), [client]);
+}
+
+/** The contact list, server-paged with load more (search, tag, address and attribute filters go in the query). */
+export function useContactList(query: ListQuery): EntityListState<Contact> {
+  return useEntityList<Contact>(CONTACT_PATH, query);
+}
+
+/** One contact (GET /contact/:id); no call while id is null. */
+export function useContact(id: number | null) {
+  return useSWR<ItemBody<Contact>>(id ? `${CONTACT_PATH}/${id}` : null);
+}
+
+/** Every tag of the organisation in display order, for the tag selects of the contact form and filters. */
+export function useAllTags() {
+  const { client } = useServices();
+  const revision = useListRevision(TAG_PATH);
+  const { data, error, isLoading } = useSWR<Tag[]>([TAG_PATH, { all: true, sort_by: 'priority' }, revision], () => fetchAllPages<Tag>(client, TAG_PATH, { sort_by: 'priority', sort_order: 'asc' }), {
+    keepPreviousData: true,
+  });
+  return { tags: data ?? [], error, isLoading };
+}

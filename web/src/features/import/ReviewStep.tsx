@@ -1,0 +1,107 @@
+import { Alert, Group, Loader, Progress, Stack, Table, Text } from '@mantine/core';
+import type { Field } from '@shared/contracts/field';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { countCsvRows } from './csv-preview';
+import { formatBytes } from './format';
+import { choiceLabel, columnLabel } from './import-labels';
+import type { MappingDraft } from './mapping';
+
+/** Counts the file's rows in the background (streamed, one chunk at a time); null while counting. */
+function useRowCount(file: File, skipFirstLine: boolean): { rows: number | null; fraction: number; failed: boolean } {
+  const [state, setState] = useState<{ rows: number | null; fraction: number; failed: boolean }>({ rows: null, fraction: 0, failed: false });
+  useEffect(() => {
+    const abort = new AbortController();
+    setState({ rows: null, fraction: 0, failed: false });
+    countCsvRows(file, skipFirstLine, (fraction) => setState((current) => ({ ...current, fraction })), abort.signal).then(
+      (rows) => rows !== null && setState({ rows, fraction: 1, failed: false }),
+      () => !abort.signal.aborted && setState({ rows: null, fraction: 0, failed: true }),
+    );
+    return () => abort.abort();
+  }, [file, skipFirstLine]);
+  return state;
+}
+
+/** Step 3: what will be imported (file, rows, mapping), and the upload's progress once started. */
+export function ReviewStep({
+  file,
+  skipFirstLine,
+  drafts,
+  headers,
+  fields,
+  uploadFraction,
+  stage,
+  error,
+}: {
+  file: File;
+  skipFirstLine: boolean;
+  drafts: MappingDraft[];
+  headers: string[] | null;
+  fields: Field[];
+  /** 0..1 while the file uploads. */
+  uploadFraction: number;
+  stage: 'review' | 'uploading' | 'creating';
+  error: string[] | null;
+}) {
+  const { t } = useTranslation();
+  const count = useRowCount(file, skipFirstLine);
+  const mapped = drafts.filter((draft) => draft.choice !== 'ignore');
+  return (
+    <Stack>
+      <Table withTableBorder variant="vertical" data-testid="import-review">
+        <Table.Tbody>
+          <Table.Tr>
+            <Table.Th w={220}>{t('imports.review.file')}</Table.Th>
+            <Table.Td data-testid="review-file">{`${file.name} (${formatBytes(file.size)})`}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th>{t('imports.review.rows')}</Table.Th>
+            <Table.Td data-testid="review-rows">
+              {count.rows !== null ? (
+                count.rows
+              ) : count.failed ? (
+                t('imports.review.rowsUnknown')
+              ) : (
+                <Group gap="xs">
+                  <Loader size="xs" />
+                  <Text size="sm" c="dimmed">
+                    {t('imports.review.counting', { percent: Math.round(count.fraction * 100) })}
+                  </Text>
+                </Group>
+              )}
+            </Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th>{t('imports.upload.skipFirstLine')}</Table.Th>
+            <Table.Td>{t(skipFirstLine ? 'audience.yes' : 'audience.no')}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th>{t('imports.review.mapping')}</Table.Th>
+            <Table.Td>
+              <Stack gap={2} data-testid="review-mapping">
+                {mapped.map((draft) => (
+                  <Text key={draft.key} size="sm">
+                    {`${columnLabel(t, draft.column, headers)} → ${choiceLabel(t, draft.choice, fields)}`}
+                  </Text>
+                ))}
+              </Stack>
+            </Table.Td>
+          </Table.Tr>
+        </Table.Tbody>
+      </Table>
+      {stage !== 'review' && (
+        <Stack gap={4} data-testid="import-upload-progress">
+          <Text size="sm">{stage === 'uploading' ? t('imports.review.uploading', { percent: Math.round(uploadFraction * 100) }) : t('imports.review.creating')}</Text>
+          <Progress value={stage === 'uploading' ? uploadFraction * 100 : 100} animated={stage === 'creating'} />
+        </Stack>
+      )}
+      {error && error.length > 0 && (
+        <Alert color="red" data-testid="import-error">
+          {error.map((text) => (
+            <div key={text}>{text}</div>
+          ))}
+        </Alert>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,106 @@
+import { ActionIcon, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import type { Integration } from '@shared/contracts/integration';
+import { IconKey, IconRefresh } from '@tabler/icons-react';
+import { useSetAtom } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { pathOf } from '../../app/route-table';
+import { useRouteTable, useServices } from '../../app/services-context';
+import { notifyError, notifySuccess } from '../../components/common/notify';
+import { ListScreen } from '../../components/list/ListScreen';
+import { useInvalidateList } from '../../lib/list-revision';
+import { translateChannelMessage } from '../templates/channel-messages';
+import { INTEGRATION_PATH, LOCAL_MERGING_MAX_MS, requestIntegrationSync, syncingIntegrationsAtom, useIntegrationCalls, useIntegrationList } from './api';
+import { canSync, INTEGRATION_COLUMNS } from './integration-config';
+import { isApiError } from '../../lib/api-error';
+import { translateApiError } from '../../lib/server-messages';
+
+/** The credentials and sync actions of one row (sync only for twilio, disabled while merging, after a confirmation). */
+function IntegrationRowActions({ row }: { row: Integration }) {
+  const { t } = useTranslation();
+  const { client } = useServices();
+  const table = useRouteTable();
+  const setSyncing = useSetAtom(syncingIntegrationsAtom);
+  const invalidate = useInvalidateList();
+  const credentialsHref = pathOf(table, 'integration_credentials', { id: row.id });
+
+  const mark = (on: boolean) =>
+    setSyncing((current) => {
+      const next = new Set(current);
+      if (on) next.add(row.id);
+      else next.delete(row.id);
+      return next;
+    });
+
+  const sync = async () => {
+    mark(true);
+    try {
+      await requestIntegrationSync(client, row.id);
+      notifySuccess(t('integrations.syncQueued', { name: row.name }));
+      // The list drops the local mark once the server reports merging itself; this is only the fallback.
+      setTimeout(() => mark(false), LOCAL_MERGING_MAX_MS);
+    } catch (error) {
+      notifyError(isApiError(error) && error.message ? translateChannelMessage(t, error.message) : translateApiError(t, error));
+      mark(false);
+    } finally {
+      invalidate(INTEGRATION_PATH);
+    }
+  };
+
+  const confirmSync = () =>
+    modals.openConfirmModal({
+      title: t('integrations.syncTitle'),
+      children: <Text size="sm">{t('integrations.syncConfirm', { name: row.name })}</Text>,
+      labels: { confirm: t('integrations.sync'), cancel: t('common.cancel') },
+      confirmProps: { 'data-testid': 'confirm-ok' },
+      cancelProps: { 'data-testid': 'confirm-cancel' },
+      onConfirm: () => void sync(),
+    });
+
+  return (
+    <>
+      {credentialsHref && (
+        <Link href={credentialsHref} asChild>
+          <ActionIcon component="a" href={credentialsHref} variant="subtle" aria-label={t('integrations.credentials')} title={t('integrations.credentials')} data-testid="row-credentials">
+            <IconKey size={16} />
+          </ActionIcon>
+        </Link>
+      )}
+      {canSync(row) && (
+        <ActionIcon
+          variant="subtle"
+          aria-label={t('integrations.sync')}
+          title={row.status === 'merging' ? t('integrations.syncRunning') : t('integrations.sync')}
+          data-testid="row-sync"
+          disabled={row.status === 'merging'}
+          onClick={confirmSync}
+        >
+          <IconRefresh size={16} />
+        </ActionIcon>
+      )}
+    </>
+  );
+}
+
+/** /integration: all integrations (not server-paged), drag-reorderable, with credentials and sync row actions. */
+export function IntegrationListPage() {
+  const calls = useIntegrationCalls();
+  return (
+    <ListScreen<Integration>
+      listKey="integration"
+      section="integrations"
+      titleKey="integrations.title"
+      columns={INTEGRATION_COLUMNS}
+      defaultSort={{ key: 'priority', order: 'asc' }}
+      reorderable
+      paged={false}
+      createRoute="integration_create"
+      updateRoute="integration_update"
+      calls={calls}
+      useList={useIntegrationList}
+      itemLabel={(integration) => integration.name}
+      rowActions={(row) => <IntegrationRowActions row={row} />}
+    />
+  );
+}

@@ -1,0 +1,165 @@
+import { Alert, Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import type { Contact } from '@shared/contracts/contact';
+import type { Message } from '@shared/contracts/message';
+import type { Sender } from '@shared/contracts/sender';
+import { senderFitsTemplate, type Template } from '@shared/contracts/template';
+import { IconSend } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { pathOf } from '../../app/route-table';
+import { useRouteTable, useServices } from '../../app/services-context';
+import { RemoteSelect } from '../../components/form/RemoteSelect';
+import { isApiError } from '../../lib/api-error';
+import { clearFieldError, useFieldErrors } from '../../lib/field-errors';
+import { translateApiError } from '../../lib/server-messages';
+import { sendTestMessage, testMessagePath } from './api';
+import { channelErrorText, translateChannelMessage } from './channel-messages';
+
+/** How a contact reads in a select: the name and its first address. */
+export function contactLabel(contact: Pick<Contact, 'name' | 'addresses'>): string {
+  const first = contact.addresses[0]?.value;
+  return first ? `${contact.name} (${first})` : contact.name;
+}
+
+/** How a sender reads in a select: 'Name <address>' or the address. */
+export function senderLabel(sender: Pick<Sender, 'name' | 'value'>): string {
+  return sender.name ? `${sender.name} <${sender.value}>` : sender.value;
+}
+
+/** The contact's first address of a type (to fill the recipient in), or ''. */
+export function contactAddress(contact: Pick<Contact, 'addresses'> | null, type: Sender['type'] | undefined): string {
+  if (!contact || !type) return '';
+  return contact.addresses.find((address) => address.type === type)?.value ?? '';
+}
+
+/**
+ * 'Send test message': a sender that can send this template, the address or phone to send to, and optionally
+ * a contact whose data fills the placeholders. Sending queues the message; the dialog shows its id.
+ */
+export function TestMessageDialog({ template, contact, opened, onClose }: { template: Template; contact: Contact | null; opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { client, store } = useServices();
+  const table = useRouteTable();
+  const [sender, setSender] = useState<Sender | null>(null);
+  const [to, setTo] = useState('');
+  const [chosenContact, setChosenContact] = useState<Contact | null>(contact);
+  const [sending, setSending] = useState(false);
+  const [result, setResult] = useState<Message | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const requestKey = client.keyOf('POST', testMessagePath(template.id));
+  const errors = useFieldErrors(requestKey);
+
+  const clear = (field: string) => clearFieldError(store, requestKey, field);
+  const send = async () => {
+    setSending(true);
+    setFailure(null);
+    setResult(null);
+    try {
+      setResult(await sendTestMessage(client, template.id, { sender_id: sender?.id as number, to: to.trim(), contact_id: chosenContact?.id ?? null }));
+    } catch (error) {
+      const fieldsShown = isApiError(error) && Object.keys(error.fields).some((field) => ['sender_id', 'to', 'contact_id'].includes(field));
+      if (isApiError(error, 'validation_failed') && !fieldsShown) setFailure(translateChannelMessage(t, error.message));
+      else if (!fieldsShown) setFailure(translateApiError(t, error));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const messageHref = result ? pathOf(table, 'message_view', { id: result.id }) : null;
+  const otherErrors = Object.entries(errors)
+    .filter(([field]) => !['sender_id', 'to', 'contact_id'].includes(field))
+    .flatMap(([, messages]) => messages);
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('templates.test.title')} size="lg" data-testid="test-message-dialog">
+      <Stack
+        component="form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void send();
+        }}
+      >
+        <Text size="sm" c="dimmed">
+          {t('templates.test.intro', { name: template.name })}
+        </Text>
+        <RemoteSelect<Sender>
+          path="/sender"
+          label={t('templates.test.sender')}
+          description={t(template.type === 'text' ? 'templates.test.senderHintText' : 'templates.test.senderHintEmail')}
+          required
+          value={sender?.id ?? null}
+          selected={sender}
+          filter={(item) => senderFitsTemplate(template.type, item.type)}
+          optionLabel={senderLabel}
+          nothingFound={t('templates.test.noSenders')}
+          error={channelErrorText(t, errors, 'sender_id')}
+          testId="test-message-sender"
+          onChange={(_id, item) => {
+            setSender(item);
+            clear('sender_id');
+            if (!to && item) setTo(contactAddress(chosenContact, item.type));
+          }}
+        />
+        <TextInput
+          label={t(sender?.type === 'phone' ? 'templates.test.toPhone' : 'templates.test.toEmail')}
+          placeholder={sender?.type === 'phone' ? '+15551234567' : 'someone@example.com'}
+          withAsterisk
+          value={to}
+          data-testid="test-message-to"
+          error={channelErrorText(t, errors, 'to')}
+          onChange={(event) => {
+            setTo(event.currentTarget.value);
+            clear('to');
+          }}
+        />
+        <RemoteSelect<Contact>
+          path="/contact"
+          label={t('templates.test.contact')}
+          description={t('templates.test.contactHint')}
+          clearable
+          value={chosenContact?.id ?? null}
+          selected={chosenContact}
+          optionLabel={contactLabel}
+          error={channelErrorText(t, errors, 'contact_id')}
+          testId="test-message-contact"
+          onChange={(_id, item) => {
+            setChosenContact(item);
+            clear('contact_id');
+            if (!to && item) setTo(contactAddress(item, sender?.type));
+          }}
+        />
+        {(failure || otherErrors.length > 0) && (
+          <Alert color="red" data-testid="test-message-error">
+            {failure}
+            {otherErrors.map((message) => (
+              <div key={message}>{translateChannelMessage(t, message)}</div>
+            ))}
+          </Alert>
+        )}
+        {result && (
+          <Alert color="green" title={t('templates.test.queuedTitle')} data-testid="test-message-result" data-message-id={result.id} data-status={result.status}>
+            <Text size="sm">
+              {t('templates.test.queued', { id: result.id, status: t(`templates.test.statuses.${result.status}`, { defaultValue: result.status }), to: result.to_address })}
+            </Text>
+            {messageHref && (
+              <Link href={messageHref} asChild>
+                <Anchor href={messageHref} size="sm">
+                  {t('templates.test.openMessage')}
+                </Anchor>
+              </Link>
+            )}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose} data-testid="test-message-close">
+            {t('templates.test.close')}
+          </Button>
+          <Button type="submit" leftSection={<IconSend size={16} />} loading={sending} disabled={!sender || !to.trim()} data-testid="test-message-send">
+            {t('templates.test.send')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
