@@ -1,12 +1,10 @@
-import { Alert, Center, Loader } from '@mantine/core';
 import { ADDRESS_TYPES } from '@shared/address';
 import type { Contact, ContactInput } from '@shared/contracts/contact';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/route-table';
 import { EntityForm } from '../../components/form/EntityForm';
+import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
-import { translateApiError } from '../../lib/server-messages';
 import { useAllFields } from '../fields/api';
 import { useAllTags, useContact, useContactCalls } from './api';
 import { contactFormFields } from './contact-config';
@@ -16,7 +14,6 @@ import { AUDIENCE_MESSAGE_KEYS } from './messages';
 
 /** /contact/create and /contact/update/:id: name, addresses, tags, note and the organisation's custom fields. */
 export function ContactFormPage({ params }: PageProps) {
-  const { t } = useTranslation();
   const id = params.id ? Number(params.id) : null;
   const calls = useContactCalls();
   const contact = useContact(id);
@@ -28,32 +25,27 @@ export function ContactFormPage({ params }: PageProps) {
 
   const crumb = id ? { labelKey: 'common.edit', text: item?.name } : { labelKey: 'common.create' };
   const error = (id ? contact.error : null) ?? fieldsError;
-  let body;
-  if (error) body = <Alert color="red">{translateApiError(t, error)}</Alert>;
-  else if ((id && (contact.isLoading || !item)) || fieldsLoading)
-    body = (
-      <Center p="xl">
-        <Loader />
-      </Center>
-    );
-  else
-    body = (
-      <EntityForm<Contact, ContactInput>
-        key={`${item?.id ?? 'new'}:${fields.map((field) => field.id).join(',')}`}
-        item={item}
-        fields={formFields}
-        calls={calls}
-        initial={(current) => contactFormValues(current, fields)}
-        validate={validateContact}
-        toInput={(values) => contactPayload(values, fields)}
-        messageKeys={AUDIENCE_MESSAGE_KEYS}
-        width={760}
-        listRoute="contact_list"
-        titleKey={id ? 'contacts.editTitle' : 'contacts.createTitle'}
-        itemLabel={(saved) => saved.name}
-        onSaved={(saved) => void contact.mutate({ data: saved }, { revalidate: false })}
-      />
-    );
+  const body = (
+    <LoadState error={error} loading={Boolean(id && (contact.isLoading || !item)) || fieldsLoading}>
+      {() => (
+        <EntityForm<Contact, ContactInput>
+          key={`${item?.id ?? 'new'}:${fields.map((field) => field.id).join(',')}`}
+          item={item}
+          fields={formFields}
+          calls={calls}
+          initial={(current) => contactFormValues(current, fields)}
+          validate={validateContact}
+          toInput={(values) => contactPayload(values, fields)}
+          messageKeys={AUDIENCE_MESSAGE_KEYS}
+          width={760}
+          listRoute="contact_list"
+          titleKey={id ? 'contacts.editTitle' : 'contacts.createTitle'}
+          itemLabel={(saved) => saved.name}
+          onSaved={(saved) => void contact.mutate({ data: saved }, { revalidate: false })}
+        />
+      )}
+    </LoadState>
+  );
   return (
     <>
       <PageBreadcrumbs section="contacts" current={crumb} />

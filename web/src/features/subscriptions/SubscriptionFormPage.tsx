@@ -1,11 +1,11 @@
-import { Alert, Anchor, Breadcrumbs, Center, Loader, Text } from '@mantine/core';
+import { Anchor, Breadcrumbs, Text } from '@mantine/core';
 import type { Subscription, SubscriptionInput } from '@shared/contracts/subscription';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { pathOf, type PageProps } from '../../app/route-table';
 import { useRouteTable } from '../../app/services-context';
 import { EntityForm } from '../../components/form/EntityForm';
-import { translateApiError } from '../../lib/server-messages';
+import { LoadState } from '../../components/form/LoadState';
 import { useSubscription, useSubscriptionCalls } from './api';
 import { SUBSCRIPTION_FIELDS, subscriptionInput } from './subscription-config';
 
@@ -19,28 +19,23 @@ export function SubscriptionFormPage({ params }: PageProps) {
   const item = data?.data ?? null;
   const listHref = pathOf(table, 'subscription_list');
 
-  let body;
-  if (id && error) body = <Alert color="red">{translateApiError(t, error)}</Alert>;
-  else if (id && (isLoading || !item))
-    body = (
-      <Center p="xl">
-        <Loader />
-      </Center>
-    );
-  else
-    body = (
-      <EntityForm<Subscription, SubscriptionInput>
-        key={item?.id ?? 'new'}
-        item={item}
-        fields={SUBSCRIPTION_FIELDS}
-        calls={calls}
-        toInput={subscriptionInput}
-        listRoute="subscription_list"
-        titleKey={id ? 'subscriptions.editTitle' : 'subscriptions.createTitle'}
-        itemLabel={(subscription) => subscription.name}
-        onSaved={(saved) => void mutate({ data: saved }, { revalidate: false })}
-      />
-    );
+  const body = (
+    <LoadState error={id ? error : null} loading={Boolean(id && (isLoading || !item))}>
+      {() => (
+        <EntityForm<Subscription, SubscriptionInput>
+          key={item?.id ?? 'new'}
+          item={item}
+          fields={SUBSCRIPTION_FIELDS}
+          calls={calls}
+          toInput={subscriptionInput}
+          listRoute="subscription_list"
+          titleKey={id ? 'subscriptions.editTitle' : 'subscriptions.createTitle'}
+          itemLabel={(subscription) => subscription.name}
+          onSaved={(saved) => void mutate({ data: saved }, { revalidate: false })}
+        />
+      )}
+    </LoadState>
+  );
   return (
     <>
       {/* Subscriptions are not one of the navigation's sections: a trail back to their list. */}

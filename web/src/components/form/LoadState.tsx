@@ -1,0 +1,20 @@
+import { Alert, Center, Loader } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { translateApiError } from '../../lib/server-messages';
+
+/**
+ * What every item page shows while its data comes: the load error, else a loader, else its content.
+ * `children` is a function so the content is built only once the data is there.
+ */
+export function LoadState({ error, loading, children }: { error: unknown; loading: boolean; children: () => ReactNode }) {
+  const { t } = useTranslation();
+  if (error) return <Alert color="red">{translateApiError(t, error)}</Alert>;
+  if (loading)
+    return (
+      <Center p="xl">
+        <Loader />
+      </Center>
+    );
+  return <>{children()}</>;
+}
