@@ -5,6 +5,7 @@ import type { AppEnv } from '../../context';
 import { templates } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { notFound, validationFailed } from '../../lib/api-error';
+import { htmlToText } from '../../lib/mime/html-to-text';
 import { templateSyntaxErrors } from '../../lib/templating/render-template';
 import { parseId, validJson } from '../../lib/validate';
 import {
@@ -121,7 +122,9 @@ export const templateRoutes = new Hono<AppEnv>()
   .post('/:id/preview', validJson(templatePreviewSchema), async (c) => {
     const template = await templateOr404(c);
     const rendered = renderForRequest(template, await scopeForContact(c, c.req.valid('json').contact_id));
-    const data: TemplatePreview = rendered;
+    // The plain text mail clients get: the template's own, or the one the mail builder derives from the html.
+    const derived = template.type !== 'text' && !rendered.body_plain?.trim() ? htmlToText(rendered.body) : rendered.body_plain;
+    const data: TemplatePreview = { ...rendered, body_plain: derived };
     return c.json({ data });
   })
   .post('/:id/test', validJson(testMessageSchema), async (c) => sendTestMessage(c, await templateOr404(c), c.req.valid('json')))

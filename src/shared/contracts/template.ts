@@ -48,12 +48,26 @@ export const TEMPLATE_MESSAGES = {
   senderNotFound: 'Sender not found',
   templateNotFound: 'Template not found',
   blacklisted: 'This address is on the blacklist; nothing is sent to it',
+  textNeedsPhone: 'Text templates in a campaign go out as SMS: choose a phone sender',
   smsTooLong: `The text is longer than the ${TEMPLATE_LIMITS.smsCharacters} characters an SMS can carry`,
 } as const;
 
 /** Whether a sender of this type can send a template of this type (html/email by email; text by either). */
 export function senderFitsTemplate(templateType: TemplateType, senderType: SenderType): boolean {
   return templateType === 'text' || senderType === 'email';
+}
+
+/**
+ * Campaign entries pair strictly by channel (spec 5): email templates (html, email) with email senders, text
+ * templates with phone senders. A test message is looser: see senderFitsTemplate.
+ */
+export function campaignSenderFits(templateType: TemplateType, senderType: SenderType): boolean {
+  return templateType === 'text' ? senderType === 'phone' : senderType === 'email';
+}
+
+/** The message on a campaign entry whose sender does not fit its template. */
+export function campaignMismatchMessage(templateType: TemplateType): string {
+  return templateType === 'text' ? TEMPLATE_MESSAGES.textNeedsPhone : senderMismatchMessage(templateType);
 }
 
 /** The message shown when a sender cannot send a template. */

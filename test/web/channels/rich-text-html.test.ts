@@ -77,6 +77,7 @@ describe('rich-text HTML round trip (load -> save gives the same HTML)', () => {
     'mailto link': '<p><a href="mailto:team@example.com">write to us</a></p>',
     image: '<p><img src="https://example.com/logo.png" alt="Logo"></p>',
     'image with size': '<p><img src="https://example.com/a.png" alt="A" width="120" height="40"></p>',
+    'spaces around an image': '<p>before <img src="https://example.com/a.png" alt="A"> after</p>',
     blockquote: '<blockquote>quoted words</blockquote>',
     'liquid operators': '<p>{% if contact.fields.age > 18 %}adult &amp; welcome{% endif %}</p>',
     'liquid loop': '<p>{% for a in contact.addresses %}{{ a.type }}: {{ a.value }} {% endfor %}</p>',

@@ -24,7 +24,6 @@ describe('campaigns', () => {
       settings: [
         { template_id: templates.email.id, sender_id: email.id, to_address: 'team@example.com' },
         { template_id: templates.text.id, sender_id: phone.id },
-        { template_id: templates.text.id, sender_id: email.id },
       ],
     });
     expect(res.status).toBe(201);
@@ -41,13 +40,12 @@ describe('campaigns', () => {
           sender: { id: email.id, value: 'hello@acme.test', name: 'Acme', type: 'email' },
         },
         { template_id: templates.text.id, sender_id: phone.id, to_address: null, sender: { type: 'phone', value: '+15005550006', name: null } },
-        { template_id: templates.text.id, sender_id: email.id },
       ],
     });
     const read = await o.api('GET', `/campaign/${res.body.data.id}`);
-    expect(read.body.data.settings).toHaveLength(3);
+    expect(read.body.data.settings).toHaveLength(2);
     const list = await o.api('GET', '/campaign');
-    expect(list.body.items[0].settings.map((s: { template: { name: string } }) => s.template.name)).toEqual(['Newsletter', 'SMS', 'SMS']);
+    expect(list.body.items[0].settings.map((s: { template: { name: string } }) => s.template.name)).toEqual(['Newsletter', 'SMS']);
   });
 
   it('requires a name and at least one setting, each with template and sender', async () => {
@@ -74,6 +72,7 @@ describe('campaigns', () => {
         { template_id: 999999, sender_id: 999998 },
         { template_id: templates.text.id, sender_id: phone.id, to_address: 'not-a-phone' },
         { template_id: templates.email.id, sender_id: email.id, to_address: 'not-an-email' },
+        { template_id: templates.text.id, sender_id: email.id },
       ],
     });
     expect(res.status).toBe(422);
@@ -84,6 +83,7 @@ describe('campaigns', () => {
       'settings.3.sender_id': ['Sender not found'],
       'settings.4.to_address': [expect.stringMatching(/must start with '\+'/)],
       'settings.5.to_address': ['Invalid email address. Please enter a valid email'],
+      'settings.6.sender_id': ['Text templates in a campaign go out as SMS: choose a phone sender'],
     });
     expect((await o.api('GET', '/campaign')).body.meta.total).toBe(0);
   });

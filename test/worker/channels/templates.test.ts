@@ -143,9 +143,10 @@ describe('template preview with placeholders', () => {
     const o = await newOrg();
     const other = await newOrg();
     const foreign = await insertContact(other.orgId, 'Foreign', [{ type: 'email', value: 'f@example.com' }]);
-    const t = await createTemplate(o, { type: 'html', name: 'x', body: '[{{ contact.name }}] {{ organization.name }}' });
+    const t = await createTemplate(o, { type: 'html', name: 'x', body: '<p>[{{ contact.name }}] {{ organization.name }}</p>' });
     let res = await o.api('POST', `/template/${t.id}/preview`, {});
-    expect(res.body.data).toEqual({ subject: null, body: `[] ${o.org} Inc`, body_plain: null });
+    // body_plain is the text mail clients get: derived from the html, as the mail builder does.
+    expect(res.body.data).toEqual({ subject: null, body: `<p>[] ${o.org} Inc</p>`, body_plain: `[] ${o.org} Inc` });
     res = await o.api('POST', `/template/${t.id}/preview`, { contact_id: foreign });
     expect(res.status).toBe(422);
     expect(res.body.error.fields).toEqual({ contact_id: ['Contact not found'] });

@@ -9,9 +9,10 @@ import { SettingsEditor } from './SettingsEditor';
 /** Every settings entry as a chip (spec 2: the settings column shows all chips). */
 function SettingChips({ campaign }: { campaign: Campaign }) {
   return (
-    <Group gap={4} maw={520}>
+    <Group gap={4} maw={560}>
       {campaign.settings.map((setting, index) => (
-        <Badge key={index} variant="light" tt="none" radius="sm" data-testid="setting-chip" style={{ maxWidth: '100%' }}>
+        // Whole texts, wrapped when long: the chips never cut a recipient short.
+        <Badge key={index} variant="light" tt="none" radius="sm" h="auto" py={2} fw={500} data-testid="setting-chip" styles={{ label: { whiteSpace: 'normal', overflow: 'visible', wordBreak: 'break-word' } }}>
           {settingChipText(setting)}
         </Badge>
       ))}

@@ -65,9 +65,15 @@ function RenderedPreview({ preview, type }: { preview: TemplatePreview; type: st
           <Text size="xs" c="dimmed">
             {t('templates.fields.body_plain')}
           </Text>
-          <Code block data-testid="preview-plain">
-            {preview.body_plain ?? ''}
-          </Code>
+          {preview.body_plain ? (
+            <Code block data-testid="preview-plain">
+              {preview.body_plain}
+            </Code>
+          ) : (
+            <Text size="sm" c="dimmed" data-testid="preview-plain-derived">
+              {t('templates.preview.plainDerived')}
+            </Text>
+          )}
         </div>
       )}
     </Stack>

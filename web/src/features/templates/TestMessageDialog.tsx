@@ -58,9 +58,9 @@ export function TestMessageDialog({ template, contact, opened, onClose }: { temp
     try {
       setResult(await sendTestMessage(client, template.id, { sender_id: sender?.id as number, to: to.trim(), contact_id: chosenContact?.id ?? null }));
     } catch (error) {
-      const fieldsShown = isApiError(error) && Object.keys(error.fields).some((field) => ['sender_id', 'to', 'contact_id'].includes(field));
-      if (isApiError(error, 'validation_failed') && !fieldsShown) setFailure(translateChannelMessage(t, error.message));
-      else if (!fieldsShown) setFailure(translateApiError(t, error));
+      // Field messages (sender, address, contact, or a body that cannot be rendered) show from the store.
+      if (isApiError(error, 'validation_failed') && Object.keys(error.fields).length) return;
+      setFailure(isApiError(error, 'validation_failed') ? translateChannelMessage(t, error.message) : translateApiError(t, error));
     } finally {
       setSending(false);
     }

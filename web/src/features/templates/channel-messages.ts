@@ -30,6 +30,7 @@ export const CHANNEL_MESSAGE_KEYS: Record<string, string> = {
   [TEMPLATE_MESSAGES.templateNotFound]: 'channels.messages.templateNotFound',
   [TEMPLATE_MESSAGES.blacklisted]: 'channels.messages.blacklisted',
   [TEMPLATE_MESSAGES.smsTooLong]: 'channels.messages.smsTooLong',
+  [TEMPLATE_MESSAGES.textNeedsPhone]: 'channels.messages.textNeedsPhone',
   'Choose a sender': 'channels.messages.chooseSender',
   'Choose a template': 'channels.messages.chooseTemplate',
   'Choose a contact': 'channels.messages.chooseContact',

@@ -1,0 +1,66 @@
+import { MantineProvider } from '@mantine/core';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { createRef } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { describe, expect, it, vi } from 'vitest';
+import { createI18n } from '../../../web/src/app/i18n';
+import { RichTextEditor, type RichTextHandle } from '../../../web/src/components/rich-text/RichTextEditor';
+
+// The editor component in happy-dom: it loads the HTML it is given without reporting a change, reloads when the
+// page replaces the value (a type change empties the body), and reports clean HTML after an edit.
+
+function renderEditor(value: string, onChange = vi.fn()) {
+  const ref = createRef<RichTextHandle>();
+  const i18n = createI18n('en');
+  const view = render(
+    <I18nextProvider i18n={i18n}>
+      <MantineProvider>
+        <RichTextEditor ref={ref} value={value} onChange={onChange} label="Body" testId="body" />
+      </MantineProvider>
+    </I18nextProvider>,
+  );
+  const rerender = (next: string) =>
+    view.rerender(
+      <I18nextProvider i18n={i18n}>
+        <MantineProvider>
+          <RichTextEditor ref={ref} value={next} onChange={onChange} label="Body" testId="body" />
+        </MantineProvider>
+      </I18nextProvider>,
+    );
+  return { ref, onChange, rerender };
+}
+
+describe('rich-text editor component', () => {
+  it('shows the loaded HTML and does not report loading as an edit', async () => {
+    const { onChange } = renderEditor('<h2>Title</h2><p>Hello <strong>{{ contact.name }}</strong></p>');
+    const content = await screen.findByTestId('body-content');
+    await waitFor(() => expect(content.querySelector('h2')?.textContent).toBe('Title'));
+    expect(content.querySelector('strong')?.textContent).toBe('{{ contact.name }}');
+    expect(onChange).not.toHaveBeenCalled();
+  });
+
+  it('reports clean HTML after an insert, and reloads when the value is replaced', async () => {
+    const { ref, onChange, rerender } = renderEditor('<p>Hello</p>');
+    const content = await screen.findByTestId('body-content');
+    await waitFor(() => expect(content.textContent).toBe('Hello'));
+    act(() => ref.current!.insertText(' {{ contact.name }}'));
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith('<p>Hello {{ contact.name }}</p>'));
+    act(() => ref.current!.insertHtml('<a href="{{ unsubscribe_url }}">Unsubscribe</a>'));
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith('<p>Hello {{ contact.name }}<a href="{{ unsubscribe_url }}">Unsubscribe</a></p>'));
+
+    const calls = onChange.mock.calls.length;
+    rerender('');
+    await waitFor(() => expect(content.textContent).toBe(''));
+    expect(onChange).toHaveBeenCalledTimes(calls); // replaced from outside: not an edit
+  });
+
+  it('has the toolbar the spec lists', async () => {
+    renderEditor('');
+    await screen.findByTestId('rte-toolbar');
+    for (const id of ['bold', 'italic', 'underline', 'strikethrough', 'code', 'color', 'bullet', 'number', 'align-left', 'align-center', 'align-right', 'align-justify', 'link', 'image']) {
+      expect(screen.getByTestId(`rte-${id}`), id).toBeTruthy();
+    }
+    const blocks = [...(screen.getByTestId('rte-block') as HTMLSelectElement).options].map((o) => o.value);
+    expect(blocks).toEqual(['paragraph', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'quote']);
+  });
+});
