@@ -21,6 +21,10 @@ export interface Env {
   SECRETS_KEY: string;
   /** Scheme and host the organisations' subdomains hang off, for links in messages (https://example.com). */
   PUBLIC_URL: string;
+  /** Twilio's API base; the local platform and tests point it at a local Twilio-shaped server. */
+  TWILIO_API_BASE?: string;
+  /** DNS-over-HTTPS resolver the SMTP connection test asks to tell a bad host from a refused port. */
+  DNS_RESOLVER_URL?: string;
 }
 
 export interface Settings {

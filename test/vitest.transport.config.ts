@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
-import { createTestTls, trustTestCa } from './support/tls-cert';
+import { createTestTls, trustTestCa } from './support/tls-cert.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 // The assets binding needs its folder to exist even when the console has not been built.

@@ -22,6 +22,8 @@ export default defineConfig(async () => ({
   ],
   test: {
     include: ['test/worker/**/*.test.ts'],
+    // The transport tests need real servers on loopback: their own config starts them (npm run test:transport).
+    exclude: ['test/worker/transport/**'],
     setupFiles: ['test/worker/setup.ts'],
     testTimeout: 20_000,
   },

@@ -5,7 +5,7 @@
 // message fail with 554 after DATA, data4-* with 451.
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import type { ReceivedMail } from './transport-context';
-import type { TestTls } from './tls-cert';
+import type { TestTls } from './tls-cert.mjs';
 
 export const SMTP_USER = 'relay-user@example.test';
 export const SMTP_PASSWORD = 'pässwörd with spaces';

@@ -10,7 +10,7 @@ import { startSmsCatcher } from '../../scripts/sms-catcher.mjs';
 import { freePort, startPrism } from './prism';
 import { startScriptedSmtp, type Script } from './scripted-smtp';
 import { Mailbox, SMTP_PASSWORD, SMTP_USER, startSmtpServers, type RunningServer } from './smtp-servers';
-import { readTestTls } from './tls-cert';
+import { readTestTls } from './tls-cert.mjs';
 import type { TransportServers } from './transport-context';
 import { startTwilioFaultServer } from './twilio-fault-server';
 

@@ -106,7 +106,14 @@ export class SmtpConnection {
     checkOptions(options);
     const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     const secureTransport = options.security === 'ssl' ? 'on' : options.security === 'starttls' ? 'starttls' : 'off';
-    const socket = connect({ hostname: options.host, port: options.port }, { secureTransport, allowHalfOpen: false });
+    let socket: Socket;
+    try {
+      socket = connect({ hostname: options.host, port: options.port }, { secureTransport, allowHalfOpen: false });
+    } catch (error) {
+      // connect() itself refuses some addresses (in production: port 25, Cloudflare's own ranges).
+      const port25 = options.port === 25 ? ' Port 25 is blocked for Workers: use 587 (STARTTLS) or 465 (SSL).' : '';
+      throw new SmtpError('invalid_config', `Connections to ${options.host}:${options.port} are not allowed: ${messageOf(error)}.${port25}`);
+    }
     try {
       await withTimeout(socket.opened, timeouts.connect, () => new SmtpError('timeout', `no connection to ${options.host}:${options.port} within ${Math.round(timeouts.connect / 1000)} s`));
     } catch (error) {

@@ -10,6 +10,7 @@ export const DEFAULT_DNS_RESOLVER = 'https://cloudflare-dns.com/dns-query';
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
+/** True for an IPv4 or IPv6 literal: nothing to resolve. */
 export const isIpLiteral = (host: string) => IPV4.test(host) || host.includes(':');
 
 type Resolution = 'resolves' | 'no_such_host' | 'unknown';

@@ -17,8 +17,7 @@ export function formatReply(reply: SmtpReply): string {
   return `${reply.code} ${reply.lines.join(' ').trim()}`.trim();
 }
 
-/** 2xx and 3xx are positive; 4xx transient (retry later); 5xx permanent. */
-export const isPositive = (reply: SmtpReply) => reply.code >= 200 && reply.code < 400;
+/** 4xx is transient (worth retrying later); 5xx permanent (RFC 5321 4.2.1). */
 export const isTransient = (reply: SmtpReply) => reply.code >= 400 && reply.code < 500;
 
 /**
@@ -114,6 +113,7 @@ export class ReplyReader {
   }
 }
 
+/** The message of whatever was thrown, for error texts. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

@@ -11,6 +11,8 @@ interface RunRequest {
   port: number;
   n: number;
   connections: number;
+  /** Number of the first message (runs split over several requests keep distinct recipients). */
+  offset?: number;
 }
 
 /** A test-size email: a short subject and about 1.5 KB of html (the plain text is derived from it). */
@@ -30,7 +32,7 @@ function message(i: number): OutgoingMessage {
   };
 }
 
-async function runRelay({ port, n, connections }: RunRequest) {
+async function runRelay({ port, n, connections, offset = 0 }: RunRequest) {
   const transport = openTransport(
     { type: 'smtp', details: { server: '127.0.0.1', port, domain: 'bench.relay.test' }, secret: null },
     {},
@@ -41,7 +43,7 @@ async function runRelay({ port, n, connections }: RunRequest) {
   let sent = 0;
   let firstError: string | null = null;
   for (let start = 0; start < n; start += batch) {
-    const messages = Array.from({ length: Math.min(batch, n - start) }, (_, k) => message(start + k));
+    const messages = Array.from({ length: Math.min(batch, n - start) }, (_, k) => message(offset + start + k));
     for (const r of await transport.sendMany(messages)) {
       if (r.ok) sent++;
       else firstError ??= r.error;
@@ -51,7 +53,7 @@ async function runRelay({ port, n, connections }: RunRequest) {
   return { sent, firstError };
 }
 
-async function runWorkerMailer({ port, n, connections }: RunRequest) {
+async function runWorkerMailer({ port, n, connections, offset = 0 }: RunRequest) {
   let sent = 0;
   let firstError: string | null = null;
   let next = 0;
@@ -59,7 +61,7 @@ async function runWorkerMailer({ port, n, connections }: RunRequest) {
     Array.from({ length: connections }, async () => {
       const mailer = await WorkerMailer.connect({ host: '127.0.0.1', port, secure: false, startTls: false, logLevel: LogLevel.NONE });
       while (next < n) {
-        const m = message(next++);
+        const m = message(offset + next++);
         try {
           // The same content as ours: html plus the derived plain text.
           await mailer.send({ from: { name: m.from.name ?? '', email: m.from.address }, to: m.to, subject: m.subject ?? '', html: m.body, text: htmlToText(m.body) });

@@ -1,10 +1,8 @@
-import { Alert, Center, Loader } from '@mantine/core';
 import type { Campaign, CampaignInput } from '@shared/contracts/campaign';
-import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/route-table';
 import { EntityForm } from '../../components/form/EntityForm';
+import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
-import { translateApiError } from '../../lib/server-messages';
 import { CHANNEL_MESSAGE_KEYS } from '../templates/channel-messages';
 import { useCampaign, useCampaignCalls } from './api';
 import { CAMPAIGN_FIELDS } from './campaign-config';
@@ -12,39 +10,33 @@ import { campaignFormValues, campaignPayload, validateCampaign } from './setting
 
 /** /campaign/create and /campaign/update/:id. */
 export function CampaignFormPage({ params }: PageProps) {
-  const { t } = useTranslation();
   const id = params.id ? Number(params.id) : null;
   const calls = useCampaignCalls();
   const { data, error, isLoading, mutate } = useCampaign(id);
   const item = data?.data ?? null;
 
   const crumb = id ? { labelKey: 'common.edit', text: item?.name } : { labelKey: 'common.create' };
-  let body;
-  if (id && error) body = <Alert color="red">{translateApiError(t, error)}</Alert>;
-  else if (id && (isLoading || !item))
-    body = (
-      <Center p="xl">
-        <Loader />
-      </Center>
-    );
-  else
-    body = (
-      <EntityForm<Campaign, CampaignInput>
-        key={item?.id ?? 'new'}
-        item={item}
-        fields={CAMPAIGN_FIELDS}
-        calls={calls}
-        initial={campaignFormValues}
-        validate={validateCampaign}
-        toInput={campaignPayload}
-        messageKeys={CHANNEL_MESSAGE_KEYS}
-        width={1000}
-        listRoute="campaign_list"
-        titleKey={id ? 'campaigns.editTitle' : 'campaigns.createTitle'}
-        itemLabel={(saved) => saved.name}
-        onSaved={(saved) => void mutate({ data: saved }, { revalidate: false })}
-      />
-    );
+  const body = (
+    <LoadState error={id ? error : null} loading={Boolean(id && (isLoading || !item))}>
+      {() => (
+        <EntityForm<Campaign, CampaignInput>
+          key={item?.id ?? 'new'}
+          item={item}
+          fields={CAMPAIGN_FIELDS}
+          calls={calls}
+          initial={campaignFormValues}
+          validate={validateCampaign}
+          toInput={campaignPayload}
+          messageKeys={CHANNEL_MESSAGE_KEYS}
+          width={1000}
+          listRoute="campaign_list"
+          titleKey={id ? 'campaigns.editTitle' : 'campaigns.createTitle'}
+          itemLabel={(saved) => saved.name}
+          onSaved={(saved) => void mutate({ data: saved }, { revalidate: false })}
+        />
+      )}
+    </LoadState>
+  );
   return (
     <>
       <PageBreadcrumbs section="campaigns" current={crumb} />

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Code, Loader, Text } from '@mantine/core';
+import { Alert, Button, Code, Text } from '@mantine/core';
 import { INTEGRATION_TYPES, type Integration, type IntegrationInput, type IntegrationTestResult, type IntegrationUpdate } from '@shared/contracts/integration';
 import { IconKey, IconPlugConnected } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -8,6 +8,7 @@ import type { PageProps } from '../../app/route-table';
 import { pathOf } from '../../app/route-table';
 import { useRouteTable, useServices } from '../../app/services-context';
 import { EntityForm } from '../../components/form/EntityForm';
+import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { translateApiError } from '../../lib/server-messages';
 import { useDictionary } from '../contacts/dictionary';
@@ -78,51 +79,45 @@ export function IntegrationFormPage({ params }: PageProps) {
   const test = useConnectionTest(item);
 
   const crumb = id ? { labelKey: 'common.edit', text: item?.name } : { labelKey: 'common.create' };
-  let body;
-  if (id && error) body = <Alert color="red">{translateApiError(t, error)}</Alert>;
-  else if (id && (isLoading || !item))
-    body = (
-      <Center p="xl">
-        <Loader />
-      </Center>
-    );
-  else {
-    const credentialsHref = item ? pathOf(table, 'integration_credentials', { id: item.id }) : null;
-    body = (
-      <EntityForm<Integration, IntegrationInput | IntegrationUpdate>
-        key={item?.id ?? 'new'}
-        item={item}
-        fields={fields}
-        calls={calls}
-        initial={integrationFormValues}
-        validate={(values) => validateIntegration(values, !item)}
-        toInput={(values) => (item ? integrationUpdatePayload(values, item) : integrationCreatePayload(values))}
-        messageKeys={CHANNEL_MESSAGE_KEYS}
-        listRoute="integration_list"
-        titleKey={id ? 'integrations.editTitle' : 'integrations.createTitle'}
-        itemLabel={(saved) => saved.name}
-        onSaved={(saved) => void mutate({ data: saved }, { revalidate: false })}
-        actions={
-          <>
-            {item?.type === 'smtp' && (
-              <Button variant="light" leftSection={<IconPlugConnected size={16} />} loading={test.state.running} onClick={() => void test.run()} data-testid="integration-test">
-                {t('integrations.testConnection')}
-              </Button>
-            )}
-            {credentialsHref && (
-              <Link href={credentialsHref} asChild>
-                <Button component="a" href={credentialsHref} variant="subtle" leftSection={<IconKey size={16} />} data-testid="integration-credentials">
-                  {t('integrations.credentials')}
+  const credentialsHref = item ? pathOf(table, 'integration_credentials', { id: item.id }) : null;
+  const body = (
+    <LoadState error={id ? error : null} loading={Boolean(id && (isLoading || !item))}>
+      {() => (
+        <EntityForm<Integration, IntegrationInput | IntegrationUpdate>
+          key={item?.id ?? 'new'}
+          item={item}
+          fields={fields}
+          calls={calls}
+          initial={integrationFormValues}
+          validate={(values) => validateIntegration(values, !item)}
+          toInput={(values) => (item ? integrationUpdatePayload(values, item) : integrationCreatePayload(values))}
+          messageKeys={CHANNEL_MESSAGE_KEYS}
+          listRoute="integration_list"
+          titleKey={id ? 'integrations.editTitle' : 'integrations.createTitle'}
+          itemLabel={(saved) => saved.name}
+          onSaved={(saved) => void mutate({ data: saved }, { revalidate: false })}
+          actions={
+            <>
+              {item?.type === 'smtp' && (
+                <Button variant="light" leftSection={<IconPlugConnected size={16} />} loading={test.state.running} onClick={() => void test.run()} data-testid="integration-test">
+                  {t('integrations.testConnection')}
                 </Button>
-              </Link>
-            )}
-          </>
-        }
-      >
-        {item?.type === 'smtp' && <ConnectionTestResult state={test.state} />}
-      </EntityForm>
-    );
-  }
+              )}
+              {credentialsHref && (
+                <Link href={credentialsHref} asChild>
+                  <Button component="a" href={credentialsHref} variant="subtle" leftSection={<IconKey size={16} />} data-testid="integration-credentials">
+                    {t('integrations.credentials')}
+                  </Button>
+                </Link>
+              )}
+            </>
+          }
+        >
+          {item?.type === 'smtp' && <ConnectionTestResult state={test.state} />}
+        </EntityForm>
+      )}
+    </LoadState>
+  );
   return (
     <>
       <PageBreadcrumbs section="integrations" current={crumb} />

@@ -1,11 +1,9 @@
-import { Alert, Center, Loader } from '@mantine/core';
 import { SENDER_TYPES, type Sender, type SenderInput, type SenderUpdate } from '@shared/contracts/sender';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { PageProps } from '../../app/route-table';
 import { EntityForm } from '../../components/form/EntityForm';
+import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
-import { translateApiError } from '../../lib/server-messages';
 import { useDictionary } from '../contacts/dictionary';
 import { useAllIntegrations } from '../integrations/api';
 import { CHANNEL_MESSAGE_KEYS } from '../templates/channel-messages';
@@ -14,7 +12,6 @@ import { adjustSenderValues, senderCreatePayload, senderFormFields, senderFormVa
 
 /** /sender/create and /sender/update/:id. */
 export function SenderFormPage({ params }: PageProps) {
-  const { t } = useTranslation();
   const id = params.id ? Number(params.id) : null;
   const calls = useSenderCalls();
   const { data, error, isLoading, mutate } = useSender(id);
@@ -25,32 +22,27 @@ export function SenderFormPage({ params }: PageProps) {
   const fields = useMemo(() => senderFormFields(typesKey.split(','), integrations, item), [typesKey, integrations, item]);
 
   const crumb = id ? { labelKey: 'common.edit', text: item?.value } : { labelKey: 'common.create' };
-  let body;
-  if (id && error) body = <Alert color="red">{translateApiError(t, error)}</Alert>;
-  else if ((id && (isLoading || !item)) || integrationsLoading)
-    body = (
-      <Center p="xl">
-        <Loader />
-      </Center>
-    );
-  else
-    body = (
-      <EntityForm<Sender, SenderInput | SenderUpdate>
-        key={item?.id ?? 'new'}
-        item={item}
-        fields={fields}
-        calls={calls}
-        initial={senderFormValues}
-        validate={(values) => validateSender(values, !item)}
-        onFieldChange={(name, next) => (item ? next : adjustSenderValues(name, next, integrations))}
-        toInput={(values) => (item ? senderUpdatePayload(values, item) : senderCreatePayload(values))}
-        messageKeys={CHANNEL_MESSAGE_KEYS}
-        listRoute="sender_list"
-        titleKey={id ? 'senders.editTitle' : 'senders.createTitle'}
-        itemLabel={(saved) => saved.value}
-        onSaved={(saved) => void mutate({ data: saved }, { revalidate: false })}
-      />
-    );
+  const body = (
+    <LoadState error={id ? error : null} loading={(id && (isLoading || !item)) || integrationsLoading}>
+      {() => (
+        <EntityForm<Sender, SenderInput | SenderUpdate>
+          key={item?.id ?? 'new'}
+          item={item}
+          fields={fields}
+          calls={calls}
+          initial={senderFormValues}
+          validate={(values) => validateSender(values, !item)}
+          onFieldChange={(name, next) => (item ? next : adjustSenderValues(name, next, integrations))}
+          toInput={(values) => (item ? senderUpdatePayload(values, item) : senderCreatePayload(values))}
+          messageKeys={CHANNEL_MESSAGE_KEYS}
+          listRoute="sender_list"
+          titleKey={id ? 'senders.editTitle' : 'senders.createTitle'}
+          itemLabel={(saved) => saved.value}
+          onSaved={(saved) => void mutate({ data: saved }, { revalidate: false })}
+        />
+      )}
+    </LoadState>
+  );
   return (
     <>
       <PageBreadcrumbs section="senders" current={crumb} />

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Loader } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { TEMPLATE_TYPES, type Template, type TemplateInput, type TemplateUpdate } from '@shared/contracts/template';
 import { IconEye } from '@tabler/icons-react';
 import { useMemo, useRef, useState } from 'react';
@@ -8,6 +8,7 @@ import { pathOf, type PageProps } from '../../app/route-table';
 import { useRouteTable, useServices } from '../../app/services-context';
 import { notifyError } from '../../components/common/notify';
 import { EntityForm } from '../../components/form/EntityForm';
+import { LoadState } from '../../components/form/LoadState';
 import type { CustomFieldProps, FormFieldConfig } from '../../components/form/types';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { RichTextEditor, type RichTextHandle } from '../../components/rich-text/RichTextEditor';
@@ -165,47 +166,41 @@ export function TemplateFormPage({ params }: PageProps) {
   };
 
   const crumb = id ? { labelKey: 'common.edit', text: item?.name } : { labelKey: 'common.create' };
-  let body;
-  if (id && error) body = <Alert color="red">{translateApiError(t, error)}</Alert>;
-  else if (id && (isLoading || !item))
-    body = (
-      <Center p="xl">
-        <Loader />
-      </Center>
-    );
-  else {
-    const previewHref = item ? pathOf(table, 'template_preview', { id: item.id }) : null;
-    body = (
-      <EntityForm<Template, TemplateInput | TemplateUpdate>
-        key={item?.id ?? 'new'}
-        item={item}
-        fields={fields}
-        calls={calls}
-        initial={templateFormValues}
-        validate={validateTemplate}
-        onFieldChange={afterTemplateChange}
-        widthOf={(values) => templateFormWidth(values.type)}
-        toInput={(values) => (item ? templateUpdatePayload(values, item) : templateCreatePayload(values))}
-        messageKeys={CHANNEL_MESSAGE_KEYS}
-        listRoute="template_list"
-        titleKey={id ? 'templates.editTitle' : 'templates.createTitle'}
-        itemLabel={(saved) => saved.name}
-        onSaved={(saved) => void mutate({ data: saved }, { revalidate: false })}
-        afterSave={afterSave}
-        actions={
-          previewHref && (
-            <Link href={previewHref} asChild>
-              <Button component="a" href={previewHref} variant="light" leftSection={<IconEye size={16} />} data-testid="template-preview">
-                {t('templates.preview.open')}
-              </Button>
-            </Link>
-          )
-        }
-      >
-        <AttachmentsPanel template={item} pending={pending} onPending={setPending} onChanged={(saved) => void mutate({ data: saved }, { revalidate: false })} />
-      </EntityForm>
-    );
-  }
+  const previewHref = item ? pathOf(table, 'template_preview', { id: item.id }) : null;
+  const body = (
+    <LoadState error={id ? error : null} loading={Boolean(id && (isLoading || !item))}>
+      {() => (
+        <EntityForm<Template, TemplateInput | TemplateUpdate>
+          key={item?.id ?? 'new'}
+          item={item}
+          fields={fields}
+          calls={calls}
+          initial={templateFormValues}
+          validate={validateTemplate}
+          onFieldChange={afterTemplateChange}
+          widthOf={(values) => templateFormWidth(values.type)}
+          toInput={(values) => (item ? templateUpdatePayload(values, item) : templateCreatePayload(values))}
+          messageKeys={CHANNEL_MESSAGE_KEYS}
+          listRoute="template_list"
+          titleKey={id ? 'templates.editTitle' : 'templates.createTitle'}
+          itemLabel={(saved) => saved.name}
+          onSaved={(saved) => void mutate({ data: saved }, { revalidate: false })}
+          afterSave={afterSave}
+          actions={
+            previewHref && (
+              <Link href={previewHref} asChild>
+                <Button component="a" href={previewHref} variant="light" leftSection={<IconEye size={16} />} data-testid="template-preview">
+                  {t('templates.preview.open')}
+                </Button>
+              </Link>
+            )
+          }
+        >
+          <AttachmentsPanel template={item} pending={pending} onPending={setPending} onChanged={(saved) => void mutate({ data: saved }, { revalidate: false })} />
+        </EntityForm>
+      )}
+    </LoadState>
+  );
   return (
     <>
       <PageBreadcrumbs section="templates" current={crumb} />
