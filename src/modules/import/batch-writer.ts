@@ -7,7 +7,8 @@
 // New contacts get consecutive ids above the current highest (and above sqlite_sequence, so AUTOINCREMENT
 // never hands out an id twice). Inside the transaction nothing else writes, so the statements after the
 // contact insert find those ids again as (MAX(id) - new_count + index + 1) without a round trip.
-// Every statement binds the organisation id itself.
+// Every statement binds the organisation id itself. Join orders are pinned (CROSS JOIN, `+org_id`) so each
+// JSON row is one index lookup: left to itself, SQLite would scan the organisation's rows once per batch.
 import type { BatchPlan, ResolvedAttribute } from './batch-plan';
 import { addressKey } from './batch-plan';
 
@@ -36,8 +37,8 @@ export async function findAddressOwners(d1: D1Database, orgId: number, keys: { t
   const { results } = await d1
     .prepare(
       `SELECT a.type AS type, a.value AS value, a.contact_id AS contact_id
-       FROM json_each(?2) j
-       JOIN contact_addresses a ON a.org_id = ?1 AND a.type = j.value ->> 0 AND a.value = j.value ->> 1`,
+       FROM json_each(?2) j CROSS JOIN contact_addresses a
+       WHERE a.org_id = ?1 AND a.type = j.value ->> 0 AND a.value = j.value ->> 1`,
     )
     .bind(orgId, JSON.stringify(keys.map((k) => [k.type, k.value])))
     .all<{ type: string; value: string; contact_id: number }>();
@@ -51,7 +52,7 @@ export function batchStatements(d1: D1Database, plan: BatchPlan, cursor: CursorU
   const newCount = plan.created.length;
   const statements: D1PreparedStatement[] = [guard(d1, cursor)];
   // `ref` turns [existing_id, new_index] (the first two items of a JSON row) into a contact id.
-  const base = `(SELECT MAX(id) - ?3 AS base FROM contacts) b`;
+  const base = `(SELECT (SELECT MAX(id) FROM contacts) - ?3 AS base) b`;
   const ref = `COALESCE(j.value ->> 0, b.base + (j.value ->> 1) + 1)`;
 
   if (newCount) {
@@ -73,7 +74,7 @@ export function batchStatements(d1: D1Database, plan: BatchPlan, cursor: CursorU
         .prepare(
           `UPDATE contacts SET name = COALESCE(j.value ->> 1, contacts.name), note = COALESCE(j.value ->> 2, contacts.note), updated_at = ?3
            FROM json_each(?2) j
-           WHERE contacts.org_id = ?1 AND contacts.id = j.value ->> 0`,
+           WHERE contacts.id = j.value ->> 0 AND +contacts.org_id = ?1`,
         )
         .bind(org, JSON.stringify(plan.updated.map((c) => [c.existingId, c.name, c.note])), cursor.now),
     );
@@ -103,7 +104,7 @@ export function batchStatements(d1: D1Database, plan: BatchPlan, cursor: CursorU
            SELECT ?1, ${ref}, j.value ->> 2, j.value ->> 3,
              CASE WHEN j.value ->> 0 IS NULL THEN j.value ->> 4
                   ELSE (SELECT COALESCE(MAX(position), -1) + 1 FROM contact_addresses WHERE contact_id = j.value ->> 0) + (j.value ->> 4) END
-           FROM json_each(?2) j, ${base}`,
+           FROM ${base}, json_each(?2) j`,
         )
         .bind(org, JSON.stringify(addresses), newCount),
     );
@@ -112,8 +113,9 @@ export function batchStatements(d1: D1Database, plan: BatchPlan, cursor: CursorU
     statements.push(
       d1
         .prepare(
-          `DELETE FROM contact_attributes
-           WHERE org_id = ?1 AND (contact_id, field_id) IN (SELECT j.value ->> 0, j.value ->> 1 FROM json_each(?2) j)`,
+          `DELETE FROM contact_attributes WHERE id IN (
+             SELECT a.id FROM json_each(?2) j CROSS JOIN contact_attributes a
+             WHERE a.contact_id = j.value ->> 0 AND a.field_id = j.value ->> 1 AND +a.org_id = ?1)`,
         )
         .bind(org, JSON.stringify(attributeDeletes)),
     );
@@ -124,7 +126,7 @@ export function batchStatements(d1: D1Database, plan: BatchPlan, cursor: CursorU
         .prepare(
           `INSERT INTO contact_attributes (org_id, contact_id, field_id, value_text, value_number, option_id)
            SELECT ?1, ${ref}, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5
-           FROM json_each(?2) j, ${base}`,
+           FROM ${base}, json_each(?2) j`,
         )
         .bind(org, JSON.stringify(attributes), newCount),
     );
@@ -135,7 +137,7 @@ export function batchStatements(d1: D1Database, plan: BatchPlan, cursor: CursorU
         .prepare(
           `INSERT INTO contact_tags (org_id, contact_id, tag_id)
            SELECT ?1, ${ref}, j.value ->> 2
-           FROM json_each(?2) j, ${base}
+           FROM ${base}, json_each(?2) j
            WHERE true ON CONFLICT DO NOTHING`,
         )
         .bind(org, JSON.stringify(tags), newCount),

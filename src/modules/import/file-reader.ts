@@ -14,6 +14,7 @@ export interface ReadStats {
   bytes: number;
 }
 
+/** The uploaded object is gone (deleted or never stored): the import fails with a clear message, no retry. */
 export class ImportFileMissing extends Error {
   constructor(readonly key: string) {
     super(`The import file ${key} is missing from storage`);

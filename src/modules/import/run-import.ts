@@ -50,6 +50,10 @@ export type RunOutcome = 'finished' | 'continued' | 'superseded' | 'nothing-to-d
 const DEFAULT_BATCH_ROWS = 1000;
 const DEFAULT_SLICE_MS = 30_000;
 const PROGRESS_EVERY_MS = 3_000;
+/** File bytes per batch at most (JSON parameters are capped at 2 MB by D1). */
+const BATCH_MAX_BYTES = 512 * 1024;
+/** Bytes handed to the parser at once. */
+const PARSE_PIECE_BYTES = 64 * 1024;
 /** Retries of a batch that lost a race on an address another writer created meanwhile. */
 const ADDRESS_RACE_RETRIES = 3;
 
@@ -131,6 +135,7 @@ class ImportJob {
     const batchRows = this.opts.batchRows ?? DEFAULT_BATCH_ROWS;
     const sliceMs = this.opts.sliceMs ?? DEFAULT_SLICE_MS;
     let pending: CsvRecord[] = [];
+    let batchStart = this.cursorBytes;
     let inflight: Promise<boolean> | null = null;
     let stopped: 'slice' | 'superseded' | null = null;
 
@@ -150,14 +155,23 @@ class ImportJob {
 
     try {
       reading: for await (const chunk of readFileFrom(this.env.FILES, this.record.fileKey, this.cursorBytes, this.size, this.stats, this.opts.windowBytes)) {
-        for (const rec of scanner.push(chunk)) {
-          if (this.takeHeader(rec)) continue;
-          pending.push(rec);
-          if (pending.length >= batchRows) {
-            const batch = pending;
-            pending = [];
-            await submit(batch);
-            if (stopped) break reading;
+        // R2 may deliver a whole window as one chunk: parse it in small pieces so only about a batch of
+        // records (and the text they point into) is alive at a time.
+        for (let at = 0; at < chunk.byteLength; at += PARSE_PIECE_BYTES) {
+          for (const rec of scanner.push(chunk.subarray(at, at + PARSE_PIECE_BYTES))) {
+            if (this.takeHeader(rec)) {
+              batchStart = rec.end;
+              continue;
+            }
+            pending.push(rec);
+            // A batch travels as JSON parameters, which D1 caps at 2 MB each: wide rows make smaller batches.
+            if (pending.length >= batchRows || rec.end - batchStart >= BATCH_MAX_BYTES) {
+              const batch = pending;
+              pending = [];
+              batchStart = rec.end;
+              await submit(batch);
+              if (stopped) break reading;
+            }
           }
         }
       }
@@ -171,6 +185,19 @@ class ImportJob {
       throw error;
     } finally {
       if (this.opts.parser) this.opts.parser.maxBufferBytes = scanner.maxBufferBytes;
+      console.log(
+        JSON.stringify({
+          level: 'info',
+          import_id: this.record.id,
+          run: stopped ?? 'to-end',
+          batches: this.batchNumber,
+          rows_to: this.cursorRow,
+          ms: Date.now() - this.started,
+          r2_reads: this.stats.reads,
+          max_r2_chunk: this.stats.maxChunkBytes,
+          max_parser_buffer: scanner.maxBufferBytes,
+        }),
+      );
     }
 
     if (stopped === 'superseded') return 'superseded';

@@ -7,6 +7,7 @@ import { IMPORT_MAX_BYTES, IMPORT_MESSAGES } from '../../shared/contracts/import
 /** R2 multipart parts must be equal (but the last) and at least 5 MiB. */
 const PART_BYTES = 8 * 1024 * 1024;
 
+/** The 413 of a file over the limit. */
 export const tooLarge = () => new ApiError(413, 'bad_request', IMPORT_MESSAGES.tooLarge);
 const emptyFile = () => validationFailed({ file: [IMPORT_MESSAGES.noRows] });
 

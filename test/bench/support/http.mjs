@@ -62,17 +62,28 @@ export async function uploadFile(port, host, token, file, fileName = 'contacts.c
   return res.body.data;
 }
 
-/** Starts an import and polls it every `pollMs` until it ends; returns { item, seconds } (from start to end). */
-export async function runImport(port, host, token, input, { pollMs = 250, onPoll } = {}) {
+/**
+ * Starts an import and polls it every `pollMs` until it ends; returns { item, seconds } (from start to end).
+ * Gives up when the import makes no progress for `stallMs`.
+ */
+export async function runImport(port, host, token, input, { pollMs = 250, stallMs = 120_000, onPoll } = {}) {
   const started = performance.now();
   const res = await apiRequest(port, host, { method: 'POST', path: '/api/v1/import', token, json: input });
   if (res.status !== 201) throw new Error(`starting the import failed: ${res.status} ${JSON.stringify(res.body)}`);
   const id = res.body.data.id;
+  let progress = -1;
+  let progressAt = performance.now();
   for (;;) {
     await new Promise((r) => setTimeout(r, pollMs));
     const poll = await apiRequest(port, host, { path: `/api/v1/import/${id}`, token });
     if (poll.status !== 200) throw new Error(`polling the import failed: ${poll.status} ${JSON.stringify(poll.body)}`);
     onPoll?.(poll.body.data);
+    if (poll.body.data.processed_bytes !== progress) {
+      progress = poll.body.data.processed_bytes;
+      progressAt = performance.now();
+    } else if (performance.now() - progressAt > stallMs) {
+      throw new Error(`the import made no progress for ${stallMs / 1000} s: ${JSON.stringify(poll.body.data)}`);
+    }
     if (poll.body.data.status === 'success' || poll.body.data.status === 'fail') {
       return { item: poll.body.data, seconds: (performance.now() - started) / 1000 };
     }

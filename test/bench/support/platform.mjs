@@ -1,50 +1,97 @@
 // The local platform for a benchmark: `wrangler dev` on a free port with a throwaway --persist-to dir,
-// migrated and seeded (organisation `acme`, user SEED_USER) by the same code `npm start` uses.
+// migrated (wrangler d1 migrations apply) and seeded (organisation `acme` and its user, SQL through
+// wrangler d1 execute: scripts/seed.ts, as `npm start` does).
+// wrangler dev reloads the worker whenever a source file changes, which would cut a long benchmark off in
+// the middle (and lose local queue messages). So the worker is bundled once into the temp dir
+// (wrangler deploy --dry-run --outdir) and wrangler dev runs that snapshot with --no-bundle.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { freePort } from '../../../scripts/lib/http.mjs';
-import { startPlatform } from '../../../scripts/lib/platform.mjs';
-import { BIN, localEnv, ROOT } from '../../../scripts/lib/run.mjs';
+import { freePort, waitForServer } from '../../../scripts/lib/http.mjs';
+import { seedDatabase } from '../../../scripts/lib/platform.mjs';
+import { BIN, localEnv, ROOT, run } from '../../../scripts/lib/run.mjs';
 import { SEED_ORG } from '../../../scripts/lib/seed-data.mjs';
 
-/** Starts the platform; returns { port, host, stateDir, logFile, child, stop }. stop() also deletes the temp dir. */
+const wranglerEnv = () => localEnv({ CI: 'true', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' });
+
+/** wrangler.toml pointed at the bundled snapshot, with absolute paths so it works from the temp dir. */
+function snapshotConfig(buildDir) {
+  const original = readFileSync(path.join(ROOT, 'wrangler.toml'), 'utf8');
+  const config = original
+    .replace(/^main\s*=.*$/m, `main = ${JSON.stringify(path.join(buildDir, 'index.js'))}`)
+    .replace(/^migrations_dir\s*=.*$/m, `migrations_dir = ${JSON.stringify(path.join(ROOT, 'migrations'))}`)
+    .replace(/^directory\s*=\s*"\.\/dist\/web"/m, `directory = ${JSON.stringify(path.join(ROOT, 'dist', 'web'))}`);
+  if (config === original) throw new Error('could not rewrite wrangler.toml for the benchmark snapshot');
+  return config;
+}
+
+/**
+ * Starts the platform; returns { port, host, stateDir, config, child, inspectorPort, stop, removeState }.
+ * stop() also deletes the temp dir, unless called with { keepState: true } (then removeState() does).
+ */
 export async function startBenchPlatform(label) {
   const root = mkdtempSync(path.join(tmpdir(), `bench-${label}-`));
   const stateDir = path.join(root, 'state');
+  const buildDir = path.join(root, 'build');
+  const config = path.join(root, 'wrangler.toml');
   const logFile = path.join(root, 'wrangler.log');
-  const port = await freePort(8900);
-  console.log(`starting wrangler dev on 127.0.0.1:${port} (state ${stateDir}, log ${logFile})`);
-  let platform;
-  try {
-    platform = await startPlatform({ port, persistTo: stateDir, vars: { JWT_SECRET: randomBytes(32).toString('hex') }, logFile, quiet: true });
-  } catch (err) {
-    rmSync(root, { recursive: true, force: true });
-    throw err;
-  }
-  return {
-    port,
-    host: `${SEED_ORG.domain}.localhost:${port}`,
-    stateDir,
-    logFile,
-    child: platform.child,
-    async stop() {
-      await platform.stop();
-      if (!process.env.BENCH_KEEP) rmSync(root, { recursive: true, force: true });
-    },
+  mkdirSync(path.join(ROOT, 'dist', 'web'), { recursive: true });
+  const log = openSync(logFile, 'a');
+  const quiet = { quiet: true, env: wranglerEnv(), stdio: ['ignore', log, log] };
+  let child = null;
+  let exited = false;
+  const stop = async ({ keepState = false } = {}) => {
+    if (child && !exited) {
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      signalGroup(child.pid, 'SIGTERM');
+      const timer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), 10_000);
+      await gone;
+      clearTimeout(timer);
+      signalGroup(child.pid, 'SIGKILL');
+    }
+    if (!keepState && !process.env.BENCH_KEEP) rmSync(root, { recursive: true, force: true });
   };
+  try {
+    console.log(`bundling the worker and starting wrangler dev (state ${stateDir}, log ${logFile})`);
+    await run(path.join(BIN, 'wrangler'), ['deploy', '--dry-run', '--outdir', buildDir], quiet);
+    writeFileSync(config, snapshotConfig(buildDir));
+    await run(path.join(BIN, 'wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir, '--config', config], quiet);
+    await seedDatabase(stateDir, quiet);
+    const port = await freePort(8900);
+    const inspectorPort = await freePort(9330);
+    const args = ['dev', '--config', config, '--no-bundle', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', stateDir];
+    args.push('--inspector-port', String(inspectorPort), '--inspector-ip', '127.0.0.1');
+    args.push('--show-interactive-dev-session=false', '--var', `JWT_SECRET:${randomBytes(32).toString('hex')}`);
+    child = spawn(path.join(BIN, 'wrangler'), args, { cwd: root, env: wranglerEnv(), stdio: ['ignore', log, log], detached: true });
+    child.once('exit', () => (exited = true));
+    const host = `${SEED_ORG.domain}.localhost:${port}`;
+    await waitForServer({ port, host, child, timeoutMs: 180_000 });
+    console.log(`wrangler dev is up on 127.0.0.1:${port} (Host ${host})`);
+    const removeState = () => rmSync(root, { recursive: true, force: true });
+    return { port, host, stateDir, config, child, inspectorPort, stop, removeState };
+  } catch (err) {
+    await stop();
+    throw err;
+  } finally {
+    closeSync(log);
+  }
+}
+
+function signalGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
 }
 
 /** Runs SQL against the platform's local D1 through `wrangler d1 execute --local --persist-to`; returns result rows. */
-export function d1Execute(stateDir, sql) {
+export function d1Execute(platform, sql) {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      path.join(BIN, 'wrangler'),
-      ['d1', 'execute', 'DB', '--local', '--persist-to', stateDir, '--json', '--command', sql],
-      { cwd: ROOT, env: localEnv({ CI: 'true', WRANGLER_SEND_METRICS: 'false' }), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const args = ['d1', 'execute', 'DB', '--local', '--persist-to', platform.stateDir, '--config', platform.config, '--json', '--command', sql];
+    const child = spawn(path.join(BIN, 'wrangler'), args, { cwd: ROOT, env: wranglerEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -52,8 +99,7 @@ export function d1Execute(stateDir, sql) {
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`wrangler d1 execute failed (${code}): ${err || out}`));
       try {
-        const parsed = JSON.parse(out);
-        resolve(parsed.flatMap((r) => r.results ?? []));
+        resolve(JSON.parse(out).flatMap((r) => r.results ?? []));
       } catch {
         reject(new Error(`unexpected wrangler output: ${out.slice(0, 500)}`));
       }
