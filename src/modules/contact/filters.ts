@@ -3,14 +3,21 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { contactAddresses, contactAttributes, contacts, contactTags } from '../../db/schema';
 import type { AttributeFilter } from '../../shared/contracts/contact';
 import { searchCondition } from '../crud/list-filter';
+import { canUseSearchIndex, contactIdsWithAddress, contactIdsWithText } from './search-index';
 
 // Conditions on `contacts` for the list, bulk delete and (later) a broadcast's recipients. Each sub-select is
 // scoped to the organisation and served by an index that leads with org_id.
 
 const json = (values: unknown[]) => JSON.stringify(values);
 
-/** Search through name, note and address values (LIKE wildcards in the text are taken literally). */
+/**
+ * Search through name, note and address values, as a substring, case-insensitively. Text of three or more
+ * characters goes through the trigram indexes; shorter text falls back to LIKE (wildcards taken literally).
+ */
 export function contactSearch(text: string, orgId: number): SQL | undefined {
+  if (canUseSearchIndex(text)) {
+    return sql`${contacts.id} IN (${contactIdsWithText(text, orgId)} UNION ${contactIdsWithAddress(text, orgId)})`;
+  }
   const own = searchCondition([contacts.name, contacts.note], text);
   const address = searchCondition([contactAddresses.value], text);
   if (!own || !address) return undefined;
@@ -25,8 +32,9 @@ export function withAnyTag(tagIds: number[], orgId: number): SQL {
   return sql`${contacts.id} IN (SELECT ${contactTags.contactId} FROM ${contactTags} WHERE ${contactTags.orgId} = ${orgId} AND ${contactTags.tagId} IN (SELECT value FROM json_each(${json(tagIds)})))`;
 }
 
-/** Contacts with an address containing the text. */
+/** Contacts with an address containing the text (through the trigram index from three characters on). */
 export function withAddressLike(text: string, orgId: number): SQL | undefined {
+  if (canUseSearchIndex(text)) return sql`${contacts.id} IN (${contactIdsWithAddress(text, orgId)})`;
   const like = searchCondition([contactAddresses.value], text);
   if (!like) return undefined;
   return sql`${contacts.id} IN (SELECT ${contactAddresses.contactId} FROM ${contactAddresses} WHERE ${contactAddresses.orgId} = ${orgId} AND ${like})`;

@@ -62,6 +62,28 @@ describe('contact list', () => {
     expect((await list(s, 'contact', '?search=%25')).items).toEqual([]);
   });
 
+  it('keeps the search index in step with renames, address changes, deletes and other organisations', async () => {
+    const ann = await create(s, 'contact', { name: 'Ann Lee', note: 'say "hi"', addresses: [email('ann@alpha.io')] });
+    const other = await newSession('cl-other');
+    await create(other, 'contact', { name: 'Ann Other', addresses: [email('ann@other.io')] });
+    expect(names(await list(s, 'contact', '?search=ann'))).toEqual(['Ann Lee']);
+    expect(names(await list(s, 'contact', `?search=${encodeURIComponent('"hi"')}`))).toEqual(['Ann Lee']);
+
+    await api(s, 'PUT', `/contact/${ann.id}`, { name: 'Anna Berg', addresses: [email('anna@delta.io')] });
+    expect(names(await list(s, 'contact', '?search=lee'))).toEqual([]);
+    expect(names(await list(s, 'contact', '?search=berg'))).toEqual(['Anna Berg']);
+    expect(names(await list(s, 'contact', '?search=alpha.io'))).toEqual([]);
+    expect(names(await list(s, 'contact', '?search=delta.io'))).toEqual(['Anna Berg']);
+    expect(names(await list(s, 'contact', '?address=delta'))).toEqual(['Anna Berg']);
+
+    await api(s, 'DELETE', `/contact/${ann.id}`);
+    expect((await list(s, 'contact', '?search=anna')).items).toEqual([]);
+    const left = await env.DB.prepare('SELECT (SELECT COUNT(*) FROM contact_text_search WHERE rowid = ?1) + (SELECT COUNT(*) FROM contact_address_search WHERE contact_id = ?1) AS n')
+      .bind(ann.id)
+      .first<{ n: number }>();
+    expect(left?.n).toBe(0);
+  });
+
   it('filters by ids, tags (any of) and address substring', async () => {
     const vip = await create(s, 'tag', { name: 'VIP' });
     const lead = await create(s, 'tag', { name: 'Lead' });
@@ -153,16 +175,20 @@ describe('contact list query plans', () => {
     expect(base).not.toMatch(/SCAN contacts/);
     expect(await plan([], desc(contacts.name))).toMatch(/contacts_org_name \(org_id=\?\)/);
 
+    // Search of 3+ characters is a MATCH on the trigram indexes (INDEX n:M), not a LIKE scan of every row.
     const search = await plan([contactSearch('ann', s.orgId)]);
     expect(search).toMatch(/contacts_org_created \(org_id=\?\)/);
-    expect(search).toMatch(/contact_addresses_org_value \(org_id=\?\)/);
+    expect(search).toMatch(/SCAN contact_text_search VIRTUAL TABLE INDEX \d+:M/);
+    expect(search).toMatch(/SCAN contact_address_search VIRTUAL TABLE INDEX \d+:M/);
+    const shortSearch = await plan([contactSearch('an', s.orgId)]);
+    expect(shortSearch).toMatch(/contact_addresses_org_value \(org_id=\?\)/);
 
     const tags = await plan(contactFilterConditions({ tags: [1, 2] }, s.orgId));
     expect(tags).toMatch(/contact_tags_org_tag \(org_id=\? AND tag_id=\?\)/);
     expect(tags).not.toMatch(/SCAN contact_tags/);
 
     const address = await plan(contactFilterConditions({ address: 'example' }, s.orgId));
-    expect(address).toMatch(/contact_addresses_org_value \(org_id=\?\)/);
+    expect(address).toMatch(/SCAN contact_address_search VIRTUAL TABLE INDEX \d+:M/);
 
     const attributes = await plan(contactFilterConditions({ attributes: [{ field_id: 1, value: '30' }] }, s.orgId));
     expect(attributes).toMatch(/contact_attributes_org_field_text \(org_id=\? AND field_id=\? AND value_text=\?\)/);

@@ -61,6 +61,7 @@ export function createI18n(language: LanguageCode): I18n {
     interpolation: { escapeValue: false },
     initAsync: false,
     returnNull: false,
+    showSupportNotice: false,
   });
   return instance;
 }
