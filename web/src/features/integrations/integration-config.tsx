@@ -28,7 +28,7 @@ export function integrationSummary(integration: Pick<Integration, 'type' | 'deta
 
 function TypeLabel({ type }: { type: IntegrationType }) {
   const { t } = useTranslation();
-  return <Badge variant="outline">{t(`integrations.types.${type}`)}</Badge>;
+  return <Badge variant="outline" miw="max-content">{t(`integrations.types.${type}`)}</Badge>;
 }
 
 /** Integration list columns (sorted in the browser: the list is loaded whole). */
