@@ -3,6 +3,7 @@ import { createDb } from './db/client';
 import type { Env } from './env';
 import { pruneSessions } from './modules/auth/sessions';
 import { pruneRateLimits } from './lib/rate-limit';
+import { rescueStalledImports } from './modules/import/rescue';
 import { dispatchQueue } from '../queues/dispatch';
 import type { QueueMessageBody } from '../queues/messages';
 
@@ -14,9 +15,9 @@ const app = buildApp();
 export default {
   fetch: app.fetch,
   queue: (batch, env) => dispatchQueue(batch, env),
-  /** Cron: housekeeping of expired sessions and stale rate-limit windows. */
+  /** Cron: housekeeping of expired sessions and stale rate-limit windows; imports whose job was lost go again. */
   scheduled: async (_controller, env, ctx) => {
     const db = createDb(env.DB);
-    ctx.waitUntil(Promise.all([pruneSessions(db), pruneRateLimits(db)]));
+    ctx.waitUntil(Promise.all([pruneSessions(db), pruneRateLimits(db), rescueStalledImports(db, env)]));
   },
 } satisfies ExportedHandler<Env, QueueMessageBody>;
