@@ -4,6 +4,7 @@ import type { Env } from './env';
 import { pruneSessions } from './modules/auth/sessions';
 import { pruneRateLimits } from './lib/rate-limit';
 import { rescueStalledImports } from './modules/import/rescue';
+import { rescueStalledMessages } from './modules/message/send-message';
 import { dispatchQueue } from '../queues/dispatch';
 import type { QueueMessageBody } from '../queues/messages';
 
@@ -15,9 +16,9 @@ const app = buildApp();
 export default {
   fetch: app.fetch,
   queue: (batch, env) => dispatchQueue(batch, env),
-  /** Cron: housekeeping of expired sessions and stale rate-limit windows; imports whose job was lost go again. */
+  /** Cron: housekeeping of expired sessions and stale rate-limit windows; imports and sends whose job was lost go again. */
   scheduled: async (_controller, env, ctx) => {
     const db = createDb(env.DB);
-    ctx.waitUntil(Promise.all([pruneSessions(db), pruneRateLimits(db), rescueStalledImports(db, env)]));
+    ctx.waitUntil(Promise.all([pruneSessions(db), pruneRateLimits(db), rescueStalledImports(db, env), rescueStalledMessages(db, env)]));
   },
 } satisfies ExportedHandler<Env, QueueMessageBody>;

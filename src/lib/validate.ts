@@ -1,8 +1,8 @@
 import { zValidator } from '@hono/zod-validator';
-import type { ValidationTargets } from 'hono';
+import type { MiddlewareHandler, ValidationTargets } from 'hono';
 import type { z } from 'zod';
 import { fieldErrors } from '../shared/zod-helpers';
-import { validationFailed } from './api-error';
+import { ApiError, validationFailed } from './api-error';
 
 // Every input goes through zod; a failure is a 422 in the one error envelope with per-field messages.
 function validator<T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) {
@@ -11,8 +11,23 @@ function validator<T extends z.ZodType, Target extends keyof ValidationTargets>(
   });
 }
 
-/** Validates the JSON body (malformed JSON is a 400 raised by Hono and mapped in onError). */
-export const validJson = <T extends z.ZodType>(schema: T) => validator('json', schema);
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+
+/**
+ * Validates the JSON body (malformed JSON is a 400 raised by Hono and mapped in onError). A body that is not
+ * declared as JSON is refused with 415 before anything runs: Hono would otherwise validate `{}` in its place,
+ * and on a bulk delete `{}` means "everything".
+ */
+export function validJson<T extends z.ZodType>(schema: T) {
+  const inner = validator('json', schema);
+  const guarded: MiddlewareHandler = (c, next) => {
+    if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) {
+      throw new ApiError(415, 'unsupported_media_type', 'Send the body as JSON (Content-Type: application/json)');
+    }
+    return inner(c, next);
+  };
+  return guarded as typeof inner;
+}
 
 /** Validates the query string; repeated keys arrive as arrays. */
 export const validQuery = <T extends z.ZodType>(schema: T) => validator('query', schema);

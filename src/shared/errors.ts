@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'not_found'
   | 'org_not_found'
   | 'conflict'
+  | 'unsupported_media_type'
   | 'internal_error';
 
 export interface ErrorBody {

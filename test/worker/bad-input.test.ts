@@ -33,9 +33,16 @@ describe('malformed input is a clear 4xx, never a 500', () => {
     expect(await expectClientError(big, 422, 'validation_failed')).toMatchObject({ error: { fields: { name: ['At most 100 characters'] } } });
   });
 
-  it('a body that is not JSON at all', async () => {
+  it('a body that is not declared as JSON, and changes nothing', async () => {
     const res = await call('bad', '/api/v1/tag', { method: 'POST', token, body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    await expectClientError(res, 422, 'validation_failed');
+    await expectClientError(res, 415, 'unsupported_media_type');
+    await call('bad', '/api/v1/tag', { method: 'POST', json: { name: 'keep me' }, token });
+    // Without a JSON type Hono would validate {} in place of the body: on a bulk delete that meant "delete all".
+    const plain = await call('bad', '/api/v1/tag', { method: 'DELETE', token, body: JSON.stringify({ ids: [1] }), headers: { 'content-type': 'text/plain' } });
+    await expectClientError(plain, 415, 'unsupported_media_type');
+    await expectClientError(await call('bad', '/api/v1/tag', { method: 'DELETE', token }), 415, 'unsupported_media_type');
+    const left = (await (await call('bad', '/api/v1/tag', { token })).json()) as { meta: { total: number } };
+    expect(left.meta.total).toBe(1);
   });
 
   it('unknown sort keys, bad orders and out-of-range paging', async () => {
@@ -52,11 +59,20 @@ describe('malformed input is a clear 4xx, never a 500', () => {
       '?ids=abc',
       '?ids=0',
       '?unknown=1',
+      '?search=%00ab',
+      '?search=ab%07cd',
     ];
     for (const query of cases) {
       const res = await call('bad', `/api/v1/tag${query}`, { token });
       await expectClientError(res, 422, 'validation_failed');
     }
+  });
+
+  it('control characters in contact search and address filters (they reach the full-text index)', async () => {
+    for (const query of ['?search=%00ab', '?search=ab%00', '?address=%00ab', '?address=ab%00cd']) {
+      await expectClientError(await call('bad', `/api/v1/contact${query}`, { token }), 422, 'validation_failed');
+    }
+    await expectClientError(await call('bad', '/api/v1/contact', { method: 'DELETE', json: { search: 'ab\u0000cd' }, token }), 422, 'validation_failed');
   });
 
   it('ids in the path that are not ids', async () => {

@@ -168,5 +168,7 @@ export const messages = sqliteTable(
     index('messages_external').on(t.externalId),
     // Deleting a contact sets its messages' contact_id to null: without this it scans every message.
     index('messages_contact').on(t.contactId),
+    // The cron's sweep for messages left 'sending' (all organisations).
+    index('messages_status_updated').on(t.status, t.updatedAt),
   ],
 );

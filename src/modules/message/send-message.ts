@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import { createDb, type Database } from '../../db/client';
 import { integrations, messages, senders, templateAttachments, templates } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
@@ -155,17 +155,49 @@ export async function deliverMessage(
   );
   if (claimed.length === 0) return;
 
-  const outcome = await attemptSend(env, db, claimed[0], deps);
+  let outcome: Outcome;
+  try {
+    outcome = await attemptSend(env, db, claimed[0], deps);
+  } catch (error) {
+    // A storage or database error after the claim: release the row like any retryable failure.
+    outcome = { ok: false, retryable: true, error: errorText(error) };
+  }
   const mine = and(eq(messages.id, row.id), eq(messages.status, 'sending'))!;
   const now = new Date().toISOString();
   if (outcome.ok) {
-    await scope.update(mine, { status: 'sent', externalId: outcome.externalId, sentAt: now, error: null, updatedAt: now });
-    return;
+    // The provider has it: a failed write here must not lead to a second send, so try it a few times.
+    const sent = { status: 'sent', externalId: outcome.externalId, sentAt: now, error: null, updatedAt: now };
+    for (let tries = 1; ; tries++) {
+      try {
+        await scope.update(mine, sent);
+        return;
+      } catch (error) {
+        if (tries >= 3) throw error;
+      }
+    }
   }
-  if (!outcome.retryable || attempt >= SEND_MAX_ATTEMPTS) {
+  // Claims are counted in the row, so re-queued deliveries (lease take-overs) count towards the limit too.
+  const tries = Math.max(attempt, Number(claimed[0].attempts) || 0);
+  if (!outcome.retryable || tries >= SEND_MAX_ATTEMPTS) {
     await scope.update(mine, { status: 'failed', error: outcome.error, updatedAt: now });
     return;
   }
   await scope.update(mine, { status: 'queued', error: outcome.error, updatedAt: now });
-  throw new Error(`message ${row.id} not sent yet (attempt ${attempt} of ${SEND_MAX_ATTEMPTS}): ${outcome.error}`);
+  throw new Error(`message ${row.id} not sent yet (attempt ${tries} of ${SEND_MAX_ATTEMPTS}): ${outcome.error}`);
+}
+
+/**
+ * Cron: queues again the messages left 'sending' past their lease (the delivery that claimed them died and
+ * its queue message is gone), so each is finished by the claim logic above: sent, retried or failed.
+ */
+export async function rescueStalledMessages(db: Database, env: Pick<Env, 'SEND_QUEUE'>, now = Date.now()): Promise<number> {
+  const stalled = await db
+    .select({ id: messages.id, orgId: messages.orgId })
+    .from(messages)
+    .where(and(eq(messages.status, 'sending'), lt(messages.updatedAt, new Date(now - SEND_LEASE_MS).toISOString())))
+    .limit(100);
+  if (stalled.length) {
+    await env.SEND_QUEUE.sendBatch(stalled.map((m) => ({ body: { kind: SEND_KIND, orgId: m.orgId, messageId: m.id } satisfies SendMessageBody })));
+  }
+  return stalled.length;
 }

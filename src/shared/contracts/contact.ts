@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { searchText } from '../list';
 import { addressTypeSchema, addressValueText, checkAddressValue, normalizeAddress, type AddressType } from '../address';
 import { MESSAGES } from '../messages';
 import { optionalText, requiredText } from '../zod-helpers';
@@ -140,7 +141,7 @@ export const contactFilterShape = {
     asArray,
     z.array(z.coerce.number({ error: 'tags must be tag ids' }).int('tags must be tag ids').positive('tags must be tag ids')).max(100).optional(),
   ),
-  address: z.string().trim().max(254, 'address is too long').optional(),
+  address: searchText('address').max(254, 'address is too long').optional(),
   attributes: z.preprocess(
     asArray,
     z

@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { dispatchQueue } from '../../../queues/dispatch';
-import { deliverMessage, SEND_KIND, SEND_LEASE_MS, SEND_MAX_ATTEMPTS } from '../../../src/modules/message/send-message';
+import { createDb } from '../../../src/db/client';
+import { deliverMessage, rescueStalledMessages, SEND_KIND, SEND_LEASE_MS, SEND_MAX_ATTEMPTS } from '../../../src/modules/message/send-message';
 import { call } from '../helpers';
 import { channels, createTemplate, insertContact, insertField, insertAttribute, newOrg, recordingProviders, row, type Org } from './channel-helpers';
 
@@ -194,6 +195,27 @@ describe('the send consumer', () => {
     const failing = recordingProviders([{ ok: false, retryable: true, error: 'timeout' }]);
     await deliver(o, last, SEND_MAX_ATTEMPTS, failing.providers);
     expect(await row<MessageRow>('messages', last)).toMatchObject({ status: 'failed', error: 'timeout' });
+  });
+
+  it('counts claims in the row, so deliveries re-queued after a lease still reach the attempt limit', async () => {
+    const { o, email } = await setup();
+    const id = await queued(o, email.id);
+    await env.DB.prepare('UPDATE messages SET attempts = ? WHERE id = ?').bind(SEND_MAX_ATTEMPTS - 1, id).run();
+    const failing = recordingProviders([{ ok: false, retryable: true, error: 'timeout' }]);
+    await deliver(o, id, 1, failing.providers); // the queue's own count restarts at 1 for a re-queued message
+    expect(await row<MessageRow>('messages', id)).toMatchObject({ status: 'failed', error: 'timeout', attempts: SEND_MAX_ATTEMPTS });
+  });
+
+  it('the cron queues again messages left sending past their lease, and only those', async () => {
+    const { o, email } = await setup();
+    const stuck = await queued(o, email.id);
+    const busy = await queued(o, email.id);
+    await env.DB.prepare("UPDATE messages SET status = 'sending', updated_at = ? WHERE id = ?").bind(new Date(Date.now() - SEND_LEASE_MS - 1000).toISOString(), stuck).run();
+    await env.DB.prepare("UPDATE messages SET status = 'sending', updated_at = ? WHERE id = ?").bind(new Date().toISOString(), busy).run();
+    const sent: unknown[] = [];
+    const queue = { sendBatch: async (batch: { body: unknown }[]) => void sent.push(...batch.map((m) => m.body)) } as unknown as Queue;
+    expect(await rescueStalledMessages(createDb(env.DB), { SEND_QUEUE: queue })).toBe(1);
+    expect(sent).toEqual([{ kind: SEND_KIND, orgId: o.orgId, messageId: stuck }]);
   });
 
   it('lets only one of two simultaneous deliveries send', async () => {

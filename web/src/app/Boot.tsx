@@ -4,6 +4,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
+import { GUEST_INIT_KEY } from '../lib/swr-keys';
 import { FullPageLoader, FullPageMessage } from '../components/common/FullPage';
 import { isApiError } from '../lib/api-error';
 import { translateApiError } from '../lib/server-messages';
@@ -18,7 +19,7 @@ export function Boot() {
   const ready = useAtomValue(sessionReadyAtom);
   const restoring = useRef(false);
   const { data, error, mutate } = useSWR(
-    'init/guest',
+    GUEST_INIT_KEY,
     () => client.get<ItemBody<GuestInit>>('/init/guest', undefined, { guest: true }),
     { revalidateIfStale: false, revalidateOnReconnect: false },
   );

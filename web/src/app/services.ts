@@ -1,6 +1,8 @@
+import { mutate } from 'swr';
 import { navigate } from 'wouter/use-browser-location';
 import { createServices } from '../lib/services';
-import { browserStorage } from '../lib/storage';
+import { browserStorage, STORAGE_KEYS } from '../lib/storage';
+import { GUEST_INIT_KEY } from '../lib/swr-keys';
 import { config } from './config';
 import { createI18n, detectLanguage } from './i18n';
 import type { AppServices } from './services-context';
@@ -27,6 +29,13 @@ export function createAppServices(): AppServices {
     pollMs: config.waitPollMs,
     refreshThresholdMs: config.refreshThresholdMs,
     debug: config.debug,
+    // Sign-out drops every cached answer about the user's data, so the next person in this tab never sees it.
+    onSessionCleared: () => void mutate((key) => key !== GUEST_INIT_KEY, undefined, { revalidate: false }),
+  });
+  // Another tab refreshed, signed in or signed out: follow it (a rotated refresh token must never be reused).
+  const sessionKeys: string[] = [STORAGE_KEYS.accessToken, STORAGE_KEYS.refreshToken];
+  window.addEventListener('storage', (event) => {
+    if (event.key === null || sessionKeys.includes(event.key)) services.session.adoptStoredSession();
   });
   return { ...services, storage, i18n };
 }

@@ -27,6 +27,8 @@ export interface ServicesOptions {
   debug?: boolean;
   now?: () => number;
   store?: JotaiStore;
+  /** Called whenever the session is cleared (sign-out, failed refresh, another tab signed out). */
+  onSessionCleared?: () => void;
 }
 
 export interface Services {
@@ -90,6 +92,7 @@ export function createServices(options: ServicesOptions): Services {
     navigate: options.navigate,
     now,
     refreshThresholdMs: options.refreshThresholdMs,
+    onCleared: options.onSessionCleared,
   });
   return { store, client, session, logger };
 }

@@ -22,6 +22,8 @@ export interface SessionDeps {
   navigate: (to: string) => void;
   now: () => number;
   refreshThresholdMs: number;
+  /** Called whenever the session is cleared (sign-out, failed refresh): drops cached server data. */
+  onCleared?: () => void;
 }
 
 /** The client session of spec section 4: restore, refresh (single flight), user fetch, sign-in, logout. */
@@ -126,12 +128,18 @@ export class Session implements AuthController {
   /** Signs in with login and password, loads the user, then goes to the root. Errors (401, 422, 429) propagate. */
   async signIn(username: string, password: string): Promise<void> {
     this.signingIn = true;
+    let user: CurrentUser | null = null;
     try {
       const tokens = await this.deps.client.post<TokenResponse>(AUTH_PATHS.tokenCreate, { username, password }, { guest: true, bypassWait: true });
       this.acceptTokens(tokens);
-      await this.fetchUser();
+      user = await this.fetchUser();
     } finally {
       this.signingIn = false;
+    }
+    if (!user) {
+      // Signed in but the user could not be loaded: do not leave half a session behind a silent form.
+      this.clear();
+      throw new Error('user could not be loaded');
     }
     this.deps.navigate('/');
   }
@@ -148,24 +156,56 @@ export class Session implements AuthController {
     this.deps.store.set(sessionAtom, session);
   }
 
-  /** Signs out: tells the server when there is a token, then always clears the session and goes to the root. */
+  /**
+   * Signs out: always clears the session and goes to the root at once; the server is told in the background
+   * (with the headers of the session being ended), so a stalled connection cannot keep anyone signed in.
+   */
   async logout(options: { remote?: boolean } = {}): Promise<void> {
-    if ((options.remote ?? true) && this.accessToken()) {
-      await this.deps.client.post(AUTH_PATHS.logout, undefined, { noAuthRetry: true, bypassWait: true, noLog: true }).catch(() => undefined);
-    }
+    const auth = (options.remote ?? true) ? this.authorization() : null;
     this.clear();
     this.deps.navigate('/');
+    if (auth) {
+      await this.deps.client
+        .post(AUTH_PATHS.logout, undefined, { guest: true, noAuthRetry: true, bypassWait: true, noLog: true, headers: { [auth.header]: auth.value } })
+        .catch(() => undefined);
+    }
   }
 
-  /** Forgets tokens and user without contacting the server. */
+  /** Forgets tokens, user and every cached server answer (the next user must not see this one's data). */
   clear(): void {
     clearStoredSession(this.deps.storage);
     this.deps.store.set(sessionAtom, EMPTY_SESSION);
     this.deps.store.set(currentUserAtom, null);
     clearAllFieldErrors(this.deps.store);
+    this.deps.onCleared?.();
+  }
+
+  /**
+   * Another tab changed the stored session (it refreshed, signed in or signed out): follow it, so this tab never
+   * presents a refresh token that was already rotated (the server treats that as theft and ends the session).
+   */
+  adoptStoredSession(): void {
+    const stored = readSession(this.deps.storage);
+    const current = this.tokens();
+    if (stored.refreshToken === current.refreshToken && stored.accessToken === current.accessToken) return;
+    if (!stored.accessToken) {
+      this.deps.store.set(sessionAtom, EMPTY_SESSION);
+      this.deps.store.set(currentUserAtom, null);
+      this.deps.onCleared?.();
+      this.deps.navigate('/');
+      return;
+    }
+    this.deps.store.set(sessionAtom, stored);
   }
 
   private async runRefresh(onFailure: 'logout' | 'clear'): Promise<boolean> {
+    // Another tab may have refreshed already: its new pair is in storage and ours is spent.
+    const stored = readSession(this.deps.storage);
+    if (stored.refreshToken && stored.refreshToken !== this.tokens().refreshToken) {
+      this.deps.store.set(sessionAtom, stored);
+      const expiresAt = stored.expiresAt ? Date.parse(stored.expiresAt) : NaN;
+      if (Number.isFinite(expiresAt) && expiresAt - this.deps.now() >= this.deps.refreshThresholdMs) return true;
+    }
     const { refreshToken, accessToken, authTypeId } = this.tokens();
     try {
       if (!refreshToken) throw new Error('no refresh token');

@@ -1,3 +1,4 @@
+import { IDS_MAX } from '@shared/list';
 import { Alert, Center, Group, Loader, Paper, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
@@ -144,8 +145,12 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
       ...labels,
       title: t('list.deleteAllTitle'),
       message: t(filtered ? 'list.deleteAllFilteredMessage' : 'list.deleteAllMessage', { count: list.total }),
-      onConfirm: () => void run(() => props.calls!.removeMany({ ...filters }), t('list.deletedAll')),
+      onConfirm: () => void run(() => props.calls!.removeMany(deleteAllBody()), t('list.deletedAll')),
     });
+  // When every matching row is loaded, delete exactly those: lists searched in the browser (fields,
+  // integrations) may match more columns than the server's search would.
+  const deleteAllBody = () =>
+    filtered && list.items.length >= list.total && list.items.length <= IDS_MAX ? { ids: list.items.map((row) => row.id) } : { ...filters };
   const reorder = (activeId: number, overId: number) => {
     const next = moveById(list.items, activeId, overId);
     if (next === list.items) return;

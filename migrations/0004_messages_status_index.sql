@@ -1,0 +1,1 @@
+CREATE INDEX `messages_status_updated` ON `messages` (`status`,`updated_at`);
