@@ -1,6 +1,8 @@
 import { LIVE_TOKEN_PROTOCOL, type LiveEvent } from '@shared/contracts/import';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, LiveClient, liveUrl, type SocketLike } from '../../../web/src/lib/live';
+import { backoffDelay, LiveClient, liveClientFor, liveUrl, type SocketLike } from '../../../web/src/lib/live';
+import { currentUserAtom } from '../../../web/src/lib/session-state';
+import { json, makeServices, mockFetch, signIn } from '../helpers';
 
 /** A WebSocket stand-in the test opens, closes and feeds by hand. */
 class FakeSocket implements SocketLike {
@@ -201,5 +203,39 @@ describe('live client', () => {
     expect(liveUrl('/api/v1', 'http://acme.localhost:8787/contact/import')).toBe('ws://acme.localhost:8787/api/v1/live');
     expect(liveUrl('/api/v1/', 'https://acme.example.com/')).toBe('wss://acme.example.com/api/v1/live');
     expect(liveUrl('https://api.example.com/v1', 'https://acme.example.com/')).toBe('wss://api.example.com/v1/live');
+  });
+});
+
+describe('the console live client and the signed-in user', () => {
+  it('reopens the connection with the new user token when the user changes, and closes it on sign-out', async () => {
+    const { fn } = mockFetch(() => json(200, {}));
+    const services = makeServices(fn);
+    const sockets: FakeSocket[] = [];
+    const user = (id: number) => ({ id, name: `u${id}`, username: `u${id}`, email: null, organization: { id: 1, name: 'Acme', domain: 'acme' } });
+    signIn(services, { access: 'token-a', expiresInSec: 900 });
+    services.store.set(currentUserAtom, user(1));
+    const live = liveClientFor(services, {
+      apiBaseUrl: '/api/v1',
+      pageUrl: () => 'http://acme.localhost/',
+      createSocket: (url, protocols) => {
+        const socket = new FakeSocket(url, protocols);
+        sockets.push(socket);
+        return socket;
+      },
+    });
+    live.start();
+    await flush();
+    expect(sockets.map((s) => s.protocols.at(-1))).toEqual(['token-a']);
+
+    signIn(services, { access: 'token-b', expiresInSec: 900 }); // another user arrives without a sign-out (social login)
+    services.store.set(currentUserAtom, user(2));
+    await flush();
+    expect(sockets[0].closed).toBe(true);
+    expect(sockets.map((s) => s.protocols.at(-1))).toEqual(['token-a', 'token-b']);
+
+    services.store.set(currentUserAtom, null);
+    await flush();
+    expect(sockets[1].closed).toBe(true);
+    expect(sockets).toHaveLength(2);
   });
 });

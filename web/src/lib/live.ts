@@ -213,7 +213,7 @@ const clients = new WeakMap<Services, LiveClient>();
 
 /**
  * The one live client of a console (per services object): created on first use, stopped when the signed-in
- * user goes away (sign-out or a failed refresh).
+ * user goes away (sign-out or a failed refresh) and restarted with the new user's token when the user changes.
  */
 export function liveClientFor(services: Services, options: { apiBaseUrl: string; pageUrl: () => string; createSocket?: LiveDeps['createSocket'] }): LiveClient {
   const existing = clients.get(services);
@@ -230,8 +230,15 @@ export function liveClientFor(services: Services, options: { apiBaseUrl: string;
     },
     createSocket: options.createSocket ?? ((url, protocols) => new WebSocket(url, protocols) as unknown as SocketLike),
   });
+  // A socket belongs to the user whose token opened it: stop it when they go, reopen it when another comes.
+  let userId = store.get(currentUserAtom)?.id ?? null;
   store.sub(currentUserAtom, () => {
-    if (!store.get(currentUserAtom)) client.stop();
+    const next = store.get(currentUserAtom)?.id ?? null;
+    if (next === userId) return;
+    const hadUser = userId !== null;
+    userId = next;
+    client.stop();
+    if (next !== null && hadUser) client.start();
   });
   clients.set(services, client);
   return client;
