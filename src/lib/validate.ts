@@ -1,5 +1,6 @@
 import { zValidator } from '@hono/zod-validator';
-import type { MiddlewareHandler, ValidationTargets } from 'hono';
+import type { Context, MiddlewareHandler, ValidationTargets } from 'hono';
+import { validator as honoValidator } from 'hono/validator';
 import type { z } from 'zod';
 import { fieldErrors } from '../shared/zod-helpers';
 import { ApiError, validationFailed } from './api-error';
@@ -20,13 +21,31 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
  */
 export function validJson<T extends z.ZodType>(schema: T) {
   const inner = validator('json', schema);
-  const guarded: MiddlewareHandler = (c, next) => {
-    if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) {
-      throw new ApiError(415, 'unsupported_media_type', 'Send the body as JSON (Content-Type: application/json)');
-    }
+  const guarded: MiddlewareHandler = async (c, next) => {
+    requireJsonType(c.req.header('content-type'));
     return inner(c, next);
   };
   return guarded as typeof inner;
+}
+
+/**
+ * Validates the JSON body with a schema chosen per request (e.g. by a path segment): `parse` returns the zod
+ * result; the 415 guard and the 422 shape are those of validJson.
+ */
+export function validJsonBy<T>(parse: (body: unknown, c: Context) => { success: true; data: T } | { success: false; error: z.ZodError }) {
+  return honoValidator('json', (value, c) => {
+    requireJsonType(c.req.header('content-type'));
+    const parsed = parse(value, c);
+    if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
+    return parsed.data;
+  });
+}
+
+/** Refuses a body that is not declared as JSON (415); every JSON body route goes through this. */
+function requireJsonType(contentType: string | undefined): void {
+  if (!JSON_TYPE.test(contentType ?? '')) {
+    throw new ApiError(415, 'unsupported_media_type', 'Send the body as JSON (Content-Type: application/json)');
+  }
 }
 
 /** Validates the query string; repeated keys arrive as arrays. */

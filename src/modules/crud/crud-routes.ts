@@ -1,12 +1,11 @@
 import { asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { Hono, type Context } from 'hono';
-import { validator } from 'hono/validator';
 import { z } from 'zod';
 import type { AppEnv } from '../../context';
 import { TenantScope, type TenantTable } from '../../db/tenant-scope';
 import { notFound, validationFailed } from '../../lib/api-error';
-import { parseId, validJson, validQuery } from '../../lib/validate';
+import { parseId, validJson, validJsonBy, validQuery } from '../../lib/validate';
 import {
   bulkDeleteSchema,
   listQuerySchema,
@@ -16,7 +15,6 @@ import {
   type ListResponse,
   type SortOrder,
 } from '../../shared/list';
-import { fieldErrors } from '../../shared/zod-helpers';
 import { changedFields, recordActivity } from '../activity-log/record';
 import { filterCondition, type ListFilter } from './list-filter';
 import { withUniqueFields } from './unique-violation';
@@ -112,7 +110,8 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
     const segment = config.typeSegment && c.req.param('segment');
     if (segment && (existing as Record<string, unknown>)[config.typeSegment!.field] !== segment) throw notFound();
     const id = existing.id as number;
-    const before = await presentOne(c, existing);
+    // The version before the change is only needed for the activity log's field-by-field diff.
+    const before = config.audit ? await presentOne(c, existing) : null;
     await config.validate?.(c, input, existing);
     await withUniqueFields(() => updateRow(c, id, input));
     const after = await presentOne(c, (await scopeOf(c).findById(id))!);
@@ -203,7 +202,8 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
     app.post('/', validJson(config.input), async (c) => create(c, c.req.valid('json') as Input));
     if (segmentPath) {
       const field = config.typeSegment!.field;
-      const withSegment = validator('json', (value, c) => {
+      // The type may come from the address (POST /integration/smtp): it fills or must match the body's.
+      const withSegment = validJsonBy((value, c) => {
         const segment = c.req.param('segment');
         const body = value && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : value;
         if (body && typeof body === 'object' && !Array.isArray(body)) {
@@ -211,9 +211,7 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
           if (given === undefined) (body as Record<string, unknown>)[field] = segment;
           else if (given !== segment) throw validationFailed({ [field]: [`${field} must be ${segment}, as in the address`] });
         }
-        const parsed = config.input.safeParse(body);
-        if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
-        return parsed.data;
+        return config.input.safeParse(body);
       });
       app.post(`/${segmentPath}`, withSegment, async (c) => create(c, c.req.valid('json') as Input));
     }

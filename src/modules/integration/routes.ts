@@ -1,12 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
-import { validator } from 'hono/validator';
 import { z } from 'zod';
 import type { AppEnv } from '../../context';
 import { integrations } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
-import { ApiError, notFound, validationFailed } from '../../lib/api-error';
-import { parseId } from '../../lib/validate';
+import { ApiError, notFound } from '../../lib/api-error';
+import { parseId, validJsonBy } from '../../lib/validate';
 import {
   INTEGRATION_MESSAGES,
   INTEGRATION_STATUSES,
@@ -20,7 +19,6 @@ import {
   type IntegrationType,
   type IntegrationUpdate,
 } from '../../shared/contracts/integration';
-import { fieldErrors } from '../../shared/zod-helpers';
 import { recordActivity } from '../activity-log/record';
 import { crudRoutes } from '../crud/crud-routes';
 import { presentIntegration, providerAccount, sealSecret, type StoredDetails } from './account';
@@ -109,11 +107,9 @@ async function findOr404(c: Ctx) {
 }
 
 /** Credentials body by the type in the path: user + password (smtp) or sid + token (twilio). */
-const credentialsBody = validator('json', (value, c) => {
+const credentialsBody = validJsonBy((value, c) => {
   const schema = c.req.param('type') === 'smtp' ? smtpCredentialsSchema : twilioCredentialsSchema;
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
-  return parsed.data as { user?: string; password?: string; sid?: string; token?: string };
+  return schema.safeParse(value) as { success: true; data: { user?: string; password?: string; sid?: string; token?: string } } | { success: false; error: z.ZodError };
 });
 
 /** /integration: the shared contract (with optional type segment), plus credentials, sync and connection test. */

@@ -52,3 +52,19 @@ describe('channel endpoints never answer malformed input with a 500', () => {
     expect((await o.api('GET', '/campaign')).body.meta.total).toBe(0);
   });
 });
+
+describe('bodies not declared as JSON', () => {
+  it('are refused with 415 on the routes that pick their schema from the address too', async () => {
+    const o = await newOrg();
+    const { smtp } = await channels(o);
+    const body = JSON.stringify({ name: 'x', server: 'h', port: 25, user: 'u', password: 'p' });
+    for (const [method, path] of [
+      ['POST', '/integration/smtp'],
+      ['PATCH', `/integration/${smtp.id}/smtp/credentials`],
+    ]) {
+      const res = await call(o.org, `/api/v1${path}`, { method, token: o.token, body, headers: { 'content-type': 'text/plain' } });
+      expect(res.status, `${method} ${path}`).toBe(415);
+    }
+    expect((await o.api('GET', '/integration')).body.meta.total).toBe(2);
+  });
+});
