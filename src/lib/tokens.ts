@@ -1,4 +1,5 @@
 import { jwtVerify, SignJWT } from 'jose';
+import { toBase64Url } from './crypto/secret-box';
 
 // Access tokens are short-lived HS256 JWTs; refresh tokens are opaque random strings stored only as hashes.
 export interface AccessClaims {
@@ -37,8 +38,7 @@ export async function verifyAccessToken(token: string, secret: string): Promise<
 
 /** 32 random bytes, base64url: the refresh token handed to the client once. */
 export function randomToken(bytes = 32): string {
-  const buf = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...buf)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
 /** Hex SHA-256, used to store refresh tokens (and later API keys) without keeping the secret. */

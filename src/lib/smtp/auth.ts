@@ -1,5 +1,6 @@
 // SMTP AUTH (RFC 4954) with the PLAIN (RFC 4616) and LOGIN mechanisms.
 import type { SmtpConnection } from './connection';
+import { base64 } from '../mime/encode';
 import { SmtpError } from './errors';
 import { formatReply, type SmtpReply } from './reply';
 
@@ -7,10 +8,7 @@ const encoder = new TextEncoder();
 
 /** Base64 of the UTF-8 bytes of a string (btoa alone only takes Latin-1). */
 export function base64Utf8(text: string): string {
-  const bytes = encoder.encode(text);
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
+  return base64(encoder.encode(text));
 }
 
 /**
