@@ -5,7 +5,8 @@ import { campaignSettings, campaigns, senders, templates } from '../../db/schema
 import { TenantScope } from '../../db/tenant-scope';
 import { validationFailed } from '../../lib/api-error';
 import { campaignInputSchema, type Campaign, type CampaignInput, type CampaignSetting } from '../../shared/contracts/campaign';
-import { addressProblem, type SenderType } from '../../shared/contracts/sender';
+import { addressError } from '../../shared/address';
+import type { SenderType } from '../../shared/contracts/sender';
 import { campaignMismatchMessage, campaignSenderFits, TEMPLATE_MESSAGES, type TemplateType } from '../../shared/contracts/template';
 import { crudRoutes } from '../crud/crud-routes';
 
@@ -32,7 +33,7 @@ async function validateSettings(c: Ctx, input: Partial<CampaignInput>) {
     if (!sType) errors[`settings.${i}.sender_id`] = [TEMPLATE_MESSAGES.senderNotFound];
     if (tType && sType && !campaignSenderFits(tType, sType)) errors[`settings.${i}.sender_id`] = [campaignMismatchMessage(tType)];
     if (sType && setting.to_address) {
-      const problem = addressProblem(sType, setting.to_address);
+      const problem = addressError(sType, setting.to_address);
       if (problem) errors[`settings.${i}.to_address`] = [problem];
     }
   });

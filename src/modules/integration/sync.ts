@@ -8,6 +8,7 @@ import { ApiError } from '../../lib/api-error';
 import { INTEGRATION_MESSAGES, type IntegrationSyncResult } from '../../shared/contracts/integration';
 import { providerAccount, type IntegrationRow, type StoredDetails } from './account';
 import { providers as defaultProviders, type Providers } from './providers';
+import { PHONE_PATTERN } from '../../shared/address';
 
 // POST /integration/{id}/sync: the row turns `merging` and a message goes on the events queue; the consumer
 // fetches the Twilio account's numbers, adds the missing ones as phone senders (when should_merge is set) and
@@ -43,7 +44,7 @@ const INSERT_CHUNK = 14;
 /** Adds the numbers not yet senders of this integration as phone senders, last in the order; returns how many were added. */
 export async function mergePhoneSenders(db: Database, orgId: number, integrationId: number, numbers: string[]): Promise<number> {
   const scope = new TenantScope(db, senders, orgId);
-  const unique = [...new Set(numbers.map((n) => n.trim()).filter((n) => /^\+\d{3,15}$/.test(n)))];
+  const unique = [...new Set(numbers.map((n) => n.trim()).filter((n) => PHONE_PATTERN.test(n)))];
   if (unique.length === 0) return 0;
   const [{ top }] = await db
     .select({ top: sql<number>`COALESCE(MAX(${senders.priority}), 0)` })

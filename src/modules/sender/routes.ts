@@ -5,10 +5,9 @@ import type { AppEnv } from '../../context';
 import { integrations, senders } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { validationFailed } from '../../lib/api-error';
-import { normalizeAddress } from '../../shared/address';
+import { addressError, normalizeAddress } from '../../shared/address';
 import type { IntegrationType } from '../../shared/contracts/integration';
 import {
-  addressProblem,
   SENDER_INTEGRATION,
   SENDER_MESSAGES,
   SENDER_TYPES,
@@ -36,7 +35,7 @@ async function validateSender(c: Ctx, input: Partial<Input>, existing?: Row) {
     }
   }
   if (existing && input.value !== undefined) {
-    const problem = addressProblem(type, input.value);
+    const problem = addressError(type, input.value);
     if (problem) throw validationFailed({ value: [problem] });
   }
 }

@@ -5,7 +5,8 @@ import { messages, senders, type templates } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { ApiError, validationFailed } from '../../lib/api-error';
 import { normalizeAddress } from '../../shared/address';
-import { addressProblem, type SenderType } from '../../shared/contracts/sender';
+import { addressError } from '../../shared/address';
+import type { SenderType } from '../../shared/contracts/sender';
 import {
   senderFitsTemplate,
   senderMismatchMessage,
@@ -35,7 +36,7 @@ export async function sendTestMessage(c: Ctx, template: typeof templates.$inferS
   const senderType = sender.type as SenderType;
   if (!senderFitsTemplate(templateType, senderType)) throw validationFailed({ sender_id: [senderMismatchMessage(templateType)] });
 
-  const problem = addressProblem(senderType, input.to);
+  const problem = addressError(senderType, input.to);
   if (problem) throw validationFailed({ to: [problem] });
   const to = normalizeAddress(senderType, input.to);
   if (await isBlacklisted(c.var.db, orgId, senderType, to)) throw new ApiError(422, 'validation_failed', TEMPLATE_MESSAGES.blacklisted, { to: [TEMPLATE_MESSAGES.blacklisted] });

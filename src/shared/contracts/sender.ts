@@ -19,11 +19,6 @@ export const SENDER_MESSAGES = {
 /** The integration type each sender type sends through. */
 export const SENDER_INTEGRATION: Record<SenderType, IntegrationType> = { email: 'smtp', phone: 'twilio' };
 
-/** The format message for an address of this sender type, or null when it is fine (the shared address rules). */
-export function addressProblem(type: SenderType, value: string): string | null {
-  return addressError(type, value);
-}
-
 export const senderInputSchema = z
   .object({
     integration_id: z.number({ error: (i) => (i.input == null ? MESSAGES.required : 'Choose an integration') }).int().positive(),
@@ -37,7 +32,7 @@ export const senderInputSchema = z
   .superRefine(
     (v, ctx) => {
       if (v && (v.type === 'email' || v.type === 'phone') && typeof v.value === 'string' && v.value) {
-        const problem = addressProblem(v.type, v.value);
+        const problem = addressError(v.type, v.value);
         if (problem) ctx.addIssue({ code: 'custom', path: ['value'], message: problem });
       }
     },

@@ -1,6 +1,7 @@
 import { Badge, TextInput } from '@mantine/core';
 import type { Integration } from '@shared/contracts/integration';
-import { addressProblem, SENDER_INTEGRATION, type Sender, type SenderInput, type SenderType, type SenderUpdate } from '@shared/contracts/sender';
+import { addressError } from '@shared/address';
+import { SENDER_INTEGRATION, type Sender, type SenderInput, type SenderType, type SenderUpdate } from '@shared/contracts/sender';
 import { MESSAGES } from '@shared/messages';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/common/DateTime';
@@ -121,7 +122,7 @@ export function validateSender(values: FormValues, creating: boolean): Record<st
   const value = text(values.value).trim();
   if (!value) errors.value = [MESSAGES.required];
   else if (values.type === 'email' || values.type === 'phone') {
-    const problem = addressProblem(values.type, value);
+    const problem = addressError(values.type, value);
     if (problem) errors.value = [problem];
   }
   return errors;
