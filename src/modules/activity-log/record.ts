@@ -45,6 +45,8 @@ export async function recordActivity(
     newValue: change.next,
     ...client,
   }));
-  // 13 bound values a row: stay under D1's 100 parameters per statement.
-  for (let i = 0; i < rows.length; i += 7) await c.var.db.insert(activityLog).values(rows.slice(i, i + 7));
+  // 13 bound values a row: stay under D1's 100 parameters per statement; all chunks in one round trip.
+  const inserts = [];
+  for (let i = 0; i < rows.length; i += 7) inserts.push(c.var.db.insert(activityLog).values(rows.slice(i, i + 7)));
+  await c.var.db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
 }
