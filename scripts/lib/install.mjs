@@ -18,23 +18,17 @@ export function installReason(root = ROOT) {
   return null;
 }
 
-/** Installs dependencies when needed: `npm ci` from the lock file, or `npm install` without one. */
+/**
+ * Installs dependencies when needed, at the versions of the lock file. `npm install` rather than `npm ci`:
+ * npm ci refuses this lock file where the registry does not serve workerd's macOS/Windows packages, while
+ * npm install takes the same lock file and skips them.
+ */
 export async function ensureInstalled(root = ROOT) {
   const reason = installReason(root);
   if (!reason) return;
-  const hasLock = existsSync(path.join(root, 'package-lock.json'));
   step(`Installing dependencies (${reason})`);
   // Plain PATH: npm itself comes from the system; no stale node_modules/.bin in front of it.
-  const options = { cwd: root, env: { ...process.env } };
-  if (!hasLock) return run('npm', ['install', '--no-audit', '--no-fund'], options);
-  try {
-    await run('npm', ['ci', '--no-audit', '--no-fund'], options);
-  } catch (err) {
-    // npm ci refuses a lock file that lacks optional platform packages (e.g. workerd for macOS/Windows)
-    // when the registry does not serve them; npm install accepts the same lock file and skips them.
-    console.log(`${err.message}; retrying with npm install`);
-    await run('npm', ['install', '--no-audit', '--no-fund'], options);
-  }
+  await run('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, env: { ...process.env } });
 }
 
 /**
@@ -45,7 +39,7 @@ export async function reexecOnNode22(scriptUrlPath) {
   const major = Number(process.versions.node.split('.')[0]);
   if (major >= 22) return;
   if (!existsSync(NODE22)) {
-    console.error(`Node ${process.versions.node} is too old and ${NODE22} is missing; run \`npm ci\` first.`);
+    console.error(`Node ${process.versions.node} is too old and ${NODE22} is missing; run \`npm install\` first.`);
     process.exit(1);
   }
   const env = { ...process.env, PATH: `${BIN}${path.delimiter}${process.env.PATH ?? ''}` };
