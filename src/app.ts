@@ -22,6 +22,19 @@ import { senderRoutes } from './modules/sender/routes';
 import { templateRoutes } from './modules/template/routes';
 import { campaignRoutes } from './modules/campaign/routes';
 import { messageRoutes } from './modules/message/routes';
+import { demoGuard } from './middleware/demo-guard';
+import { signupRoutes } from './modules/signup/routes';
+import { preRegistrationRoutes } from './modules/signup/pre-registration-routes';
+import { signCompleteRoutes } from './modules/signup/sign-complete-routes';
+import { operatorRoutes } from './modules/operator/routes';
+import { accountUserRoutes } from './modules/account/internal-user-routes';
+import { organizationRoutes } from './modules/account/organization-routes';
+import { sessionRoutes } from './modules/account/session-routes';
+import { apiKeyRoutes } from './modules/account/api-key-routes';
+import { socialRoutes } from './modules/social/routes';
+import { socialCallbackRoutes } from './modules/social/callback-routes';
+import { demoRoutes } from './modules/demo/routes';
+import { apiDocsRoutes } from './modules/api-docs/routes';
 
 /** Entity collections that need a signed-in user; each gets the shared contract from crudRoutes. */
 const entities = {
@@ -39,15 +52,30 @@ const entities = {
   template: templateRoutes,
   campaign: campaignRoutes,
   message: messageRoutes,
+  organization: organizationRoutes,
+  session: sessionRoutes,
+  'internal-api-key': apiKeyRoutes,
 } as const;
 
 /** Builds the worker's Hono app: context, tenant, then public and signed-in API routes, then the console. */
 export function buildApp() {
+  // Platform calls: made on the bare platform host, before (and without) an organisation.
+  const platform = new Hono<AppEnv>();
+  platform.route('/signup', signupRoutes);
+  platform.route('/pre-registration', preRegistrationRoutes);
+  platform.route('/operator', operatorRoutes);
+  platform.route('/social/callback', socialCallbackRoutes);
+
   const api = new Hono<AppEnv>();
   api.use('*', tenant);
+  api.use('*', demoGuard);
   api.route('/init', initRoutes);
   api.route('/internal-auth', internalAuthRoutes);
   api.route('/internal-user', internalUserRoutes);
+  api.route('/internal-user', signCompleteRoutes);
+  api.route('/internal-user', accountUserRoutes);
+  api.route('/social', socialRoutes);
+  api.route('/demo', demoRoutes);
   api.route('/log', clientLogRoutes);
   for (const [path, routes] of Object.entries(entities)) {
     api.use(`/${path}`, requireAuth);
@@ -59,7 +87,10 @@ export function buildApp() {
   app.use('*', requestContext);
   app.onError(handleError);
   app.notFound(handleNotFound);
+  // Platform routes first: a matched platform handler answers before the tenant middleware would run.
+  app.route('/api/v1', platform);
   app.route('/api/v1', api);
+  app.route('/api', apiDocsRoutes);
   app.route('/', consoleRoutes);
   return app;
 }

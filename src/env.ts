@@ -25,6 +25,33 @@ export interface Env {
   TWILIO_API_BASE?: string;
   /** DNS-over-HTTPS resolver the SMTP connection test asks to tell a bad host from a refused port. */
   DNS_RESOLVER_URL?: string;
+
+  // --- Identity (issue 3). All optional: the local defaults make sign-up, mail and demo work on a fresh machine.
+  /** Bearer token of the operator API (/api/v1/operator): pre-registration review, platform settings, demo reset. */
+  OPERATOR_TOKEN?: string;
+  /** Stripe secret key: sign-up payments go through Stripe Checkout when set, else the built-in test checkout. */
+  STRIPE_SECRET_KEY?: string;
+  /** Signing secret of the Stripe webhook endpoint (/api/v1/signup/stripe-webhook). */
+  STRIPE_WEBHOOK_SECRET?: string;
+  /** Amount due at sign-up, in cents (default 2900 = $29.00), and its currency (default usd). */
+  SIGNUP_AMOUNT_CENTS?: string;
+  SIGNUP_CURRENCY?: string;
+  /** The platform's own mail (reset, completion, pre-registration): smtp://user:pass@host:port, smtps:// for TLS. */
+  SYSTEM_SMTP_URL?: string;
+  /** From address of the platform's own mail, e.g. "Relay <no-reply@example.com>". */
+  SYSTEM_MAIL_FROM?: string;
+  /** Social sign-in providers: a preset is offered when its client id and secret are set. */
+  OAUTH_GITHUB_CLIENT_ID?: string;
+  OAUTH_GITHUB_CLIENT_SECRET?: string;
+  OAUTH_GOOGLE_CLIENT_ID?: string;
+  OAUTH_GOOGLE_CLIENT_SECRET?: string;
+  /** A generic OpenID Connect provider: issuer URL (discovery), client id and secret, and the name shown. */
+  OAUTH_OIDC_ISSUER?: string;
+  OAUTH_OIDC_CLIENT_ID?: string;
+  OAUTH_OIDC_CLIENT_SECRET?: string;
+  OAUTH_OIDC_NAME?: string;
+  /** Hours between resets of the shared demo organisation (spec: reset_length; default 24). */
+  DEMO_RESET_HOURS?: string;
 }
 
 export interface Settings {

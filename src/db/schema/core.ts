@@ -27,6 +27,8 @@ export const users = sqliteTable(
     email: text('email'),
     /** `scrypt$N$r$p$salt$hash`, null when the user signs in only through a social account. */
     passwordHash: text('password_hash'),
+    /** True from payment until the emailed sign-up completion link is used; such a user cannot sign in yet. */
+    registrationPending: integer('registration_pending', { mode: 'boolean' }).notNull().default(false),
     ...timestamps,
   },
   (t) => [uniqueIndex('users_org_username').on(t.orgId, t.username)],

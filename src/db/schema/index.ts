@@ -2,3 +2,4 @@
 export * from './core';
 export * from './audience';
 export * from './channels';
+export * from './identity';

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { MESSAGES } from '../messages';
+import { optionalText, requiredText } from '../zod-helpers';
+
+// The account area (me/*): profile, organisation, sessions, API key, account deletion.
+
+/** PUT /internal-user/{id}: name plus the login (an email, or a username in simple-sign mode). */
+export const profileUpdateSchema = z
+  .object({
+    name: requiredText(200),
+    email: z.string().trim().min(1, MESSAGES.required).email(MESSAGES.invalidEmail).max(254).optional(),
+    username: z.string().trim().min(1, MESSAGES.required).max(254).optional(),
+  })
+  .strict();
+
+/** PUT /organization: the current organisation's name (its domain never changes). */
+export const organizationUpdateSchema = z.object({ name: requiredText(200) }).strict();
+
+/** DELETE /internal-user/{id}: irreversible, so the caller repeats their login to confirm. */
+export const accountDeleteSchema = z.object({ confirm: z.string().trim().min(1, MESSAGES.required).max(254) }).strict();
+
+/** GET /session rows: the current user's live sessions. */
+export interface SessionRow {
+  id: string;
+  device: string | null;
+  user_agent: string | null;
+  ip: string | null;
+  expires_at: string;
+  refreshes_at: string | null;
+  created_at: string;
+  updated_at: string;
+  /** True for the session making the request. */
+  current: boolean;
+}
+
+/** POST /internal-api-key and PUT /internal-api-key/{id}: only the note is chosen. */
+export const apiKeyNoteSchema = z.object({ note: optionalText(500) }).strict();
+
+/** An API key as listed; `key` is present only in the answer to create and regenerate, shown once. */
+export interface ApiKeyRow {
+  id: number;
+  name: string;
+  note: string | null;
+  created_at: string;
+  updated_at: string;
+  key?: string;
+}
+
+/** The header an API call carries: `<username>:<key>`, plus X-ORG with the organisation domain. */
+export const API_KEY_HEADER = 'X-API-KEY';

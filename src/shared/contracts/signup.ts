@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { MESSAGES } from '../messages';
+import { orgDomainProblem } from '../org-domain';
+import { emailText, requiredText } from '../zod-helpers';
+import { newPasswordSchema } from './password';
+
+// Sign-up ("become a client") and pre-registration: platform calls, made on the bare platform host.
+
+export const orgDomainSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .superRefine((value, ctx) => {
+    const problem = orgDomainProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** POST /signup: user profile, organisation profile; answers where to pay. */
+export const signupSchema = z
+  .object({
+    user: z.object({ name: requiredText(200), email: emailText(), password: newPasswordSchema }).strict(),
+    organization: z.object({ name: requiredText(200), domain: orgDomainSchema }).strict(),
+  })
+  .strict();
+
+export type SignupStatus = 'pending' | 'paid' | 'completed';
+
+/** The answer to POST /signup and GET /signup/{id}. */
+export interface SignupView {
+  id: string;
+  status: SignupStatus;
+  amount: number;
+  currency: string;
+  /** Where the browser goes to pay: Stripe Checkout, or the built-in test checkout. */
+  checkout_url: string;
+  email: string;
+  domain: string;
+}
+
+/** POST /internal-user/sign-complete on the new organisation's host: the emailed code. */
+export const signCompleteSchema = z.object({ code: z.string().trim().min(1, MESSAGES.required).max(200) }).strict();
+
+/** POST /pre-registration while registration is paused. */
+export const preRegistrationSchema = z
+  .object({
+    name: requiredText(200),
+    email: emailText(),
+    organization: requiredText(200),
+    domain: orgDomainSchema.optional(),
+    comments: requiredText(4000),
+  })
+  .strict();
+
+/** Operator review of a pre-registration request. */
+export const preRegistrationReviewSchema = z.object({ note: z.string().trim().max(2000).optional() }).strict();

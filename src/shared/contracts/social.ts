@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+// Social sign-in, link and unlink (OAuth 2 / OpenID Connect).
+
+export const SOCIAL_ACTIONS = ['login', 'link'] as const;
+export type SocialAction = (typeof SOCIAL_ACTIONS)[number];
+
+/** Where the browser goes after a link or unlink: /me/security?status=<this>&provider=<id>. */
+export const SOCIAL_STATUS = { link: 'social-link', unlink: 'social-unlink' } as const;
+
+/** POST /social/{provider}/authorize: answers the provider URL to send the browser to. */
+export const socialAuthorizeSchema = z.object({ action: z.enum(SOCIAL_ACTIONS, { error: 'action must be login or link' }) }).strict();
+
+/** A configured provider, and whether the current user has linked it (GET /social). */
+export interface SocialProviderView {
+  id: string;
+  name: string;
+  linked: boolean;
+  /** The linked account's email or name, when linked. */
+  account: string | null;
+}
