@@ -12,7 +12,19 @@ export type ErrorCode =
   | 'org_not_found'
   | 'conflict'
   | 'unsupported_media_type'
-  | 'internal_error';
+  | 'internal_error'
+  // Identity (issue 3)
+  | 'registration_incomplete'
+  | 'registration_paused'
+  | 'registration_closed'
+  | 'link_invalid'
+  | 'current_password_wrong'
+  | 'social_already_linked'
+  | 'last_login_method'
+  | 'api_key_exists'
+  | 'demo_locked'
+  | 'payment_failed'
+  | 'webhook_invalid';
 
 export interface ErrorBody {
   error: {

@@ -6,6 +6,12 @@ import { LANGUAGES } from '../../shared/languages';
 import { PASSWORD_POLICY } from '../../shared/password-policy';
 import { loadCurrentUser } from './current-user';
 import { authMethods } from './routes';
+import { readSignupSettings } from '../platform-settings/settings';
+import { configuredProviders } from '../social/providers';
+import { demoResetHours, isDemoOrganization } from '../demo/demo-info';
+
+/** Where the Swagger UI lives: the API base with its version segment replaced (/api/v1 → /api/swagger-ui). */
+export const API_DOCS_PATH = '/api/swagger-ui';
 
 
 export const DICTIONARIES: Dictionaries = {
@@ -17,20 +23,24 @@ export const DICTIONARIES: Dictionaries = {
 
 /** /init: what the console loads before anything else, for guests and for signed-in users. */
 export const initRoutes = new Hono<AppEnv>()
-  .get('/guest', (c) => {
+  .get('/guest', async (c) => {
     const { accessTokenTtl, refreshTokenTtl, environment } = c.var.settings;
+    const org = c.var.org ?? null;
     const body: GuestInit = {
       password_config: PASSWORD_POLICY,
       auth: { access_token_ttl: accessTokenTtl, refresh_token_ttl: refreshTokenTtl, refresh_header: 'x-refresh' },
       auth_methods: authMethods(),
-      organization: c.var.org,
+      organization: org,
+      social_providers: configuredProviders(c.env),
+      api_docs_url: API_DOCS_PATH,
       settings: {
-        name: c.var.org.name,
+        name: org?.name ?? 'Relay',
         env: environment,
         'signin.mode': 'simple',
-        'signup.enabled': true,
-        'signup.active': true,
+        ...(await readSignupSettings(c.env, c.var.db)),
         languages: [...LANGUAGES],
+        demo: isDemoOrganization(org?.domain),
+        'demo.reset_length': demoResetHours(c.env),
       },
     };
     return c.json({ data: body });

@@ -4,6 +4,8 @@ import { MESSAGES } from '../messages';
 
 export const AUTH_TYPE_PASSWORD = 1;
 export const AUTH_TYPE_API_KEY = 2;
+/** Sessions opened through a linked social account. */
+export const AUTH_TYPE_SOCIAL = 3;
 
 export const tokenCreateSchema = z
   .object({
@@ -49,14 +51,25 @@ export interface GuestInit {
     refresh_header: string;
   };
   auth_methods: AuthMethod[];
+  /** Null on the bare platform host (sign-up, pre-registration), which names no organisation. */
   organization: OrganizationInfo | null;
+  /** Social sign-in providers configured in this deployment. */
+  social_providers: { id: string; name: string }[];
+  /** The interactive API documentation (Swagger UI), derived from the API base URL. */
+  api_docs_url: string;
   settings: {
     name: string;
     env: string;
     'signin.mode': 'simple';
     'signup.enabled': boolean;
     'signup.active': boolean;
+    /** Where "become a client" happens: the platform host's /signup page. */
+    'signup.applicationUrl': string;
     languages: string[];
+    /** True in the shared demo organisation: account forms read-only, some features locked. */
+    demo: boolean;
+    /** Hours between demo resets (the spec's reset_length). */
+    'demo.reset_length': number;
   };
 }
 
