@@ -15,6 +15,7 @@ export async function loadCurrentUser(c: Context<AppEnv>): Promise<CurrentUser> 
     name: row.name,
     username: row.username,
     email: row.email,
+    has_password: Boolean(row.passwordHash),
     organization: c.var.org,
   };
 }

@@ -39,6 +39,8 @@ export interface CurrentUser {
   name: string;
   username: string;
   email: string | null;
+  /** Whether username-password access exists (a social-only user has none and may create it). */
+  has_password: boolean;
   organization: OrganizationInfo;
 }
 
