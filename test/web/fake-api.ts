@@ -2,14 +2,26 @@ import type { Tag } from '@shared/contracts/tag';
 import { MESSAGES } from '@shared/messages';
 import { json, mockFetch, type FetchCall } from './helpers';
 
-export const USER = { id: 5, name: 'Ann Admin', username: 'ann', email: 'ann@acme.test', organization: { id: 2, name: 'Acme', domain: 'acme' } };
+export const USER = { id: 5, name: 'Ann Admin', username: 'ann', email: 'ann@acme.test', has_password: true, organization: { id: 2, name: 'Acme', domain: 'acme' } };
 
 const GUEST_INIT = {
   password_config: { min_length: 6, is_upper_required: true, is_lower_required: true, is_number_required: true, extra_characters: '!=@-+#$%^&*{}_' },
   auth: { access_token_ttl: 900, refresh_token_ttl: 2592000, refresh_header: 'x-refresh' },
   auth_methods: [{ id: 1, name: 'password', details: { header: 'Authorization', prefix: 'Bearer' } }],
   organization: USER.organization,
-  settings: { name: 'Acme', env: 'production', 'signin.mode': 'simple', 'signup.enabled': true, 'signup.active': true, languages: ['en'] },
+  social_providers: [],
+  api_docs_url: '/api/swagger-ui',
+  settings: {
+    name: 'Acme',
+    env: 'production',
+    'signin.mode': 'simple',
+    'signup.enabled': true,
+    'signup.active': true,
+    'signup.applicationUrl': 'http://localhost:8787/signup',
+    languages: ['en'],
+    demo: false,
+    'demo.reset_length': 24,
+  },
 };
 
 const invalid = (fields: Record<string, string[]>) => json(422, { error: { code: 'validation_failed', message: MESSAGES.invalidForm, fields } });
