@@ -12,6 +12,7 @@ import { CommandError, main, npmRun, onShutdown, ROOT, step } from './lib/run.mj
 const LOCAL_SECRETS = {
   JWT_SECRET: () => randomBytes(32).toString('hex'),
   SECRETS_KEY: () => `local:${randomBytes(32).toString('hex')}`,
+  OPERATOR_TOKEN: () => randomBytes(24).toString('hex'),
 };
 
 /** Makes sure .dev.vars holds every local secret (random, kept once written); returns their values. */
@@ -42,12 +43,14 @@ main(async () => {
   const { startPlatform } = await import('./lib/platform.mjs');
   const { startMailCatcher } = await import('./mail-catcher.mjs');
   const { startSmsCatcher } = await import('./sms-catcher.mjs');
+  const { startOidcProvider, LOCAL_OIDC_CLIENT } = await import('./oidc-provider.mjs');
   const { SEED_USER } = await import('./lib/seed-data.mjs');
   const port = Number(process.env.PORT) || 8787;
   const mailPort = Number(process.env.MAIL_PORT) || 1025;
   const mailUiPort = Number(process.env.MAIL_UI_PORT) || 8025;
   const smsPort = Number(process.env.SMS_PORT) || 8026;
-  for (const [p, name] of [[port, 'PORT'], [mailPort, 'MAIL_PORT'], [mailUiPort, 'MAIL_UI_PORT'], [smsPort, 'SMS_PORT']]) {
+  const oidcPort = Number(process.env.OIDC_PORT) || 8027;
+  for (const [p, name] of [[port, 'PORT'], [mailPort, 'MAIL_PORT'], [mailUiPort, 'MAIL_UI_PORT'], [smsPort, 'SMS_PORT'], [oidcPort, 'OIDC_PORT']]) {
     if (!(await portIsFree(p))) throw new CommandError(`Port ${p} on 127.0.0.1 is in use (is \`npm start\` already running?). Stop that, or pick another with ${name}=...`);
   }
 
@@ -58,8 +61,9 @@ main(async () => {
   let platform = null;
   let catcher = null;
   let smsCatcher = null;
+  let oidc = null;
   const stopAll = async () => {
-    await Promise.allSettled([platform?.stop(), catcher?.close(), smsCatcher?.close()]);
+    await Promise.allSettled([platform?.stop(), catcher?.close(), smsCatcher?.close(), oidc?.close()]);
   };
   let stopping = false;
   onShutdown(async () => {
@@ -74,6 +78,9 @@ main(async () => {
   step('Starting the local SMS catcher');
   smsCatcher = await startSmsCatcher({ port: smsPort, dir: path.join(ROOT, '.local', 'sms') });
   console.log(`Twilio-shaped API and viewer on ${smsCatcher.url}`);
+  step('Starting the local OpenID Connect provider');
+  oidc = await startOidcProvider({ port: oidcPort });
+  console.log(`Issuer ${oidc.issuer} (social sign-in "${LOCAL_OIDC_CLIENT.name}")`);
 
   step('Applying D1 migrations, seeding, starting wrangler dev');
   try {
@@ -81,7 +88,7 @@ main(async () => {
       port,
       persistTo: path.join(ROOT, '.wrangler', 'state'),
       vars: { SECRETS_KEY: secrets.SECRETS_KEY },
-      catchers: { smtpPort: catcher.smtpPort, smsPort: smsCatcher.port },
+      catchers: { smtpPort: catcher.smtpPort, smsPort: smsCatcher.port, oidcIssuer: oidc.issuer },
     });
   } catch (err) {
     await stopAll();
@@ -96,6 +103,9 @@ main(async () => {
   Caught mail:  http://127.0.0.1:${catcher.httpPort}  (SMTP 127.0.0.1:${catcher.smtpPort}, files in ${rel})
   Caught SMS:   ${smsCatcher.url}  (files in ${path.relative(process.cwd(), smsCatcher.dir) || smsCatcher.dir})
   Try it:       Templates -> a template -> Send test message, from hello@acme.test or +15005550006
+  Sign up:      http://localhost:${port}/signup  (test checkout; the completion link arrives in the caught mail)
+  Shared demo:  http://demo.localhost:${port}  (see its demo info page for the login)
+  Operator:     npm run operator -- requests   (token OPERATOR_TOKEN in .dev.vars)
 Press Ctrl-C to stop.
 `);
 

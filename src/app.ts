@@ -35,6 +35,7 @@ import { socialRoutes } from './modules/social/routes';
 import { socialCallbackRoutes } from './modules/social/callback-routes';
 import { demoRoutes } from './modules/demo/routes';
 import { apiDocsRoutes } from './modules/api-docs/routes';
+import { demoOperatorRoutes } from './modules/demo/operator-routes';
 
 /** Entity collections that need a signed-in user; each gets the shared contract from crudRoutes. */
 const entities = {
@@ -63,6 +64,7 @@ export function buildApp() {
   const platform = new Hono<AppEnv>();
   platform.route('/signup', signupRoutes);
   platform.route('/pre-registration', preRegistrationRoutes);
+  platform.route('/operator/demo', demoOperatorRoutes);
   platform.route('/operator', operatorRoutes);
   platform.route('/social/callback', socialCallbackRoutes);
 

@@ -9,7 +9,8 @@ export interface Organization {
 
 export interface AuthContext {
   userId: number;
-  sessionId: string;
+  /** The session of a console sign-in; null when the request authenticated with an API key. */
+  sessionId: string | null;
   authTypeId: number;
 }
 

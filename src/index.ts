@@ -5,6 +5,7 @@ import { pruneSessions } from './modules/auth/sessions';
 import { pruneRateLimits } from './lib/rate-limit';
 import { rescueStalledImports } from './modules/import/rescue';
 import { rescueStalledMessages } from './modules/message/send-message';
+import { resetDemoIfDue } from './modules/demo/reset';
 import { dispatchQueue } from '../queues/dispatch';
 import type { QueueMessageBody } from '../queues/messages';
 
@@ -16,9 +17,12 @@ const app = buildApp();
 export default {
   fetch: app.fetch,
   queue: (batch, env) => dispatchQueue(batch, env),
-  /** Cron: housekeeping of expired sessions and stale rate-limit windows; imports and sends whose job was lost go again. */
+  /**
+   * Cron: housekeeping of expired sessions and stale rate-limit windows; imports and sends whose job was lost go
+   * again; the shared demo is reset when due.
+   */
   scheduled: async (_controller, env, ctx) => {
     const db = createDb(env.DB);
-    ctx.waitUntil(Promise.all([pruneSessions(db), pruneRateLimits(db), rescueStalledImports(db, env), rescueStalledMessages(db, env)]));
+    ctx.waitUntil(Promise.all([pruneSessions(db), pruneRateLimits(db), rescueStalledImports(db, env), rescueStalledMessages(db, env), resetDemoIfDue(env, db)]));
   },
 } satisfies ExportedHandler<Env, QueueMessageBody>;

@@ -16,16 +16,22 @@ export default defineConfig(async () => {
   const tlsDir = mkdtempSync(path.join(os.tmpdir(), 'relay-transport-tls-'));
   trustTestCa(tlsDir, await createTestTls(tlsDir));
   process.env.RELAY_TRANSPORT_TLS_DIR = tlsDir;
-  const { cloudflareTest } = await import('@cloudflare/vitest-plugin');
+  const { cloudflareTest, readD1Migrations } = await import('@cloudflare/vitest-plugin');
   return {
     plugins: [
       cloudflareTest({
         wrangler: { configPath: path.join(root, 'wrangler.toml') },
-        miniflare: { bindings: { JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789' } },
+        miniflare: {
+          bindings: {
+            JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+            // The system-mail transport test reads and writes D1 (test/transport/system-mail.test.ts applies them).
+            TEST_MIGRATIONS: await readD1Migrations(path.join(root, 'migrations')),
+          },
+        },
       }),
     ],
     test: {
-      include: ['test/worker/transport/**/*.test.ts'],
+      include: ['test/worker/transport/**/*.test.ts', 'test/transport/**/*.test.ts'],
       globalSetup: ['test/support/transport-servers.ts'],
       testTimeout: 30_000,
     },

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { startMockProvider } from './worker/social/mock-provider.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 // The assets binding needs its folder to exist even when the console has not been built.
@@ -15,6 +16,10 @@ export default defineConfig(async () => ({
         bindings: {
           JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
           SECRETS_KEY: 'test1:test-secrets-key-test-secrets-key-0123456789',
+          OPERATOR_TOKEN: 'test-operator-token',
+          STRIPE_WEBHOOK_SECRET: 'whsec_test_secret_for_relay_tests',
+          // A real OpenID Connect provider on loopback for the social tests (its global setup stops it).
+          ...(await startMockProvider()),
           TEST_MIGRATIONS: await readD1Migrations(path.join(root, 'migrations')),
         },
       },
@@ -25,6 +30,7 @@ export default defineConfig(async () => ({
     // The transport tests need real servers on loopback: their own config starts them (npm run test:transport).
     exclude: ['test/worker/transport/**'],
     setupFiles: ['test/worker/setup.ts'],
+    globalSetup: ['test/worker/social/mock-provider.mjs'],
     testTimeout: 20_000,
   },
 }));

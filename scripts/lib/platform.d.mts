@@ -11,7 +11,7 @@ export declare function startPlatform(options: {
   port: number;
   persistTo: string;
   vars?: Record<string, string>;
-  catchers?: { smtpPort?: number; smsPort?: number };
+  catchers?: { smtpPort?: number; smsPort?: number; oidcIssuer?: string };
   logFile?: string;
   quiet?: boolean;
   timeoutMs?: number;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { waitForServer } from './http.mjs';
 import { addCleanup, BIN, localEnv, ROOT, run } from './run.mjs';
 import { SEED_ORG } from './seed-data.mjs';
+import { oidcProviderVars } from '../oidc-provider.mjs';
 
 /** Wrangler without prompts, metrics or the interactive hotkeys. */
 function wranglerEnv() {
@@ -35,8 +36,9 @@ export async function seedDatabase(persistTo, { secretsKey, smtpPort, smsPort, .
 /**
  * Migrates and seeds `persistTo`, runs `wrangler dev` on 127.0.0.1:<port> and waits until
  * http://acme.localhost:<port>/api/v1/init/guest answers. Returns { url, port, child, stop }.
- * Options: vars (extra worker vars, e.g. JWT_SECRET, SECRETS_KEY), catchers ({ smtpPort, smsPort }: the local
- * mail and SMS catchers the seeded example channels point at; the worker is told the SMS catcher's address),
+ * Options: vars (extra worker vars, e.g. JWT_SECRET, SECRETS_KEY), catchers ({ smtpPort, smsPort, oidcIssuer }:
+ * the local mail and SMS catchers the seeded example channels point at, and the local OpenID Connect provider;
+ * the worker is told their addresses, see localServiceVars),
  * logFile (wrangler output there instead of this terminal), quiet (do not echo the commands).
  */
 export async function startPlatform({ port, persistTo, vars = {}, catchers = {}, logFile, quiet = false, timeoutMs = 180_000 }) {
@@ -54,7 +56,7 @@ export async function startPlatform({ port, persistTo, vars = {}, catchers = {},
   }
 
   const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--show-interactive-dev-session=false'];
-  const workerVars = { ...vars, ...(catchers.smsPort ? { TWILIO_API_BASE: `http://127.0.0.1:${catchers.smsPort}` } : {}) };
+  const workerVars = { ...localServiceVars(port, catchers), ...vars };
   for (const [key, value] of Object.entries(workerVars)) args.push('--var', `${key}:${value}`);
   if (!quiet) console.log(`$ wrangler ${args.map((a, i) => (args[i - 1] === '--var' ? `${a.split(':')[0]}:***` : a)).join(' ')}`);
   // Its own process group, so stop() can end wrangler and the workerd it starts together.
@@ -92,6 +94,19 @@ export async function startPlatform({ port, persistTo, vars = {}, catchers = {},
     throw withLog(err, logFile);
   }
   return { url: `http://${host}`, port, child, stop };
+}
+
+/**
+ * The worker vars that point the platform at the local services: its own address for links (sign-up
+ * completion, password reset), the mail catcher as the system SMTP, the SMS catcher as Twilio, and the local
+ * OpenID Connect provider as social sign-in.
+ */
+function localServiceVars(port, { smtpPort, smsPort, oidcIssuer } = {}) {
+  const out = { PUBLIC_URL: `http://localhost:${port}` };
+  if (smtpPort) Object.assign(out, { SYSTEM_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SYSTEM_MAIL_FROM: 'Relay <no-reply@localhost>' });
+  if (smsPort) out.TWILIO_API_BASE = `http://127.0.0.1:${smsPort}`;
+  if (oidcIssuer) Object.assign(out, oidcProviderVars(oidcIssuer));
+  return out;
 }
 
 function signalGroup(pid, signal) {

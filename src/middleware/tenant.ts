@@ -6,6 +6,8 @@ import { organizations } from '../db/schema';
 import { ApiError } from '../lib/api-error';
 import { MESSAGES } from '../shared/messages';
 import { orgLabelFromHost } from '../shared/tenant-host';
+import { DEMO_ORG_DOMAIN } from '../shared/org-domain';
+import { ensureDemoOrganization } from '../modules/demo/reset';
 
 export { orgLabelFromHost };
 
@@ -28,10 +30,18 @@ export async function findOrganization(db: Database, label: string): Promise<Org
   return rows[0] ?? null;
 }
 
+/** Like findOrganization, but the shared demo is created (and seeded) on first use, so demo.localhost just works. */
+export async function resolveOrganization(db: Database, label: string): Promise<Organization | null> {
+  const org = await findOrganization(db, label);
+  return org ?? (label === DEMO_ORG_DOMAIN ? ensureDemoOrganization(db) : null);
+}
+
 /** Resolves the organisation once per request; unknown or missing is a 404, and nothing below runs. */
 export const tenant = createMiddleware<AppEnv>(async (c, next) => {
   const label = orgLabelOf(c.req.header('host'), c.req.header('x-org'));
-  const org = label && /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) ? await findOrganization(c.var.db, label) : null;
+  // The bare platform host (sign-up, pre-registration pages) loads the guest init without an organisation.
+  if (!label && c.req.method === 'GET' && c.req.path === '/api/v1/init/guest') return next();
+  const org = label && /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) ? await resolveOrganization(c.var.db, label) : null;
   if (!org) throw new ApiError(404, 'org_not_found', MESSAGES.orgNotFound);
   c.set('org', org);
   await next();

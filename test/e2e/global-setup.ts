@@ -7,6 +7,7 @@ import { freePort } from '../../scripts/lib/http.mjs';
 import { startPlatform } from '../../scripts/lib/platform.mjs';
 import { startMailCatcher } from '../../scripts/mail-catcher.mjs';
 import { startSmsCatcher } from '../../scripts/sms-catcher.mjs';
+import { startOidcProvider } from '../../scripts/oidc-provider.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,6 +19,12 @@ declare module 'vitest' {
     mailSmtpPort: number;
     /** The SMS catcher: Twilio-shaped API and viewer (GET /messages.json). */
     smsUrl: string;
+    /** The bare platform host, http://localhost:<port> (sign-up, pre-registration). */
+    platformUrl: string;
+    /** Bearer token of the operator API. */
+    operatorToken: string;
+    /** The local OpenID Connect provider (oauth2-mock-server) offered as social sign-in. */
+    oidcIssuer: string;
   }
 }
 
@@ -37,19 +44,25 @@ export default async function setup(project: TestProject) {
 
   const catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0, dir: path.join(state, 'mail') });
   const smsCatcher = await startSmsCatcher({ port: 0, dir: path.join(state, 'sms') });
+  const oidc = await startOidcProvider({ port: 0 });
   const port = await freePort(8790);
+  const operatorToken = randomBytes(24).toString('hex');
   let platform;
   try {
     platform = await startPlatform({
       port,
       persistTo: path.join(state, 'wrangler'),
-      vars: { JWT_SECRET: randomBytes(32).toString('hex'), SECRETS_KEY: `e2e:${randomBytes(32).toString('hex')}` },
-      catchers: { smtpPort: catcher.smtpPort, smsPort: smsCatcher.port },
+      vars: {
+        JWT_SECRET: randomBytes(32).toString('hex'),
+        SECRETS_KEY: `e2e:${randomBytes(32).toString('hex')}`,
+        OPERATOR_TOKEN: operatorToken,
+      },
+      catchers: { smtpPort: catcher.smtpPort, smsPort: smsCatcher.port, oidcIssuer: oidc.issuer },
       logFile,
       quiet: true,
     });
   } catch (err) {
-    await Promise.allSettled([catcher.close(), smsCatcher.close()]);
+    await Promise.allSettled([catcher.close(), smsCatcher.close(), oidc.close()]);
     rmSync(state, { recursive: true, force: true });
     throw err;
   }
@@ -69,10 +82,13 @@ export default async function setup(project: TestProject) {
   project.provide('mailUrl', `http://127.0.0.1:${catcher.httpPort}`);
   project.provide('mailSmtpPort', catcher.smtpPort);
   project.provide('smsUrl', smsCatcher.url);
+  project.provide('platformUrl', `http://localhost:${port}`);
+  project.provide('operatorToken', operatorToken);
+  project.provide('oidcIssuer', oidc.issuer);
   console.log(`e2e: platform at ${platform.url} (log: ${path.relative(root, logFile)}), mail viewer http://127.0.0.1:${catcher.httpPort}`);
 
   return async () => {
-    await Promise.allSettled([platform.stop(), catcher.close(), smsCatcher.close()]);
+    await Promise.allSettled([platform.stop(), catcher.close(), smsCatcher.close(), oidc.close()]);
     process.off('exit', killOnExit);
     rmSync(state, { recursive: true, force: true });
   };

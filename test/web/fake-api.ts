@@ -18,6 +18,8 @@ const GUEST_INIT = {
     'signup.enabled': true,
     'signup.active': true,
     'signup.applicationUrl': 'http://localhost:8787/signup',
+    'signup.amount': 2900,
+    'signup.currency': 'usd',
     languages: ['en'],
     demo: false,
     'demo.reset_length': 24,

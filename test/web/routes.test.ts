@@ -160,7 +160,15 @@ describe('navigation', () => {
     ]);
   });
 
-  it('lists only existing account-area routes (today: profile)', () => {
-    expect(visibleAccountNav(t).map((e) => [e.key, e.href])).toEqual([['profile', '/me/profile']]);
+  it('lists only existing account-area routes, in the spec order', () => {
+    expect(visibleAccountNav(t).map((e) => [e.key, e.href])).toEqual([
+      ['organization', '/me/organization'],
+      ['security', '/me/security'],
+      ['api', '/me/api'],
+      ['profile', '/me/profile'],
+      ['session', '/me/session'],
+    ]);
+    const without = t.filter((route) => route.name !== 'my_api');
+    expect(visibleAccountNav(without).map((e) => e.key)).toEqual(['organization', 'security', 'profile', 'session']);
   });
 });

@@ -175,7 +175,11 @@ describe('init', () => {
           extra_characters: '!=@-+#$%^&*{}_',
         },
         auth: { access_token_ttl: 900, refresh_header: 'x-refresh' },
-        auth_methods: [{ id: 1, details: { header: 'Authorization', prefix: 'Bearer' } }],
+        auth_methods: [
+          { id: 1, details: { header: 'Authorization', prefix: 'Bearer' } },
+          { id: 2, name: 'api_key', details: { header: 'X-API-KEY', prefix: '' } },
+          { id: 3, name: 'social', details: { header: 'Authorization', prefix: 'Bearer' } },
+        ],
         organization: { domain: org },
       },
     });

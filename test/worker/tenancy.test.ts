@@ -36,8 +36,11 @@ describe('organisation from the host', () => {
     const viaHeader = await exportsFetch('http://localhost:8787/api/v1/init/guest', { 'x-org': 'xorg' });
     expect(viaHeader.status).toBe(200);
     expect(((await viaHeader.json()) as { data: { organization: { domain: string } } }).data.organization.domain).toBe('xorg');
+    // The bare platform host: only the guest init answers (without an organisation); the rest needs one.
     const none = await exportsFetch('http://localhost:8787/api/v1/init/guest', {});
-    expect(none.status).toBe(404);
+    expect(none.status).toBe(200);
+    expect(((await none.json()) as { data: { organization: unknown } }).data.organization).toBeNull();
+    expect((await exportsFetch('http://localhost:8787/api/v1/internal-auth/methods', {})).status).toBe(404);
     const mismatch = await call('xorg', '/api/v1/init/guest', { headers: { 'x-org': 'other' } });
     expect(mismatch.status).toBe(400);
   });

@@ -1,12 +1,17 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
-import { requireAuth } from '../../middleware/auth';
+import { requireAuth, sessionOfAccessToken } from '../../middleware/auth';
+import { unauthorized } from '../../lib/api-error';
+import { validJson } from '../../lib/validate';
+import { socialUserLoadSchema } from '../../shared/contracts/social';
+import { MESSAGES } from '../../shared/messages';
 import type { Dictionaries, GuestInit, UserInit } from '../../shared/contracts/auth';
 import { LANGUAGES } from '../../shared/languages';
 import { PASSWORD_POLICY } from '../../shared/password-policy';
 import { loadCurrentUser } from './current-user';
 import { authMethods } from './routes';
 import { readSignupSettings } from '../platform-settings/settings';
+import { signupPrice } from '../signup/payment';
 import { configuredProviders } from '../social/providers';
 import { demoResetHours, isDemoOrganization } from '../demo/demo-info';
 
@@ -26,6 +31,7 @@ export const initRoutes = new Hono<AppEnv>()
   .get('/guest', async (c) => {
     const { accessTokenTtl, refreshTokenTtl, environment } = c.var.settings;
     const org = c.var.org ?? null;
+    const price = signupPrice(c.env);
     const body: GuestInit = {
       password_config: PASSWORD_POLICY,
       auth: { access_token_ttl: accessTokenTtl, refresh_token_ttl: refreshTokenTtl, refresh_header: 'x-refresh' },
@@ -38,6 +44,8 @@ export const initRoutes = new Hono<AppEnv>()
         env: environment,
         'signin.mode': 'simple',
         ...(await readSignupSettings(c.env, c.var.db)),
+        'signup.amount': price.amountCents,
+        'signup.currency': price.currency,
         languages: [...LANGUAGES],
         demo: isDemoOrganization(org?.domain),
         'demo.reset_length': demoResetHours(c.env),
@@ -51,6 +59,13 @@ export const initRoutes = new Hono<AppEnv>()
   });
 
 /** /internal-user: the signed-in user. */
-export const internalUserRoutes = new Hono<AppEnv>().get('/me', requireAuth, async (c) =>
-  c.json({ data: await loadCurrentUser(c) }),
-);
+export const internalUserRoutes = new Hono<AppEnv>()
+  .get('/me', requireAuth, async (c) => c.json({ data: await loadCurrentUser(c) }))
+  // Spec section 7: a social sign-in loads its user from the tokens in the body (same checks as requireAuth).
+  .post('/me', validJson(socialUserLoadSchema), async (c) => {
+    const { access_token, auth_type_id } = c.req.valid('json');
+    const auth = await sessionOfAccessToken(c, access_token);
+    if (auth.authTypeId !== auth_type_id) throw unauthorized(MESSAGES.sessionExpired);
+    c.set('auth', auth);
+    return c.json({ data: await loadCurrentUser(c) });
+  });

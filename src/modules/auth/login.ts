@@ -34,5 +34,7 @@ export async function checkCredentials(c: Context<AppEnv>, username: string, pas
     throw new ApiError(401, 'invalid_credentials', MESSAGES.loginFailed);
   }
   await clear(c.var.db, key);
+  // Checked after the password, so a wrong password learns nothing about the account.
+  if (user[0].registrationPending) throw new ApiError(403, 'registration_incomplete', MESSAGES.registrationIncomplete);
   return user[0].id;
 }

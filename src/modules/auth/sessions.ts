@@ -16,8 +16,11 @@ async function issueAccessToken(c: Context<AppEnv>, userId: number, sessionId: s
   return signAccessToken({ sub: String(userId), org: c.var.org.id, sid: sessionId }, jwtSecret, accessTokenTtl);
 }
 
-/** Opens a session for a user who has just proved who they are, and returns its first token pair. */
-export async function openSession(c: Context<AppEnv>, userId: number, authTypeId: number): Promise<TokenResponse> {
+/**
+ * Opens a session for a user who has just proved who they are, and returns its first token pair. `device`
+ * overrides the X-DEVICE header (a social sign-in ends on a redirect that carries none: it was kept with the state).
+ */
+export async function openSession(c: Context<AppEnv>, userId: number, authTypeId: number, device?: string | null): Promise<TokenResponse> {
   const refreshToken = randomToken();
   const id = crypto.randomUUID();
   await new TenantScope(c.var.db, sessions, c.var.org.id).insert({
@@ -25,7 +28,7 @@ export async function openSession(c: Context<AppEnv>, userId: number, authTypeId
     userId,
     authTypeId,
     refreshHash: await sha256Hex(refreshToken),
-    device: clip(c.req.header('x-device'), 300),
+    device: clip(device ?? c.req.header('x-device'), 300),
     ip: clip(c.req.header('cf-connecting-ip') ?? c.req.header('x-forwarded-for'), 64),
     userAgent: clip(c.req.header('user-agent'), 500),
     expiresAt: isoIn(c.var.settings.refreshTokenTtl),

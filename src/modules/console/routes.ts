@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
 import { handleNotFound } from '../../middleware/errors';
-import { findOrganization, orgLabelFromHost } from '../../middleware/tenant';
+import { orgLabelFromHost, resolveOrganization } from '../../middleware/tenant';
 import { unknownOrganizationPage } from './unknown-organization-page';
 
 /**
@@ -12,7 +12,7 @@ export const consoleRoutes = new Hono<AppEnv>().get('*', async (c) => {
   if (c.req.path.startsWith('/api/')) return handleNotFound(c);
   const isPage = !/\.[a-z0-9]+$/i.test(c.req.path);
   const label = orgLabelFromHost(c.req.header('host'));
-  if (isPage && label && !(await findOrganization(c.var.db, label))) {
+  if (isPage && label && !(await resolveOrganization(c.var.db, label))) {
     return c.html(unknownOrganizationPage(label), 404);
   }
   // Re-wrapped so later middleware can add headers (x-version) to what the assets binding returns.

@@ -1,5 +1,28 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
+import { notFound } from '../../lib/api-error';
+import { DEMO_LOGIN, DEMO_PASSWORD, demoResetHours, isDemoOrganization, nextDemoResetAt } from './demo-info';
+import { readDemoResetAt } from './reset';
 
-/** /demo: the shared demo's info (reset interval, next reset, login). */
-export const demoRoutes = new Hono<AppEnv>();
+/** What GET /demo answers: the reset interval, the last and next reset, and the shared login. */
+export interface DemoInfo {
+  reset_length: number;
+  reset_at: string | null;
+  next_reset_at: string | null;
+  login: string;
+  password: string;
+}
+
+/** /demo: the shared demo's info (reset interval, next reset, login); any other organisation has none (404). */
+export const demoRoutes = new Hono<AppEnv>().get('/', async (c) => {
+  if (!isDemoOrganization(c.var.org.domain)) throw notFound();
+  const resetAt = await readDemoResetAt(c.var.db);
+  const data: DemoInfo = {
+    reset_length: demoResetHours(c.env),
+    reset_at: resetAt,
+    next_reset_at: nextDemoResetAt(c.env, resetAt),
+    login: DEMO_LOGIN,
+    password: DEMO_PASSWORD,
+  };
+  return c.json({ data });
+});

@@ -1,5 +1,30 @@
 import { Hono } from 'hono';
+import { z } from 'zod';
 import type { AppEnv } from '../../context';
+import { notFound } from '../../lib/api-error';
+import { parseId, validJson, validQuery } from '../../lib/validate';
+import { requireOperator } from '../../middleware/operator';
+import { preRegistrationReviewSchema } from '../../shared/contracts/signup';
+import { readSignupSettings, signupSettingsUpdateSchema, writeSignupSettings } from '../platform-settings/settings';
+import { listPreRegistrations, reviewPreRegistration } from './pre-registrations';
+
+const listQuery = z.object({ status: z.enum(['pending', 'approved', 'declined']).optional() }).strict();
 
 /** /operator (platform host, operator token): pre-registration review, platform settings, demo reset. */
 export const operatorRoutes = new Hono<AppEnv>();
+operatorRoutes.use('*', requireOperator);
+operatorRoutes
+  .get('/settings', async (c) => c.json({ data: await readSignupSettings(c.env, c.var.db) }))
+  .put('/settings', validJson(signupSettingsUpdateSchema), async (c) =>
+    c.json({ data: await writeSignupSettings(c.env, c.var.db, c.req.valid('json')) }),
+  )
+  .get('/pre-registrations', validQuery(listQuery), async (c) =>
+    c.json({ data: await listPreRegistrations(c.var.db, c.req.valid('query').status) }),
+  )
+  .post('/pre-registrations/:id/:decision{approve|decline}', validJson(preRegistrationReviewSchema), async (c) => {
+    const id = parseId(c.req.param('id'));
+    if (!id) throw notFound();
+    const decision = c.req.param('decision') === 'approve' ? 'approved' : 'declined';
+    const note = c.req.valid('json').note || null;
+    return c.json({ data: await reviewPreRegistration(c.env, c.var.db, id, decision, note) });
+  });

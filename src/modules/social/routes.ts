@@ -1,5 +1,79 @@
+import { CodeChallengeMethod, generateCodeVerifier, generateState, OAuth2Client } from 'arctic';
+import { eq } from 'drizzle-orm';
+import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
+import { socialAccounts } from '../../db/schema';
+import { ApiError, notFound } from '../../lib/api-error';
+import { validJson } from '../../lib/validate';
+import { requireAuth, sessionIdOf } from '../../middleware/auth';
+import { SOCIAL_STATUS, socialAuthorizeSchema, type SocialProviderView } from '../../shared/contracts/social';
+import { assertAnotherLoginMethodRemains } from '../account/login-methods';
+import { recordActivity } from '../activity-log/record';
+import { ProviderError, providerEndpoints } from './endpoints';
+import { saveOAuthState } from './oauth-state';
+import { configuredProviders, findProvider, type ResolvedProvider } from './providers';
+import { accountLabel, SOCIAL_ENTITY } from './social-activity';
+import { socialAccountsOf } from './social-accounts';
+
+const providerOr404 = (c: Context<AppEnv>): ResolvedProvider => {
+  const provider = findProvider(c.env, c.req.param('provider') ?? '');
+  if (!provider) throw notFound();
+  return provider;
+};
+
+/** Link and unlink change how a person signs in: only a console sign-in (a session) may, never an API key (403). */
+async function requireSession(c: Context<AppEnv>): Promise<void> {
+  await requireAuth(c, async () => {});
+  sessionIdOf(c);
+}
 
 /** /social: providers, authorize (login or link), unlink. */
-export const socialRoutes = new Hono<AppEnv>();
+export const socialRoutes = new Hono<AppEnv>()
+  .get('/', requireAuth, async (c) => {
+    const linked = await socialAccountsOf(c.var.db, c.var.org.id).forUser(c.var.auth.userId);
+    const views: SocialProviderView[] = configuredProviders(c.env).map(({ id, name }) => {
+      const account = linked.find((a) => a.provider === id);
+      return { id, name, linked: Boolean(account), account: account ? accountLabel(account) : null };
+    });
+    return c.json({ data: views });
+  })
+  .post('/:provider/authorize', validJson(socialAuthorizeSchema), async (c) => {
+    const provider = providerOr404(c);
+    const { action } = c.req.valid('json');
+    if (action === 'link') await requireSession(c);
+    let authorization: string;
+    try {
+      authorization = (await providerEndpoints(provider)).authorization;
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      throw new ApiError(500, 'internal_error', `${provider.name} cannot be reached right now. Try again later.`);
+    }
+    const state = generateState();
+    const codeVerifier = generateCodeVerifier();
+    await saveOAuthState(c.var.db, {
+      state,
+      orgId: c.var.org.id,
+      provider: provider.id,
+      action,
+      userId: action === 'link' ? c.var.auth.userId : null,
+      codeVerifier,
+      device: c.req.header('x-device')?.slice(0, 300) || null,
+    });
+    const client = new OAuth2Client(provider.clientId, provider.clientSecret, provider.redirectUri);
+    const url = client.createAuthorizationURLWithPKCE(authorization, state, CodeChallengeMethod.S256, codeVerifier, provider.scopes);
+    return c.json({ data: { url: url.toString() } });
+  })
+  // A link stays removable after its provider is taken out of the configuration.
+  .delete('/:provider', async (c) => {
+    await requireSession(c);
+    const providerId = c.req.param('provider');
+    const accounts = socialAccountsOf(c.var.db, c.var.org.id);
+    const account = await accounts.forUserAt(c.var.auth.userId, providerId);
+    if (!account) throw notFound();
+    await assertAnotherLoginMethodRemains(c, c.var.auth.userId);
+    const [deleted] = await accounts.scope.delete(eq(socialAccounts.id, account.id));
+    if (!deleted) throw notFound();
+    await recordActivity(c, SOCIAL_ENTITY, account.id, 'delete', [{ field: account.provider, previous: accountLabel(account), next: null }]);
+    return c.json({ data: { status: SOCIAL_STATUS.unlink, provider: account.provider } });
+  });

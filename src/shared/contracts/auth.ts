@@ -67,6 +67,9 @@ export interface GuestInit {
     'signup.active': boolean;
     /** Where "become a client" happens: the platform host's /signup page. */
     'signup.applicationUrl': string;
+    /** The amount due at sign-up, in cents, and its currency (lower-case ISO code). */
+    'signup.amount': number;
+    'signup.currency': string;
     languages: string[];
     /** True in the shared demo organisation: account forms read-only, some features locked. */
     demo: boolean;

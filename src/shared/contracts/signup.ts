@@ -20,15 +20,19 @@ export const signupSchema = z
   .object({
     user: z.object({ name: requiredText(200), email: emailText(), password: newPasswordSchema }).strict(),
     organization: z.object({ name: requiredText(200), domain: orgDomainSchema }).strict(),
+    /** The invitation of an approved pre-registration: lets its email sign up while registration is paused. */
+    invite: z.string().trim().max(2000).optional(),
   })
   .strict();
 
-export type SignupStatus = 'pending' | 'paid' | 'completed';
+/** failed: paid, but the domain was taken meanwhile (no account was created; the operator refunds). */
+export type SignupStatus = 'pending' | 'paid' | 'completed' | 'failed';
 
 /** The answer to POST /signup and GET /signup/{id}. */
 export interface SignupView {
   id: string;
   status: SignupStatus;
+  /** In the currency's minor unit: 2900 is 29.00. */
   amount: number;
   currency: string;
   /** Where the browser goes to pay: Stripe Checkout, or the built-in test checkout. */
@@ -50,6 +54,22 @@ export const preRegistrationSchema = z
     comments: requiredText(4000),
   })
   .strict();
+
+export type PreRegistrationStatus = 'pending' | 'approved' | 'declined';
+
+/** A pre-registration request as the operator API shows it. */
+export interface PreRegistrationView {
+  id: number;
+  name: string;
+  email: string;
+  organization: string;
+  domain: string | null;
+  comments: string;
+  status: PreRegistrationStatus;
+  review_note: string | null;
+  reviewed_at: string | null;
+  created_at: string;
+}
 
 /** Operator review of a pre-registration request. */
 export const preRegistrationReviewSchema = z.object({ note: z.string().trim().max(2000).optional() }).strict();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MESSAGES } from '../messages';
 
 // Social sign-in, link and unlink (OAuth 2 / OpenID Connect).
 
@@ -19,3 +20,12 @@ export interface SocialProviderView {
   /** The linked account's email or name, when linked. */
   account: string | null;
 }
+
+/** POST /internal-user/me: loads the user of a social sign-in from the tokens the callback handed over. */
+export const socialUserLoadSchema = z
+  .object({
+    device: z.string().max(300, 'device must be at most 300 characters').optional(),
+    access_token: z.string().trim().min(1, MESSAGES.required).max(4096),
+    auth_type_id: z.number({ error: 'auth_type_id must be a number' }).int().positive(),
+  })
+  .strict();

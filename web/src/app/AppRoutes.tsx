@@ -3,17 +3,20 @@ import { useMemo } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { AppLayout } from '../components/layout/AppLayout';
 import { NotFoundPage } from '../features/pages/NotFoundPage';
-import { currentUserAtom } from '../lib/session-state';
+import { platformRouteTable } from '../features/signup/platform-routes';
+import { currentUserAtom, guestInitAtom } from '../lib/session-state';
 import { guardRedirect } from './route-access';
 import { resolveRoute } from './route-table';
 import { consoleRouteTable } from './route-specs';
 import { RouteTableContext } from './services-context';
 
-/** Renders the route of the current path after the guard; unknown paths show the 404 page. */
+/** Renders the route of the current path after the guard; unknown paths show the 404 page. The platform host has its own table. */
 export function AppRoutes() {
   const [location] = useLocation();
   const user = useAtomValue(currentUserAtom);
-  const table = useMemo(consoleRouteTable, []);
+  // The bare platform host (no organisation) offers only the platform pages: landing, sign-up, pre-registration.
+  const platform = useAtomValue(guestInitAtom)?.organization === null;
+  const table = useMemo(() => (platform ? platformRouteTable() : consoleRouteTable()), [platform]);
   const match = resolveRoute(table, location);
 
   if (!match) {

@@ -13,12 +13,14 @@ export const config = {
   logUrl: '/api/v1/log',
   /** Route names removed from the route table. */
   disabledRoutes: [] as string[],
+  /** Offer the API keys page (me/api and its create and update routes). */
+  apiListable: true,
   /** Static pages served at /{pageName}; flagged as pages, so they are common routes. */
   staticPages: ['terms', 'privacy'] as string[],
   /** Routes open to everyone (plus any route flagged as a page). */
-  commonRoutes: ['home', 'error_404', 'social_login'] as string[],
+  commonRoutes: ['home', 'error_404', 'social_login', 'demo_info'] as string[],
   /** Routes only guests may open (plus the common ones). */
-  guestRoutes: ['password_reset'] as string[],
+  guestRoutes: ['password_reset', 'forgot_password', 'sign_complete'] as string[],
   /** Refresh the access token at startup when it expires within this many milliseconds. */
   refreshThresholdMs: 30_000,
   /** How often waiting requests check whether auth fetching or refreshing has finished. */

@@ -9,8 +9,16 @@ import { ImportPage } from '../features/import/ImportPage';
 import { SubscriptionFormPage } from '../features/subscriptions/SubscriptionFormPage';
 import { SubscriptionListPage } from '../features/subscriptions/SubscriptionListPage';
 import { MyProfilePage } from '../features/account/MyProfilePage';
+import { ApiKeyFormPage } from '../features/account/ApiKeyFormPage';
+import { MyApiKeysPage } from '../features/account/MyApiKeysPage';
+import { MyOrganizationPage } from '../features/account/MyOrganizationPage';
+import { MySecurityPage } from '../features/account/MySecurityPage';
+import { MySessionsPage } from '../features/account/MySessionsPage';
 import { HomePage } from '../features/auth/HomePage';
+import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
 import { PasswordResetPage } from '../features/auth/PasswordResetPage';
+import { SignCompletePage } from '../features/auth/SignCompletePage';
+import { DemoInfoPage } from '../features/demo/DemoInfoPage';
 import { SocialLoginPage } from '../features/auth/SocialLoginPage';
 import { TestPage } from '../features/diagnostics/TestPage';
 import { NotFoundPage } from '../features/pages/NotFoundPage';
@@ -37,9 +45,23 @@ export const ROUTE_SPECS: RouteSpec[] = [
   { name: 'error_404', path: '/page-not-found', component: NotFoundPage },
   { name: 'social_login', path: '/social-login', component: SocialLoginPage },
   { name: 'password_reset', path: '/password-reset', component: PasswordResetPage },
+  { name: 'forgot_password', path: '/forgot-password', component: ForgotPasswordPage },
+  { name: 'sign_complete', path: '/sign-complete', component: SignCompletePage },
+  { name: 'demo_info', path: '/demo-info', component: DemoInfoPage },
   { name: 'unsubscribe', path: '/unsubscribe', component: UnsubscribePage, skipGuard: true, bare: true },
   { name: 'test', path: '/test', component: TestPage },
   { name: 'my_profile', path: '/me/profile', component: MyProfilePage },
+  { name: 'my_organization', path: '/me/organization', component: MyOrganizationPage },
+  { name: 'my_security', path: '/me/security', component: MySecurityPage },
+  { name: 'my_session', path: '/me/session', component: MySessionsPage },
+  // The API keys page exists only when the apiListable option is set.
+  ...(config.apiListable
+    ? [
+        { name: 'my_api', path: '/me/api', component: MyApiKeysPage },
+        { name: 'internal-api-key_create', path: '/me/api/create', component: ApiKeyFormPage },
+        { name: 'internal-api-key_update', path: '/me/api/update/:id', component: ApiKeyFormPage },
+      ]
+    : []),
   { name: 'tag_list', path: '/tag', component: TagListPage },
   { name: 'tag_create', path: '/tag/create', component: TagFormPage },
   { name: 'tag_update', path: '/tag/update/:id', component: TagFormPage },

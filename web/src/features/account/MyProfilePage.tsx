@@ -1,37 +1,99 @@
-import { Paper, Table, Title } from '@mantine/core';
+import { TextInput } from '@mantine/core';
+import type { CurrentUser } from '@shared/contracts/auth';
+import { MESSAGES } from '@shared/messages';
 import { useAtomValue } from 'jotai';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useServices } from '../../app/services-context';
+import { notifySuccess } from '../../components/common/notify';
 import { AccountLayout } from '../../components/layout/AccountLayout';
-import { currentUserAtom } from '../../lib/session-state';
+import { isApiError } from '../../lib/api-error';
+import { currentUserAtom, guestInitAtom } from '../../lib/session-state';
+import { useIsDemo, looksLikeEmail } from './account-state';
+import { AccountFormCard } from './AccountFormCard';
+import { useAccountCalls, type ProfileInput } from './api';
+import { useServerText } from './messages';
+import { useFormErrors } from './use-form-errors';
 
-/** /me/profile: the signed-in user's details, read-only for now. */
+/** /me/profile: the signed-in user's full name and login (username in simple-sign mode, else email). */
 export function MyProfilePage() {
-  const { t } = useTranslation();
   const user = useAtomValue(currentUserAtom);
-  if (!user) return null;
-  const rows: [string, string][] = [
-    [t('profile.name'), user.name],
-    [t('profile.username'), user.username],
-    [t('profile.email'), user.email ?? '—'],
-    [t('profile.organization'), `${user.organization.name} (${user.organization.domain})`],
-  ];
   return (
     <AccountLayout>
-      <Paper withBorder p="lg" data-testid="my-profile">
-        <Title order={3} mb="md">
-          {t('account.profile')}
-        </Title>
-        <Table>
-          <Table.Tbody>
-            {rows.map(([label, value]) => (
-              <Table.Tr key={label}>
-                <Table.Th w={200}>{label}</Table.Th>
-                <Table.Td>{value}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Paper>
+      <div data-testid="my-profile">{user && <ProfileForm key={user.id} user={user} />}</div>
     </AccountLayout>
+  );
+}
+
+function ProfileForm({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation();
+  const { store } = useServices();
+  const calls = useAccountCalls();
+  const text = useServerText();
+  const demo = useIsDemo();
+  const simple = useAtomValue(guestInitAtom)?.settings['signin.mode'] === 'simple';
+  const [name, setName] = useState(user.name);
+  const [login, setLogin] = useState(simple ? user.username : (user.email ?? user.username));
+  const [submitting, setSubmitting] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, clear, set } = useFormErrors(calls.keys.profile(user.id));
+  const loginErrors = [...(errors.email ?? []), ...(errors.username ?? []), ...(errors.login ?? [])];
+
+  const submit = async () => {
+    setFormError(null);
+    const problems: Record<string, string[]> = {};
+    if (!name.trim()) problems.name = [MESSAGES.required];
+    if (!login.trim()) problems.login = [MESSAGES.required];
+    else if (!simple && !looksLikeEmail(login)) problems.login = [MESSAGES.invalidEmail];
+    if (Object.keys(problems).length) {
+      set(problems);
+      setFormError(t('server.invalidForm'));
+      return;
+    }
+    const input: ProfileInput = looksLikeEmail(login) ? { name: name.trim(), email: login.trim() } : { name: name.trim(), username: login.trim() };
+    setSubmitting(true);
+    try {
+      const saved = await calls.updateProfile(user.id, input);
+      // The header, account menu and other pages read the session's user: refresh it with the saved one.
+      store.set(currentUserAtom, { ...user, ...saved });
+      notifySuccess(t('me.profile.saved'));
+    } catch (error) {
+      setFormError(isApiError(error, 'validation_failed') ? t('server.invalidForm') : text.error(error));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <AccountFormCard title={t('account.profile')} testId="profile-form" onSubmit={submit} submitting={submitting} disabled={demo} error={formError}>
+      <TextInput
+        label={t('me.profile.name')}
+        withAsterisk
+        maxLength={200}
+        value={name}
+        disabled={demo}
+        error={text.field(errors.name)}
+        data-testid="profile-name"
+        onChange={(event) => {
+          setName(event.currentTarget.value);
+          clear('name');
+        }}
+      />
+      <TextInput
+        label={t(simple ? 'me.profile.username' : 'me.profile.email')}
+        description={simple ? t('me.profile.loginHint') : undefined}
+        withAsterisk
+        maxLength={254}
+        value={login}
+        disabled={demo}
+        error={text.field(loginErrors)}
+        data-testid="profile-login"
+        autoComplete="username"
+        onChange={(event) => {
+          setLogin(event.currentTarget.value);
+          for (const field of ['email', 'username', 'login']) clear(field);
+        }}
+      />
+    </AccountFormCard>
   );
 }

@@ -1,6 +1,7 @@
-import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
 import { useServices } from '../../app/services-context';
 import { clearFieldError, useFieldErrors } from '../../lib/field-errors';
 import { translateApiError, translateServerMessage } from '../../lib/server-messages';
@@ -63,6 +64,11 @@ export function PasswordSignInForm() {
         <Button type="submit" loading={submitting} data-testid="signin-submit">
           {t('auth.signIn')}
         </Button>
+        <Link href="/forgot-password" asChild>
+          <Anchor href="/forgot-password" size="sm" ta="center" data-testid="signin-forgot-password">
+            {t('identity.forgot.link')}
+          </Anchor>
+        </Link>
       </Stack>
     </form>
   );

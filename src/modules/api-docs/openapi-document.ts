@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { API_KEY_HEADER } from '../../shared/contracts/account';
+import { API_OPERATIONS, type ApiOperation } from './operations';
+
+// Builds the OpenAPI 3.1 description of /api/v1 from the operation list and the zod contracts (zod 4's
+// z.toJSONSchema; JSON Schema 2020-12 is OpenAPI 3.1's dialect).
+
+type Json = Record<string, unknown>;
+
+const DESCRIPTION = `The API of the messaging platform: contacts, templates, integrations, messages and the account.
+
+**Organisation.** Every call is made for one organisation: on its own host (\`https://<domain>.example.com/api/v1\`) or,
+from anywhere else, with the header \`X-ORG: <domain>\` (the organisation's subdomain, e.g. \`acme\`). Sign-up and
+pre-registration are made on the bare platform host and name no organisation.
+
+**Authentication.** Either a bearer access token from \`POST /internal-auth/token-create\` (header
+\`Authorization: Bearer <access_token>\`, refreshed with \`POST /internal-auth/token-refresh\`), or an API key created
+under *My account → API*: send \`${API_KEY_HEADER}: <username>:<key>\` together with \`X-ORG: <domain>\`.
+In this page, use **Authorize** to set them once for every call.
+
+**Shapes.** An item answers \`{ "data": ... }\`; a list answers \`{ "items": [...], "meta": { total, page, page_size,
+total_pages } }\`; an error answers \`{ "error": { code, message, fields? } }\`, with per-field messages on 422.`;
+
+/** A zod schema as JSON Schema for a request (what the client sends); parts zod cannot express become `{}`. */
+function jsonSchema(schema: z.ZodType): Json {
+  let out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json;
+  // Preprocessed values (e.g. one query value or many) have no input shape: describe what they become.
+  if (Object.keys(out).filter((k) => k !== '$schema').length === 0) {
+    out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Json;
+  }
+  delete out.$schema;
+  return out;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const jsonContent = (schema: Json) => ({ 'application/json': { schema } });
+
+/** Path parameters that are row ids (numbers), except where the id is text (sessions, sign-ups). */
+const NUMERIC_PARAM = /^(id|\w+Id)$/;
+const TEXT_ID_PATHS = /^\/(session|signup)\//;
+
+function pathParameters(path: string): Json[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: NUMERIC_PARAM.test(name) && !TEXT_ID_PATHS.test(path) ? { type: 'integer', minimum: 1 } : { type: 'string' },
+  }));
+}
+
+function queryParameters(query: z.ZodObject): Json[] {
+  const schema = jsonSchema(query) as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property as Json & { description?: string };
+    const isArray = rest.type === 'array';
+    return {
+      name,
+      in: 'query',
+      required: schema.required?.includes(name) ?? false,
+      ...(description ? { description } : {}),
+      schema: rest,
+      ...(isArray ? { style: 'form', explode: true } : {}),
+    };
+  });
+}
+
+function requestBody(body: NonNullable<ApiOperation['body']>): Json {
+  if (body === 'binary') return { required: true, content: { 'text/csv': { schema: { type: 'string', contentMediaType: 'text/csv' } } } };
+  if (body === 'multipart') {
+    return {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: { type: 'object', properties: { file: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+        },
+      },
+    };
+  }
+  return { required: true, content: jsonContent(jsonSchema(body)) };
+}
+
+function successResponse(op: ApiOperation): Json {
+  switch (op.response ?? 'item') {
+    case 'list':
+      return { description: 'A page of the list', content: jsonContent(ref('ListResponse')) };
+    case 'tokens':
+      return { description: 'A new token pair', content: jsonContent(ref('TokenResponse')) };
+    case 'file':
+      return { description: 'The file', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
+    case 'websocket':
+      return { description: 'Switching protocols: the live-update WebSocket' };
+    default:
+      return { description: 'Done', content: jsonContent(ref('ItemResponse')) };
+  }
+}
+
+function operationObject(op: ApiOperation): Json {
+  const access = op.access ?? 'user';
+  const responses: Json = { [String(op.status ?? 200)]: successResponse(op) };
+  if (op.body || op.query) responses['422'] = { $ref: '#/components/responses/ValidationFailed' };
+  if (access === 'user') {
+    responses['401'] = { $ref: '#/components/responses/Unauthorized' };
+    responses['403'] = { $ref: '#/components/responses/Forbidden' };
+  }
+  if (access !== 'platform' || op.path.includes('{')) responses['404'] = { $ref: '#/components/responses/NotFound' };
+  responses.default = { $ref: '#/components/responses/Error' };
+
+  const security = access === 'user' ? [{ bearerAuth: [] }, { apiKey: [], organization: [] }] : access === 'guest' ? [{}, { organization: [] }] : [];
+  return {
+    tags: [op.tag],
+    summary: op.summary,
+    operationId: `${op.method}${op.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`,
+    security,
+    parameters: [...pathParameters(op.path), ...(op.query ? queryParameters(op.query) : [])],
+    ...(op.body ? { requestBody: requestBody(op.body) } : {}),
+    responses,
+  };
+}
+
+const errorSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', examples: ['validation_failed', 'not_found', 'unauthorized', 'demo_locked'] },
+        message: { type: 'string' },
+        fields: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'Field path to its messages (422)' },
+        request_id: { type: 'string' },
+      },
+    },
+  },
+};
+
+const errorResponse = (description: string) => ({ description, content: jsonContent(ref('Error')) });
+
+/** The OpenAPI 3.1 document of /api/v1, for /api/openapi.json and the Swagger UI. */
+export function buildOpenApiDocument(version: string): Json {
+  const paths: Record<string, Json> = {};
+  for (const op of API_OPERATIONS) {
+    paths[op.path] ??= {};
+    paths[op.path][op.method] = operationObject(op);
+  }
+  const tags = [...new Set(API_OPERATIONS.map((op) => op.tag))].map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Relay messaging API', version, description: DESCRIPTION },
+    servers: [{ url: '/api/v1', description: 'This platform (on an organisation host, or with X-ORG)' }],
+    tags,
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The access_token of POST /internal-auth/token-create' },
+        apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'An API key as `<username>:<key>`; send X-ORG with it' },
+        organization: { type: 'apiKey', in: 'header', name: 'X-ORG', description: "The organisation's domain (subdomain), e.g. acme" },
+      },
+      schemas: {
+        Error: errorSchema,
+        ItemResponse: { type: 'object', required: ['data'], properties: { data: {} } },
+        ListMeta: {
+          type: 'object',
+          required: ['total', 'page', 'page_size', 'total_pages'],
+          properties: { total: { type: 'integer' }, page: { type: 'integer' }, page_size: { type: 'integer' }, total_pages: { type: 'integer' } },
+        },
+        ListResponse: { type: 'object', required: ['items', 'meta'], properties: { items: { type: 'array', items: { type: 'object' } }, meta: ref('ListMeta') } },
+        TokenResponse: {
+          type: 'object',
+          required: ['access_token', 'refresh_token', 'expires_in', 'auth_type_id'],
+          properties: {
+            access_token: { type: 'string' },
+            refresh_token: { type: 'string' },
+            expires_in: { type: 'integer', description: 'Seconds until the access token expires' },
+            auth_type_id: { type: 'integer' },
+          },
+        },
+      },
+      responses: {
+        ValidationFailed: errorResponse('Some fields are filled incorrectly: error.fields has the messages per field'),
+        Unauthorized: errorResponse('No valid access token or API key'),
+        Forbidden: errorResponse('Not allowed (e.g. a feature locked in the shared demo)'),
+        NotFound: errorResponse('Not found (or another organisation’s)'),
+        Error: errorResponse('Any other error, in the same envelope'),
+      },
+    },
+  };
+}

@@ -1,0 +1,247 @@
+import { z } from 'zod';
+import { accountDeleteSchema, apiKeyNoteSchema, organizationUpdateSchema, profileUpdateSchema } from '../../shared/contracts/account';
+import { clientLogSchema, tokenCreateSchema } from '../../shared/contracts/auth';
+import { activityLogFilterShape } from '../../shared/contracts/activity-log';
+import { blacklistFilterShape, blacklistInputSchema } from '../../shared/contracts/blacklist';
+import { campaignInputSchema } from '../../shared/contracts/campaign';
+import { contactFilterShape, contactInputSchema } from '../../shared/contracts/contact';
+import { fieldFilterShape, fieldInputSchema, fieldUpdateSchema } from '../../shared/contracts/field';
+import { importCreateSchema, importFilterShape, importUploadQuerySchema } from '../../shared/contracts/import';
+import {
+  INTEGRATION_STATUSES,
+  INTEGRATION_TYPES,
+  integrationInputSchema,
+  integrationUpdateSchema,
+  smtpCredentialsSchema,
+  twilioCredentialsSchema,
+} from '../../shared/contracts/integration';
+import { messageFilterShape } from '../../shared/contracts/message';
+import { passwordRemindSchema, passwordResetSchema, passwordUpdateSchema } from '../../shared/contracts/password';
+import { SENDER_TYPES, senderInputSchema, senderUpdateSchema } from '../../shared/contracts/sender';
+import { preRegistrationSchema, signCompleteSchema, signupSchema } from '../../shared/contracts/signup';
+import { socialAuthorizeSchema, socialUserLoadSchema } from '../../shared/contracts/social';
+import { subscriptionInputSchema } from '../../shared/contracts/subscription';
+import { tagInputSchema } from '../../shared/contracts/tag';
+import { TEMPLATE_TYPES, templateInputSchema, templatePreviewSchema, templateUpdateSchema, testMessageSchema } from '../../shared/contracts/template';
+import { sessionRevokeSchema } from '../account/session-routes';
+
+// The API description as data: every /api/v1 route the worker serves, with the zod contract of its body and
+// query. openapi-document.ts turns this list into OpenAPI 3.1; test/worker/api-docs checks it against the app.
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * Who may call: `user` needs a signed-in user (bearer token) or an API key; `guest` is open on an organisation's
+ * host (or with X-ORG); `platform` is open on the bare platform host and names no organisation.
+ */
+export type Access = 'user' | 'guest' | 'platform';
+
+/** What a successful answer carries: `{ data }`, a list page, a token pair, a file, or a WebSocket upgrade. */
+export type ResponseKind = 'item' | 'list' | 'tokens' | 'file' | 'websocket';
+
+export interface ApiOperation {
+  method: HttpMethod;
+  /** Relative to /api/v1, OpenAPI style (`/tag/{id}`). */
+  path: string;
+  tag: string;
+  summary: string;
+  access?: Access;
+  /** JSON body contract, or a raw upload (`binary`: the bytes as the body; `multipart`: form-data `file` parts). */
+  body?: z.ZodType | 'binary' | 'multipart';
+  query?: z.ZodObject;
+  response?: ResponseKind;
+  /** Success status (default 200). */
+  status?: number;
+}
+
+type CrudOp = 'list' | 'read' | 'create' | 'update' | 'delete' | 'bulkDelete' | 'priorities';
+
+interface EntityDoc {
+  path: string;
+  /** The noun used in summaries. */
+  noun: string;
+  ops: readonly CrudOp[];
+  input?: z.ZodObject;
+  /** The PUT/PATCH body when it differs from create. */
+  update?: z.ZodObject;
+  /** Extra list and bulk-delete filters besides the shared ones. */
+  filters?: z.ZodRawShape;
+}
+
+const ALL: readonly CrudOp[] = ['list', 'read', 'create', 'update', 'delete', 'bulkDelete'];
+const REORDERABLE: readonly CrudOp[] = [...ALL, 'priorities'];
+
+/** The shared list parameters (src/shared/list.ts); sort_by takes the entity's sortable keys. */
+export const listParams = z
+  .object({
+    page: z.number().int().min(1).optional().describe('Page number, from 1'),
+    page_size: z.number().int().min(1).max(100).optional().describe('Rows per page (default 10, or 100 when ids are given)'),
+    sort_by: z.string().optional().describe('A sortable column, e.g. created_at, updated_at, name or priority'),
+    sort_order: z.enum(['asc', 'desc']).optional(),
+    search: z.string().max(200).optional().describe('Text to look for'),
+    ids: z.array(z.number().int().positive()).max(1000).optional().describe('Only these ids (repeated keys: ids=1&ids=2)'),
+  })
+  .strict();
+
+const bulkDelete = z
+  .object({
+    ids: z.array(z.number().int().positive()).min(1).max(1000).optional(),
+    search: z.string().max(200).optional(),
+  })
+  .strict()
+  .describe('Either explicit ids, or the list filters (without paging and sorting): every matching row is deleted');
+
+const priorities = z.object({ ids: z.array(z.number().int().positive()).min(1).max(1000).describe('Ids in their new order') }).strict();
+
+/** The entity collections mounted in src/app.ts that use the shared list/item contract. */
+const ENTITIES: EntityDoc[] = [
+  { path: '/tag', noun: 'tag', ops: REORDERABLE, input: tagInputSchema },
+  { path: '/field', noun: 'field', ops: REORDERABLE, input: fieldInputSchema, update: fieldUpdateSchema, filters: fieldFilterShape },
+  { path: '/contact', noun: 'contact', ops: ALL, input: contactInputSchema, filters: contactFilterShape },
+  { path: '/subscription', noun: 'subscription', ops: REORDERABLE, input: subscriptionInputSchema },
+  { path: '/blacklist', noun: 'blacklist entry', ops: ['list', 'read', 'create', 'delete', 'bulkDelete'], input: blacklistInputSchema, filters: blacklistFilterShape },
+  { path: '/activity-log', noun: 'activity log entry', ops: ['list', 'read'], filters: activityLogFilterShape },
+  { path: '/import', noun: 'import', ops: ['list', 'read'], filters: importFilterShape },
+  {
+    path: '/integration',
+    noun: 'integration',
+    ops: REORDERABLE,
+    input: integrationInputSchema,
+    update: integrationUpdateSchema,
+    filters: { type: z.enum(INTEGRATION_TYPES).optional(), status: z.enum(INTEGRATION_STATUSES).optional() },
+  },
+  {
+    path: '/sender',
+    noun: 'sender',
+    ops: REORDERABLE,
+    input: senderInputSchema,
+    update: senderUpdateSchema,
+    filters: { type: z.enum(SENDER_TYPES).optional(), integration_id: z.number().int().positive().optional() },
+  },
+  { path: '/template', noun: 'template', ops: ALL, input: templateInputSchema, update: templateUpdateSchema, filters: { type: z.enum(TEMPLATE_TYPES).optional() } },
+  { path: '/campaign', noun: 'campaign', ops: ALL, input: campaignInputSchema },
+  { path: '/message', noun: 'message', ops: ['list', 'read', 'delete', 'bulkDelete'], filters: messageFilterShape },
+];
+
+const tagOf = (path: string) => path.split('/')[1];
+
+function entityOperations(e: EntityDoc): ApiOperation[] {
+  const tag = tagOf(e.path);
+  const item = `${e.path}/{id}`;
+  const filters = e.filters ?? {};
+  const out: ApiOperation[] = [];
+  const put = e.update ?? e.input;
+  for (const op of e.ops) {
+    if (op === 'list') out.push({ method: 'get', path: e.path, tag, summary: `List ${e.noun}s`, query: listParams.extend(filters), response: 'list' });
+    if (op === 'read') out.push({ method: 'get', path: item, tag, summary: `Get one ${e.noun}` });
+    if (op === 'create') out.push({ method: 'post', path: e.path, tag, summary: `Create a ${e.noun}`, body: e.input, status: 201 });
+    if (op === 'update' && put) {
+      out.push({ method: 'put', path: item, tag, summary: `Replace a ${e.noun}`, body: put });
+      out.push({ method: 'patch', path: item, tag, summary: `Change some fields of a ${e.noun}`, body: put.partial() });
+    }
+    if (op === 'delete') out.push({ method: 'delete', path: item, tag, summary: `Delete a ${e.noun}` });
+    if (op === 'bulkDelete') out.push({ method: 'delete', path: e.path, tag, summary: `Delete ${e.noun}s by ids or by filter`, body: bulkDelete.extend(filters) });
+    if (op === 'priorities') out.push({ method: 'post', path: `${e.path}/priorities`, tag, summary: `Reorder ${e.noun}s`, body: priorities });
+  }
+  return out;
+}
+
+/** Calls beyond the shared entity contract: authentication, account, sign-up, and entity actions. */
+const EXTRA: ApiOperation[] = [
+  // Start-up and authentication.
+  { method: 'get', path: '/init/guest', tag: 'auth', access: 'guest', summary: 'What the console loads first: password rules, auth methods, settings' },
+  { method: 'get', path: '/init/user', tag: 'auth', summary: 'The current user and the dictionaries' },
+  { method: 'post', path: '/internal-auth/token-create', tag: 'auth', access: 'guest', summary: 'Sign in with login and password', body: tokenCreateSchema, response: 'tokens' },
+  {
+    method: 'post',
+    path: '/internal-auth/token-refresh',
+    tag: 'auth',
+    access: 'guest',
+    summary: 'Exchange the refresh token (header x-refresh, or Authorization: Bearer) for a new pair; the old one stops working',
+    response: 'tokens',
+  },
+  { method: 'post', path: '/internal-auth/logout', tag: 'auth', summary: 'Sign out: ends this session' },
+  { method: 'get', path: '/internal-auth/methods', tag: 'auth', access: 'guest', summary: 'The ways to authenticate, with header and prefix' },
+  { method: 'post', path: '/log', tag: 'auth', access: 'guest', summary: 'Report a console error', body: clientLogSchema },
+
+  // The signed-in user (internal-user) and the account area.
+  { method: 'get', path: '/internal-user/me', tag: 'account', summary: 'The current user' },
+  { method: 'post', path: '/internal-user/me', tag: 'account', access: 'guest', summary: 'Load the user of a social sign-in from the tokens its callback handed over', body: socialUserLoadSchema },
+  { method: 'put', path: '/internal-user/{id}', tag: 'account', summary: 'Update the profile: name and login', body: profileUpdateSchema },
+  { method: 'delete', path: '/internal-user/{id}', tag: 'account', summary: 'Delete the account and all its data (irreversible)', body: accountDeleteSchema },
+  { method: 'put', path: '/internal-user/{id}/password', tag: 'account', summary: 'Change the password, or create password access', body: passwordUpdateSchema },
+  { method: 'delete', path: '/internal-user/{id}/password', tag: 'account', summary: 'Remove password access (another login method must remain)' },
+  { method: 'post', path: '/internal-user/password-remind', tag: 'account', access: 'guest', summary: 'Email a password reset link (always answered the same way)', body: passwordRemindSchema },
+  { method: 'post', path: '/internal-user/password-reset', tag: 'account', access: 'guest', summary: 'Set a new password with the emailed code', body: passwordResetSchema },
+  { method: 'post', path: '/internal-user/sign-complete', tag: 'account', access: 'guest', summary: 'Complete a registration with the emailed code', body: signCompleteSchema },
+  { method: 'get', path: '/organization', tag: 'account', summary: 'The current organisation' },
+  { method: 'put', path: '/organization', tag: 'account', summary: "Rename the current organisation", body: organizationUpdateSchema },
+  { method: 'get', path: '/session', tag: 'account', summary: "The current user's active sessions", response: 'list' },
+  { method: 'delete', path: '/session/{id}', tag: 'account', summary: 'End one session' },
+  { method: 'delete', path: '/session', tag: 'account', summary: 'End the chosen sessions', body: sessionRevokeSchema },
+  { method: 'get', path: '/internal-api-key', tag: 'account', summary: "The current user's API key", response: 'list' },
+  { method: 'post', path: '/internal-api-key', tag: 'account', summary: 'Create an API key (the key is shown once, in this answer)', body: apiKeyNoteSchema, status: 201 },
+  { method: 'put', path: '/internal-api-key/{id}', tag: 'account', summary: "Change an API key's note", body: apiKeyNoteSchema },
+  { method: 'post', path: '/internal-api-key/{id}/regenerate', tag: 'account', summary: 'Replace the key with a new one (shown once); the old one stops working' },
+  { method: 'delete', path: '/internal-api-key/{id}', tag: 'account', summary: 'Delete the API key' },
+  { method: 'get', path: '/social', tag: 'account', summary: 'Social sign-in providers and which are linked' },
+  {
+    method: 'post',
+    path: '/social/{provider}/authorize',
+    tag: 'account',
+    access: 'guest',
+    summary: 'Start a social sign-in (login) or link (signed in): answers the provider URL',
+    body: socialAuthorizeSchema,
+  },
+  { method: 'delete', path: '/social/{provider}', tag: 'account', summary: 'Unlink a social account (another login method must remain)' },
+  { method: 'get', path: '/demo', tag: 'account', access: 'guest', summary: 'The shared demo: reset interval, last and next reset, login (404 elsewhere)' },
+
+  // Sign-up and pre-registration, on the platform host.
+  { method: 'post', path: '/signup', tag: 'signup', access: 'platform', summary: 'Become a client: profile and organisation; answers where to pay', body: signupSchema, status: 201 },
+  { method: 'get', path: '/signup/{id}', tag: 'signup', access: 'platform', summary: 'A sign-up and its payment status' },
+  { method: 'post', path: '/signup/{id}/test-payment', tag: 'signup', access: 'platform', summary: 'Pay through the built-in test checkout (when Stripe is not configured)' },
+  { method: 'post', path: '/pre-registration', tag: 'signup', access: 'platform', summary: 'Ask to join while registration is paused', body: preRegistrationSchema, status: 201 },
+
+  // Entity actions.
+  { method: 'get', path: '/dictionary/{name}', tag: 'dictionary', summary: 'A dictionary: template-types, address-types, integration-types or field-types', response: 'list' },
+  { method: 'post', path: '/import/upload', tag: 'import', summary: 'Upload a CSV file (the raw bytes as the body)', query: importUploadQuerySchema, body: 'binary', status: 201 },
+  { method: 'post', path: '/import', tag: 'import', summary: 'Start importing an uploaded file with a column mapping', body: importCreateSchema, status: 201 },
+  { method: 'get', path: '/live', tag: 'live', summary: 'Live updates over a WebSocket (Upgrade: websocket)', response: 'websocket', status: 101 },
+  ...INTEGRATION_TYPES.map(
+    (type): ApiOperation => ({
+      method: 'post',
+      path: `/integration/${type}`,
+      tag: 'integration',
+      summary: `Create a ${type} integration (the type from the address)`,
+      body: integrationInputSchema,
+      status: 201,
+    }),
+  ),
+  ...INTEGRATION_TYPES.flatMap((type): ApiOperation[] => [
+    { method: 'put', path: `/integration/{id}/${type}`, tag: 'integration', summary: `Replace a ${type} integration`, body: integrationUpdateSchema },
+    { method: 'patch', path: `/integration/{id}/${type}`, tag: 'integration', summary: `Change some fields of a ${type} integration`, body: integrationUpdateSchema.partial() },
+    {
+      method: 'patch',
+      path: `/integration/{id}/${type}/credentials`,
+      tag: 'integration',
+      summary: `Replace the credentials of a ${type} integration`,
+      body: type === 'smtp' ? smtpCredentialsSchema : twilioCredentialsSchema,
+    },
+  ]),
+  { method: 'post', path: '/integration/{id}/sync', tag: 'integration', summary: 'Queue a sync with the provider (not for smtp)', status: 202 },
+  { method: 'post', path: '/integration/{id}/test', tag: 'integration', summary: 'Test the connection with the stored settings' },
+  { method: 'post', path: '/template/{id}/preview', tag: 'template', summary: 'Render a template, optionally for a contact', body: templatePreviewSchema },
+  { method: 'post', path: '/template/{id}/test', tag: 'template', summary: 'Queue a test message of a template', body: testMessageSchema, status: 202 },
+  { method: 'post', path: '/template/{id}/attachment', tag: 'template', summary: 'Attach files (multipart/form-data, `file` parts)', body: 'multipart', status: 201 },
+  { method: 'get', path: '/template/{id}/attachment/{attachmentId}', tag: 'template', summary: 'Download an attachment', response: 'file' },
+  { method: 'delete', path: '/template/{id}/attachment/{attachmentId}', tag: 'template', summary: 'Remove an attachment' },
+];
+
+/** Every documented /api/v1 operation. */
+export const API_OPERATIONS: readonly ApiOperation[] = [...EXTRA.filter((op) => op.tag === 'auth' || op.tag === 'account' || op.tag === 'signup'), ...ENTITIES.flatMap(entityOperations), ...EXTRA.filter((op) => !['auth', 'account', 'signup'].includes(op.tag))];
+
+/**
+ * Platform-internal routes left out of the public description on purpose: the operator API, the Stripe webhook
+ * and the social sign-in callback (browsers and providers call them, not API clients). Paths relative to /api/v1.
+ */
+export const UNDOCUMENTED_ROUTES: readonly RegExp[] = [/^\/operator(\/|$)/, /^\/signup\/stripe-webhook$/, /^\/social\/callback(\/|$)/];

@@ -1,0 +1,39 @@
+import type { Env } from '../../env';
+import { orgUrl } from '../../lib/org-url';
+import type { TokenResponse } from '../../shared/contracts/auth';
+import { SOCIAL_STATUS, type SocialAction } from '../../shared/contracts/social';
+
+/** Readable errors of a social sign-in or link that went wrong at the provider (shown by the console). */
+export const SOCIAL_ERRORS = {
+  denied: 'The sign-in was cancelled or refused at the provider.',
+  failed: 'The provider could not confirm who you are. Try again.',
+  otherAccountLinked: 'You have already linked another account of this provider: unlink it first.',
+  invalidState: 'This sign-in link is invalid or has expired. Start again.',
+} as const;
+
+/** Where a social sign-in ends on the organisation's host: the console's social-login page with the tokens. */
+export function loginSuccessUrl(env: Env, orgDomain: string, provider: string, tokens: TokenResponse): string {
+  const query = new URLSearchParams({
+    access_token: tokens.access_token,
+    expires_in: String(tokens.expires_in),
+    auth_type_id: String(tokens.auth_type_id),
+    refresh_token: tokens.refresh_token,
+    action: 'login',
+    provider,
+  });
+  return orgUrl(env, orgDomain, `/social-login?${query}`);
+}
+
+/** Where a finished link goes (/me/security?status=social-link&provider=..), with `error` when it failed. */
+export function linkResultUrl(env: Env, orgDomain: string, provider: string, error?: string): string {
+  const query = new URLSearchParams({ status: SOCIAL_STATUS.link, provider });
+  if (error) query.set('error', error);
+  return orgUrl(env, orgDomain, `/me/security?${query}`);
+}
+
+/** The failure page of either action: social-login with the error for a sign-in, account security for a link. */
+export function failureUrl(env: Env, orgDomain: string, action: SocialAction, provider: string, error: string): string {
+  if (action === 'link') return linkResultUrl(env, orgDomain, provider, error);
+  const query = new URLSearchParams({ error, action: 'login', provider });
+  return orgUrl(env, orgDomain, `/social-login?${query}`);
+}

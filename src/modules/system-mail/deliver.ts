@@ -1,0 +1,117 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { createDb } from '../../db/client';
+import { systemMails } from '../../db/schema';
+import type { Env } from '../../env';
+import { SmtpTransport, type SmtpTransportOptions } from '../../lib/smtp/transport';
+import type { SendResult, Transport } from '../../lib/transport/types';
+import { SYSTEM_MAIL_KIND, type SystemMailBody } from './queue-mail';
+import { SystemSmtpConfigError, systemFrom, systemSmtpOptions } from './smtp-config';
+
+// The send queue's consumer for 'system-mail'. Delivery is at least once, so a delivery first claims the row
+// (queued -> sending, attempts + 1, a conditional UPDATE only one delivery can win); a redelivered message
+// finds it sending or sent and does nothing. Sent mail loses its text and html: they carry one-time codes.
+
+/** Deliveries of one system mail before it is marked failed (as for the other mail on the send queue). */
+export const SYSTEM_MAIL_MAX_ATTEMPTS = 6;
+/** How long a claim holds before another delivery may take over a mail whose sender died mid-send. */
+export const SYSTEM_MAIL_LEASE_MS = 10 * 60_000;
+export const NOT_CONFIGURED = 'system SMTP not configured';
+
+/** Opens the transport to the system SMTP server; tests may pass their own. */
+export type OpenSystemTransport = (options: SmtpTransportOptions) => Transport;
+const openSmtp: OpenSystemTransport = (options) => new SmtpTransport(options);
+
+/**
+ * The 'system-mail' consumer: sends the mail once through SYSTEM_SMTP_URL. A transient failure releases the
+ * row and throws (the queue retries); a permanent one, or the last attempt, marks it failed with the error.
+ */
+export async function deliverSystemMail(env: Env, body: Pick<SystemMailBody, 'mailId'>, open: OpenSystemTransport = openSmtp): Promise<void> {
+  if (!Number.isSafeInteger(body?.mailId)) throw new Error(`malformed ${SYSTEM_MAIL_KIND} body`);
+  const db = createDb(env.DB);
+  const [row] = await db.select().from(systemMails).where(eq(systemMails.id, body.mailId)).limit(1);
+  if (!row || row.status === 'sent' || row.status === 'failed') return;
+  if (row.status === 'sending') {
+    const age = Date.now() - Date.parse(row.updatedAt);
+    if (age < SYSTEM_MAIL_LEASE_MS) {
+      // Another delivery is sending it: look again once its claim has run out, in case that delivery died.
+      const again: SystemMailBody = { kind: SYSTEM_MAIL_KIND, mailId: row.id };
+      await env.SEND_QUEUE.send(again, { delaySeconds: Math.ceil((SYSTEM_MAIL_LEASE_MS - age) / 1000) + 5 });
+      return;
+    }
+  }
+
+  let options: SmtpTransportOptions | null;
+  try {
+    options = systemSmtpOptions(env);
+  } catch (error) {
+    if (!(error instanceof SystemSmtpConfigError)) throw error;
+    await finish(env, row.id, row.status, row.updatedAt, { status: 'failed', error: error.message });
+    console.error(JSON.stringify({ level: 'error', system_mail: row.id, error: error.message }));
+    return;
+  }
+  if (!options) {
+    // Nothing to send through: record it (the text stays, so it can be read or sent later) and ack.
+    await finish(env, row.id, row.status, row.updatedAt, { status: 'failed', error: NOT_CONFIGURED });
+    console.warn(JSON.stringify({ level: 'warn', system_mail: row.id, to: row.toAddress, error: NOT_CONFIGURED }));
+    return;
+  }
+
+  const now = () => new Date().toISOString();
+  const claimed = await db
+    .update(systemMails)
+    .set({ status: 'sending', attempts: sql`${systemMails.attempts} + 1` as unknown as number, updatedAt: now() })
+    .where(and(eq(systemMails.id, row.id), eq(systemMails.status, row.status), eq(systemMails.updatedAt, row.updatedAt)))
+    .returning();
+  if (claimed.length === 0) return;
+  const mail = claimed[0];
+
+  const outcome = await send(open, options, env, mail);
+  const mine = and(eq(systemMails.id, mail.id), eq(systemMails.status, 'sending'));
+  if (outcome.ok) {
+    // The server has it: a failed write here must not lead to a second send, so try it a few times.
+    for (let tries = 1; ; tries++) {
+      try {
+        await db.update(systemMails).set({ status: 'sent', text: null, html: null, error: null, sentAt: now(), updatedAt: now() }).where(mine);
+        return;
+      } catch (error) {
+        if (tries >= 3) throw error;
+      }
+    }
+  }
+  if (!outcome.retryable || mail.attempts >= SYSTEM_MAIL_MAX_ATTEMPTS) {
+    await db.update(systemMails).set({ status: 'failed', error: outcome.error, updatedAt: now() }).where(mine);
+    return;
+  }
+  await db.update(systemMails).set({ status: 'queued', error: outcome.error, updatedAt: now() }).where(mine);
+  throw new Error(`system mail ${mail.id} not sent yet (attempt ${mail.attempts} of ${SYSTEM_MAIL_MAX_ATTEMPTS}): ${outcome.error}`);
+}
+
+/** One attempt; never throws. */
+async function send(open: OpenSystemTransport, options: SmtpTransportOptions, env: Env, mail: typeof systemMails.$inferSelect): Promise<SendResult> {
+  let transport: Transport | null = null;
+  try {
+    transport = open(options);
+    const html = mail.html?.trim() ? mail.html : null;
+    return await transport.send({
+      id: mail.id,
+      from: systemFrom(env),
+      to: mail.toAddress,
+      subject: mail.subject,
+      body: html ?? mail.text ?? '',
+      html: html !== null,
+      bodyPlain: html !== null ? mail.text : null,
+    });
+  } catch (error) {
+    return { ok: false, retryable: true, error: (error instanceof Error ? error.message : String(error)).slice(0, 2000) };
+  } finally {
+    await transport?.close().catch(() => {});
+  }
+}
+
+/** Marks a mail that was never claimed, if no other delivery changed it meanwhile. */
+async function finish(env: Env, id: number, status: string, updatedAt: string, values: { status: string; error: string }): Promise<void> {
+  await createDb(env.DB)
+    .update(systemMails)
+    .set({ ...values, updatedAt: new Date().toISOString() })
+    .where(and(eq(systemMails.id, id), eq(systemMails.status, status), eq(systemMails.updatedAt, updatedAt)));
+}

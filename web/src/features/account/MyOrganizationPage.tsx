@@ -1,0 +1,82 @@
+import { TextInput } from '@mantine/core';
+import type { OrganizationInfo } from '@shared/contracts/auth';
+import { MESSAGES } from '@shared/messages';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useServices } from '../../app/services-context';
+import { notifySuccess } from '../../components/common/notify';
+import { LoadState } from '../../components/form/LoadState';
+import { AccountLayout } from '../../components/layout/AccountLayout';
+import { isApiError } from '../../lib/api-error';
+import { currentUserAtom } from '../../lib/session-state';
+import { useIsDemo } from './account-state';
+import { AccountFormCard } from './AccountFormCard';
+import { useAccountCalls, useOrganization } from './api';
+import { useServerText } from './messages';
+import { useFormErrors } from './use-form-errors';
+
+/** /me/organization: the organisation's name (its domain is shown, never edited). */
+export function MyOrganizationPage() {
+  const { data, error, isLoading, mutate } = useOrganization();
+  const organization = data?.data;
+  return (
+    <AccountLayout>
+      <LoadState error={error} loading={isLoading || !organization}>
+        {() => <OrganizationForm key={organization!.id} organization={organization!} onSaved={(saved) => void mutate({ data: saved }, { revalidate: false })} />}
+      </LoadState>
+    </AccountLayout>
+  );
+}
+
+function OrganizationForm({ organization, onSaved }: { organization: OrganizationInfo; onSaved: (saved: OrganizationInfo) => void }) {
+  const { t } = useTranslation();
+  const { store } = useServices();
+  const calls = useAccountCalls();
+  const text = useServerText();
+  const demo = useIsDemo();
+  const [name, setName] = useState(organization.name);
+  const [submitting, setSubmitting] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
+  const { errors, clear, set } = useFormErrors(calls.keys.organization());
+
+  const submit = async () => {
+    setFormError(null);
+    if (!name.trim()) {
+      set({ name: [MESSAGES.required] });
+      setFormError(t('server.invalidForm'));
+      return;
+    }
+    setSubmitting(true);
+    try {
+      const saved = await calls.updateOrganization(name.trim());
+      onSaved(saved);
+      // The header shows the organisation's name from the session's user.
+      const user = store.get(currentUserAtom);
+      if (user) store.set(currentUserAtom, { ...user, organization: { ...user.organization, ...saved } });
+      notifySuccess(t('me.organization.saved'));
+    } catch (error) {
+      setFormError(isApiError(error, 'validation_failed') ? t('server.invalidForm') : text.error(error));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <AccountFormCard title={t('account.organization')} testId="organization-form" onSubmit={submit} submitting={submitting} disabled={demo} error={formError}>
+      <TextInput
+        label={t('me.organization.name')}
+        withAsterisk
+        maxLength={200}
+        value={name}
+        disabled={demo}
+        error={text.field(errors.name)}
+        data-testid="organization-name"
+        onChange={(event) => {
+          setName(event.currentTarget.value);
+          clear('name');
+        }}
+      />
+      <TextInput label={t('me.organization.domain')} description={t('me.organization.domainHint')} value={organization.domain} readOnly disabled data-testid="organization-domain" />
+    </AccountFormCard>
+  );
+}

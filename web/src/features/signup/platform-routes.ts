@@ -1,0 +1,31 @@
+import { config } from '../../app/config';
+import { buildRouteTable, type RouteDef, type RouteSpec } from '../../app/route-table';
+import { NotFoundPage } from '../pages/NotFoundPage';
+import { StaticPage } from '../pages/StaticPage';
+import { PlatformHomePage } from './PlatformHomePage';
+import { PreRegistrationPage } from './PreRegistrationPage';
+import { SignupDonePage } from './SignupDonePage';
+import { SignupPage } from './SignupPage';
+import { TestCheckoutPage } from './TestCheckoutPage';
+
+/**
+ * The routes of the bare platform host (no organisation in the host name): the landing, sign-up with its
+ * checkout and completion, pre-registration and the 404 page. Organisation hosts never offer these.
+ */
+export const PLATFORM_ROUTE_SPECS: RouteSpec[] = [
+  { name: 'home', path: '/', component: PlatformHomePage },
+  { name: 'error_404', path: '/page-not-found', component: NotFoundPage },
+  { name: 'signup', path: '/signup', component: SignupPage },
+  { name: 'signup_checkout', path: '/signup/checkout/:id', component: TestCheckoutPage },
+  { name: 'signup_done', path: '/signup/done', component: SignupDonePage },
+  { name: 'pre_registration', path: '/pre-registration', component: PreRegistrationPage },
+];
+
+/** The platform host's route table: every route is open to everyone (nobody signs in on the platform host). */
+export function platformRouteTable(): RouteDef[] {
+  return buildRouteTable(PLATFORM_ROUTE_SPECS, {
+    ...config,
+    commonRoutes: PLATFORM_ROUTE_SPECS.map((spec) => spec.name),
+    staticPage: StaticPage,
+  });
+}
