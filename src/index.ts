@@ -6,6 +6,7 @@ import { pruneRateLimits } from './lib/rate-limit';
 import { rescueStalledImports } from './modules/import/rescue';
 import { rescueStalledMessages } from './modules/message/send-message';
 import { resetDemoIfDue } from './modules/demo/reset';
+import { rescueStalledSystemMails } from './modules/system-mail/rescue';
 import { dispatchQueue } from '../queues/dispatch';
 import type { QueueMessageBody } from '../queues/messages';
 
@@ -18,11 +19,11 @@ export default {
   fetch: app.fetch,
   queue: (batch, env) => dispatchQueue(batch, env),
   /**
-   * Cron: housekeeping of expired sessions and stale rate-limit windows; imports and sends whose job was lost go
-   * again; the shared demo is reset when due.
+   * Cron: housekeeping of expired sessions and stale rate-limit windows; imports, sends and system mails whose
+   * job was lost go again; the shared demo is reset when due.
    */
   scheduled: async (_controller, env, ctx) => {
     const db = createDb(env.DB);
-    ctx.waitUntil(Promise.all([pruneSessions(db), pruneRateLimits(db), rescueStalledImports(db, env), rescueStalledMessages(db, env), resetDemoIfDue(env, db)]));
+    ctx.waitUntil(Promise.all([pruneSessions(db), pruneRateLimits(db), rescueStalledImports(db, env), rescueStalledMessages(db, env), rescueStalledSystemMails(db, env), resetDemoIfDue(env, db)]));
   },
 } satisfies ExportedHandler<Env, QueueMessageBody>;

@@ -12,12 +12,11 @@ function html(paragraphs: string[], link?: { href: string; label: string }): str
 }
 
 /** After payment: the link that completes the sign-up (valid 7 days). */
-export function completionMail(to: string, name: string, orgName: string, link: string, orgId: number): SystemMail {
+export function completionMail(to: string, name: string, orgName: string, link: string): SystemMail {
   const lines = [`Hello ${name},`, `Thank you: your payment for ${orgName} went through and your account is ready.`];
   const tail = 'Open the link below to complete your registration. It is valid for 7 days and can be used once.';
   return {
     to,
-    orgId,
     subject: 'Complete your registration',
     text: `${lines.join('\n\n')}\n\n${tail}\n\n${link}\n`,
     html: html([...lines, tail], { href: link, label: 'Complete registration' }),

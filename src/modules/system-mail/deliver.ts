@@ -4,7 +4,7 @@ import { systemMails } from '../../db/schema';
 import type { Env } from '../../env';
 import { SmtpTransport, type SmtpTransportOptions } from '../../lib/smtp/transport';
 import type { SendResult, Transport } from '../../lib/transport/types';
-import { SYSTEM_MAIL_KIND, type SystemMailBody } from './queue-mail';
+import { enqueueSystemMail, SYSTEM_MAIL_KIND, type SystemMailBody } from './queue-mail';
 import { SystemSmtpConfigError, systemFrom, systemSmtpOptions } from './smtp-config';
 
 // The send queue's consumer for 'system-mail'. Delivery is at least once, so a delivery first claims the row
@@ -34,8 +34,7 @@ export async function deliverSystemMail(env: Env, body: Pick<SystemMailBody, 'ma
     const age = Date.now() - Date.parse(row.updatedAt);
     if (age < SYSTEM_MAIL_LEASE_MS) {
       // Another delivery is sending it: look again once its claim has run out, in case that delivery died.
-      const again: SystemMailBody = { kind: SYSTEM_MAIL_KIND, mailId: row.id };
-      await env.SEND_QUEUE.send(again, { delaySeconds: Math.ceil((SYSTEM_MAIL_LEASE_MS - age) / 1000) + 5 });
+      await enqueueSystemMail(env, row.id, Math.ceil((SYSTEM_MAIL_LEASE_MS - age) / 1000) + 5);
       return;
     }
   }

@@ -24,7 +24,12 @@ export async function queueSystemMail(env: Pick<Env, 'SEND_QUEUE'>, db: Database
     .insert(systemMails)
     .values({ orgId: mail.orgId ?? null, toAddress: mail.to.trim(), subject: mail.subject, text: mail.text, html: mail.html ?? null })
     .returning({ id: systemMails.id });
-  const body: SystemMailBody = { kind: SYSTEM_MAIL_KIND, mailId: row.id };
-  await env.SEND_QUEUE.send(body);
+  await enqueueSystemMail(env, row.id);
   return row.id;
+}
+
+/** Puts a stored system mail on the send queue (again: the consumer's claim makes a second message harmless). */
+export async function enqueueSystemMail(env: Pick<Env, 'SEND_QUEUE'>, mailId: number, delaySeconds?: number): Promise<void> {
+  const body: SystemMailBody = { kind: SYSTEM_MAIL_KIND, mailId };
+  await env.SEND_QUEUE.send(body, delaySeconds ? { delaySeconds } : undefined);
 }

@@ -148,6 +148,16 @@ describe('test payment', () => {
     expect((await post(signupBody('pay-once', { user: { email: 'late@example.com' } }))).status).toBe(422);
   });
 
+  it('creates one account when two payment confirmations arrive at the same moment', async () => {
+    const view = await startSignup('pay-race');
+    const answers = await Promise.all([1, 2, 3].map(() => platform(`/api/v1/signup/${view.id}/test-payment`, { method: 'POST' })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(await count("SELECT count(*) AS n FROM organizations WHERE domain = 'pay-race'")).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM users WHERE username = 'ada@pay-race.test'")).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM one_time_codes WHERE purpose = 'sign_complete' AND org_id = (SELECT id FROM organizations WHERE domain = 'pay-race')")).toBe(1);
+    expect(await mailsTo('ada@pay-race.test')).toHaveLength(1);
+  });
+
   it('marks the sign-up failed when the domain was taken between sign-up and payment', async () => {
     const view = await startSignup('race-org');
     await createOrg('race-org');

@@ -7,6 +7,7 @@ import type { SmtpTransportOptions } from '../../../src/lib/smtp/transport';
 import type { OutgoingMessage, SendResult, Transport } from '../../../src/lib/transport/types';
 import { deliverSystemMail, NOT_CONFIGURED, SYSTEM_MAIL_MAX_ATTEMPTS } from '../../../src/modules/system-mail/deliver';
 import { queueSystemMail, SYSTEM_MAIL_KIND } from '../../../src/modules/system-mail/queue-mail';
+import { rescueStalledSystemMails } from '../../../src/modules/system-mail/rescue';
 import { systemFrom, systemSmtpOptions } from '../../../src/modules/system-mail/smtp-config';
 
 type Row = { id: number; org_id: number | null; to_address: string; subject: string; text: string | null; html: string | null; status: string; attempts: number; error: string | null; sent_at: string | null };
@@ -134,5 +135,27 @@ describe('system SMTP settings', () => {
     expect(() => systemSmtpOptions({ SYSTEM_SMTP_URL: 'not a url' })).toThrow();
     expect(systemFrom({})).toEqual({ address: 'no-reply@localhost', name: 'Relay' });
     expect(systemFrom({ SYSTEM_MAIL_FROM: 'ops@example.com' })).toEqual({ address: 'ops@example.com', name: null });
+  });
+});
+
+describe('rescueStalledSystemMails (cron)', () => {
+  it('puts mail left queued or sending past the lease back on the queue, and leaves fresh, sent and failed mail alone', async () => {
+    const old = new Date(Date.now() - 11 * 60_000).toISOString();
+    const lost = await stored();
+    const died = await stored();
+    const fresh = await stored();
+    const done = await stored();
+    const gaveUp = await stored();
+    const set = (id: number, status: string, updatedAt: string) =>
+      env.DB.prepare('UPDATE system_mails SET status = ?, updated_at = ? WHERE id = ?').bind(status, updatedAt, id).run();
+    await set(lost, 'queued', old);
+    await set(died, 'sending', old);
+    await set(done, 'sent', old);
+    await set(gaveUp, 'failed', old);
+    const { sent, queue } = recordingQueue();
+    await rescueStalledSystemMails(createDb(env.DB), { SEND_QUEUE: queue });
+    const ids = sent.map((m) => (m.body as { mailId: number }).mailId).sort((a, b) => a - b);
+    expect(ids).toEqual([lost, died].sort((a, b) => a - b));
+    expect(ids).not.toContain(fresh);
   });
 });

@@ -1,0 +1,24 @@
+import { and, inArray, lt } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { systemMails } from '../../db/schema';
+import type { Env } from '../../env';
+import { SYSTEM_MAIL_LEASE_MS } from './deliver';
+import { enqueueSystemMail } from './queue-mail';
+
+/** At most this many stalled mails go back on the queue per cron run. */
+const RESCUE_BATCH = 100;
+
+/**
+ * Cron: a system mail whose queue message was lost (the enqueue after storing it failed, or a delivery died
+ * mid-send) sits queued or sending. Those untouched for longer than a claim's lease go back on the queue; the
+ * consumer's claim keeps a second message from sending twice.
+ */
+export async function rescueStalledSystemMails(db: Database, env: Pick<Env, 'SEND_QUEUE'>): Promise<void> {
+  const before = new Date(Date.now() - SYSTEM_MAIL_LEASE_MS).toISOString();
+  const stalled = await db
+    .select({ id: systemMails.id })
+    .from(systemMails)
+    .where(and(inArray(systemMails.status, ['queued', 'sending']), lt(systemMails.updatedAt, before)))
+    .limit(RESCUE_BATCH);
+  for (const { id } of stalled) await enqueueSystemMail(env, id);
+}
