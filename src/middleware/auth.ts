@@ -11,7 +11,7 @@ import { AUTH_TYPE_API_KEY } from '../shared/contracts/auth';
 import { MESSAGES } from '../shared/messages';
 
 /** The answer to an API-key call on something only a console sign-in may do. */
-export const SESSION_REQUIRED_MESSAGE = 'Sign in to the console to manage your account.';
+export const SESSION_REQUIRED_MESSAGE = MESSAGES.sessionRequired;
 
 /** The bearer token of a request, if any. */
 export function bearerToken(header: string | undefined): string | null {

@@ -37,4 +37,10 @@ export const MESSAGES = {
   registrationClosed: 'Sign-up is not available.',
   apiKeyExists: 'You already have an API key: regenerate it to get a new one.',
   demoLocked: 'This is a shared demo: this feature is locked.',
+  sessionRequired: 'Sign in to the console to manage your account.',
+  confirmMismatch: 'Type your login exactly as shown to confirm',
+  socialDenied: 'The sign-in was cancelled or refused at the provider.',
+  socialFailed: 'The provider could not confirm who you are. Try again.',
+  socialOtherAccountLinked: 'You have already linked another account of this provider: unlink it first.',
+  socialStateInvalid: 'This sign-in link is invalid or has expired. Start again.',
 } as const;

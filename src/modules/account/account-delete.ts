@@ -1,3 +1,4 @@
+import { MESSAGES } from '../../shared/messages';
 import { count, eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context';
@@ -10,7 +11,7 @@ import type { UserRow } from './own-user';
 type Ctx = Context<AppEnv>;
 
 /** The 422 message when the typed confirmation is not the user's login. */
-export const CONFIRM_MISMATCH = 'Type your login exactly as shown to confirm';
+export const CONFIRM_MISMATCH = MESSAGES.confirmMismatch;
 
 /** The R2 folder of everything an organisation stored (import files, template attachments). */
 export const orgFilesPrefix = (orgId: number) => `orgs/${orgId}/`;

@@ -1,3 +1,4 @@
+import { MESSAGES } from '../../shared/messages';
 import type { Env } from '../../env';
 import { orgUrl } from '../../lib/org-url';
 import type { TokenResponse } from '../../shared/contracts/auth';
@@ -5,10 +6,10 @@ import { SOCIAL_STATUS, type SocialAction } from '../../shared/contracts/social'
 
 /** Readable errors of a social sign-in or link that went wrong at the provider (shown by the console). */
 export const SOCIAL_ERRORS = {
-  denied: 'The sign-in was cancelled or refused at the provider.',
-  failed: 'The provider could not confirm who you are. Try again.',
-  otherAccountLinked: 'You have already linked another account of this provider: unlink it first.',
-  invalidState: 'This sign-in link is invalid or has expired. Start again.',
+  denied: MESSAGES.socialDenied,
+  failed: MESSAGES.socialFailed,
+  otherAccountLinked: MESSAGES.socialOtherAccountLinked,
+  invalidState: MESSAGES.socialStateInvalid,
 } as const;
 
 /** Where a social sign-in ends on the organisation's host: the console's social-login page with the tokens. */
