@@ -3,15 +3,7 @@ import type { AppEnv } from '../../context';
 import { notFound } from '../../lib/api-error';
 import { DEMO_LOGIN, DEMO_PASSWORD, demoResetHours, isDemoOrganization, nextDemoResetAt } from './demo-info';
 import { readDemoResetAt } from './reset';
-
-/** What GET /demo answers: the reset interval, the last and next reset, and the shared login. */
-export interface DemoInfo {
-  reset_length: number;
-  reset_at: string | null;
-  next_reset_at: string | null;
-  login: string;
-  password: string;
-}
+import type { DemoInfo } from '../../shared/contracts/demo';
 
 /** /demo: the shared demo's info (reset interval, next reset, login); any other organisation has none (404). */
 export const demoRoutes = new Hono<AppEnv>().get('/', async (c) => {

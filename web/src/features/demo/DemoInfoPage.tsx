@@ -1,4 +1,5 @@
 import { Alert, Card, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import type { DemoInfo } from '@shared/contracts/demo';
 import type { ItemBody } from '@shared/errors';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
@@ -7,15 +8,6 @@ import { useServices } from '../../app/services-context';
 import { DateTime } from '../../components/common/DateTime';
 import { translateApiError } from '../../lib/server-messages';
 import { guestInitAtom } from '../../lib/session-state';
-
-/** GET /demo: the shared demo's sign-in and its reset schedule. */
-export interface DemoInfo {
-  reset_length: number;
-  reset_at: string | null;
-  next_reset_at: string | null;
-  login: string;
-  password: string;
-}
 
 /** /demo-info: what the shared demo is, the login and password to try it, and when its data resets next. */
 export function DemoInfoPage() {
