@@ -67,6 +67,10 @@ export function readSettings(env: Env): Settings {
   if (!env.JWT_SECRET || env.JWT_SECRET.length < 32) {
     throw new Error('JWT_SECRET must be set to at least 32 characters (wrangler secret put JWT_SECRET, or .dev.vars locally)');
   }
+  if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+    // Without the webhook's secret paid sign-ups would never become accounts: refuse to run half-configured.
+    throw new Error('STRIPE_WEBHOOK_SECRET must be set when STRIPE_SECRET_KEY is (wrangler secret put STRIPE_WEBHOOK_SECRET)');
+  }
   return {
     version: env.APP_VERSION || '0.0.0',
     environment: env.ENVIRONMENT || 'production',

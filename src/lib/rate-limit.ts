@@ -29,12 +29,14 @@ export async function hit(db: Database, key: string, limit: Limit): Promise<Limi
   return { count: row.count, retryAfter: Math.max(1, row.window_start + limit.windowSeconds - now) };
 }
 
-/** The current count of `key` without adding to it (0 once the window has passed). */
-export async function peek(db: Database, key: string, limit: Limit): Promise<LimitState> {
-  const [row] = await db.select().from(rateLimits).where(eq(rateLimits.key, key)).limit(1);
-  const now = nowSeconds();
-  if (!row || row.windowStart <= now - limit.windowSeconds) return { count: 0, retryAfter: 0 };
-  return { count: row.count, retryAfter: Math.max(1, row.windowStart + limit.windowSeconds - now) };
+/**
+ * Counts an attempt BEFORE it is checked and says whether it may be checked at all: a burst of parallel
+ * attempts then gets at most `limit.max` checks (counting only failures afterwards would let all of them
+ * through). Call `clear` when the attempt succeeds.
+ */
+export async function admitAttempt(db: Database, key: string, limit: Limit): Promise<LimitState & { admitted: boolean }> {
+  const state = await hit(db, key, limit);
+  return { ...state, admitted: state.count <= limit.max };
 }
 
 export async function clear(db: Database, key: string): Promise<void> {

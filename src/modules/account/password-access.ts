@@ -5,7 +5,7 @@ import { users } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { ApiError, notFound, validationFailed } from '../../lib/api-error';
 import { hashPassword, verifyPassword } from '../../lib/password';
-import { hit, peek, type Limit } from '../../lib/rate-limit';
+import { admitAttempt, clear, type Limit } from '../../lib/rate-limit';
 import { MESSAGES } from '../../shared/messages';
 import { recordActivity } from '../activity-log/record';
 import { assertAnotherLoginMethodRemains } from './login-methods';
@@ -25,14 +25,12 @@ async function checkCurrentPassword(c: Ctx, user: UserRow, current: string | und
   if (!user.passwordHash) return;
   if (!current) throw validationFailed({ current_password: [MESSAGES.required] });
   const key = `pwcurrent:${c.var.org.id}:${user.id}`;
-  const state = await peek(c.var.db, key, CURRENT_PASSWORD_LIMIT);
-  if (state.count >= CURRENT_PASSWORD_LIMIT.max) {
-    throw new ApiError(429, 'too_many_attempts', MESSAGES.rateLimited, undefined, { 'Retry-After': String(state.retryAfter) });
+  const attempt = await admitAttempt(c.var.db, key, CURRENT_PASSWORD_LIMIT);
+  if (!attempt.admitted) {
+    throw new ApiError(429, 'too_many_attempts', MESSAGES.rateLimited, undefined, { 'Retry-After': String(attempt.retryAfter) });
   }
-  if (!(await verifyPassword(current, user.passwordHash))) {
-    await hit(c.var.db, key, CURRENT_PASSWORD_LIMIT);
-    throw wrongCurrent();
-  }
+  if (!(await verifyPassword(current, user.passwordHash))) throw wrongCurrent();
+  await clear(c.var.db, key);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { isDemoOrganization } from '../demo/demo-info';
 import { z } from 'zod';
 import type { AppEnv } from '../../context';
 import type { sessions } from '../../db/schema';
@@ -45,8 +46,9 @@ const revokedChanges = (ids: string[]) => ids.map((id) => ({ field: 'revoked', p
 export const sessionRoutes = new Hono<AppEnv>()
   .use('*', requireSession)
   .get('/', async (c) => {
-    const rows = await liveSessions(c, c.var.auth.userId);
     const current = sessionIdOf(c);
+    // Every visitor of the shared demo signs in as the same user: show each only their own session.
+    const rows = (await liveSessions(c, c.var.auth.userId)).filter((row) => !isDemoOrganization(c.var.org.domain) || row.id === current);
     const body: ListResponse<SessionRow> = {
       items: rows.map((row) => presentSession(row, current)),
       meta: { total: rows.length, page: 1, page_size: rows.length, total_pages: 1 },

@@ -32,7 +32,11 @@ export const signupRoutes = new Hono<AppEnv>()
     } catch {
       throw new ApiError(400, 'webhook_invalid', 'The webhook signature is invalid');
     }
-    if (event.type !== 'checkout.session.completed') return c.json({ data: { received: true, handled: false } });
+    // Card payments arrive paid with checkout.session.completed; delayed methods (SEPA, ACH) arrive completed
+    // but unpaid, then paid with checkout.session.async_payment_succeeded.
+    if (event.type !== 'checkout.session.completed' && event.type !== 'checkout.session.async_payment_succeeded') {
+      return c.json({ data: { received: true, handled: false } });
+    }
     const session = event.data.object;
     if (session.payment_status !== 'paid' || !session.client_reference_id) return c.json({ data: { received: true, handled: false } });
     const outcome = await confirmPayment(c.env, c.var.db, session.client_reference_id);
