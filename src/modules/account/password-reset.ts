@@ -26,26 +26,36 @@ const linkInvalid = () => new ApiError(400, 'link_invalid', MESSAGES.resetLinkIn
 
 /**
  * Handles a "forgot password" request. The caller always gets the same generic answer, whether or not the
- * account exists or the limit was reached, so the form cannot be used to find out who has an account.
+ * account exists or the limit was reached, so the form cannot be used to find out who has an account: the
+ * request is counted at once, and the lookup, code and mail happen after the answer (waitUntil), so the time
+ * the answer takes does not depend on the account either.
  */
 export async function requestPasswordReset(c: Ctx, rawLogin: string): Promise<void> {
   const login = rawLogin.trim().toLowerCase();
-  // The same work happens either way (code, hash, counter), so timing says little about the account.
-  const code = randomToken();
-  const codeHash = await sha256Hex(code);
   const counted = await hit(c.var.db, `pwremind:${c.var.org.id}:${login}`, RESET_MAIL_LIMIT);
+  if (counted.count > RESET_MAIL_LIMIT.max) return;
+  c.executionCtx.waitUntil(
+    mailResetLink(c, login).catch((error) => {
+      console.error(JSON.stringify({ level: 'error', request_id: c.var.requestId, error: `password reset mail: ${String(error)}` }));
+    }),
+  );
+}
+
+/** Mails a reset link to the user with this login or email, when there is one that may sign in. */
+async function mailResetLink(c: Ctx, login: string): Promise<void> {
   const [user] = await c.var.db
     .select({ id: users.id, name: users.name, username: users.username, email: users.email, pending: users.registrationPending })
     .from(users)
     .where(new TenantScope(c.var.db, users, c.var.org.id).where(or(eq(users.username, login), sql`lower(${users.email}) = ${login}`)))
     .limit(1);
-  if (counted.count > RESET_MAIL_LIMIT.max || !user || user.pending) return;
+  if (!user || user.pending) return;
   const to = mailAddressOf(user);
   if (!to) return;
+  const code = randomToken();
   await new TenantScope(c.var.db, oneTimeCodes, c.var.org.id).insert({
     userId: user.id,
     purpose: PASSWORD_RESET,
-    codeHash,
+    codeHash: await sha256Hex(code),
     expiresAt: new Date(Date.now() + RESET_CODE_TTL_SECONDS * 1000).toISOString(),
   });
   const link = orgUrl(c.env, c.var.org.domain, `/password-reset?code=${encodeURIComponent(code)}`);

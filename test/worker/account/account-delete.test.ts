@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { call, createOrg, signIn } from '../helpers';
-import { activityOf, addUser, body, linkSocial } from './helpers';
+import { activityOf, addUser, body, linkSocial, remindAndSettle } from './helpers';
 
 const remove = (org: string, token: string, id: number, json: unknown) => call(org, `/api/v1/internal-user/${id}`, { method: 'DELETE', token, json });
 const countOf = async (table: string, orgId: number) =>
@@ -27,7 +27,7 @@ describe('account deletion', () => {
     await linkSocial(orgId, memberId);
     const member = await signIn('del-member', 'member@del.test');
     await call('del-member', '/api/v1/internal-api-key', { method: 'POST', token: member.access_token, json: {} });
-    await call('del-member', '/api/v1/internal-user/password-remind', { method: 'POST', json: { email: 'member@del.test' } });
+    await remindAndSettle('del-member', 'member@del.test');
     const other = await signIn('del-member', 'owner@del-member.test');
 
     const res = await remove('del-member', member.access_token, memberId, { confirm: 'MEMBER@del.test' });

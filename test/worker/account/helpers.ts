@@ -18,6 +18,24 @@ export async function linkSocial(orgId: number, userId: number, provider = 'gith
     .run();
 }
 
+/**
+ * POST /internal-user/password-remind on an organisation's host, waiting also for the work the route leaves
+ * to run after its answer (waitUntil: the lookup, the code and the mail), so a test can check what was sent.
+ */
+export async function remindAndSettle(org: string, email: unknown): Promise<Response> {
+  const { buildApp } = await import('../../../src/app');
+  const background: Promise<unknown>[] = [];
+  const ctx = { waitUntil: (p: Promise<unknown>) => void background.push(p), passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
+  const req = new Request(`http://${org}.localhost:8787/api/v1/internal-user/password-remind`, {
+    method: 'POST',
+    headers: { host: `${org}.localhost:8787`, 'content-type': 'application/json' },
+    body: JSON.stringify({ email }),
+  });
+  const res = await buildApp().fetch(req, env, ctx);
+  await Promise.all(background);
+  return res;
+}
+
 /** A request on the bare host (no organisation in it), as an API client sends one: X-ORG names the org. */
 export function bareHostCall(path: string, init: RequestInit & { json?: unknown; xOrg?: string; apiKey?: string } = {}) {
   const headers = new Headers(init.headers);

@@ -2,10 +2,10 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../../src/shared/messages';
 import { call, createOrg, PASSWORD, signIn } from '../helpers';
-import { activityOf, body, latestMail, mailCount, resetCodeFrom } from './helpers';
+import { activityOf, body, latestMail, mailCount, remindAndSettle, resetCodeFrom } from './helpers';
 
 const NEW_PASSWORD = 'Fresh-456';
-const remind = (org: string, email: string) => call(org, '/api/v1/internal-user/password-remind', { method: 'POST', json: { email } });
+const remind = remindAndSettle;
 const reset = (org: string, json: unknown) => call(org, '/api/v1/internal-user/password-reset', { method: 'POST', json });
 
 describe('password remind', () => {
