@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { LOCAL_OIDC_PERSON } from '../../scripts/oidc-provider.mjs';
+import { launchChromium } from './browser';
+import { apiFromPage, byId } from './console';
+import { freshAccount, orgUrl, signInAs, signOut, signUpByApi } from './identity-helpers';
+
+const port = inject('port');
+const mailUrl = inject('mailUrl');
+const oidcIssuer = inject('oidcIssuer');
+
+interface Me {
+  data: { id: number; email: string; organization: { domain: string } };
+}
+
+// The local provider signs in the same person every time, and a social account links to one user per
+// organisation: this test uses its own fresh organisation.
+describe('social sign-in through the loopback OpenID Connect provider (headless Chromium)', () => {
+  let browser: Browser;
+  let page: Page;
+  const account = freshAccount('social');
+  const base = orgUrl(port, account.domain);
+  let userId: number;
+
+  beforeAll(async () => {
+    await signUpByApi(port, mailUrl, account);
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const provider = () => page.locator('[data-testid="social-provider"][data-provider="oidc"]');
+
+  it('before linking, Continue with Local ID does not sign anyone in', async () => {
+    await page.goto(`${base}/`);
+    await byId(page, 'signin-tab-social').click();
+    await byId(page, 'social-login-oidc').click();
+    await page.waitForURL((url) => url.pathname === '/social-login' || url.origin === base);
+    await byId(page, 'social-login-error').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeFalsy();
+  });
+
+  it('links Local ID on /me/security and comes back with the success notice', async () => {
+    await signInAs(page, base, account.email, account.password);
+    userId = (await apiFromPage<Me>(page, 'GET', '/internal-user/me')).body.data.id;
+    await page.goto(`${base}/me/security`);
+    await byId(page, 'my-security').waitFor();
+    await expect.poll(() => provider().getAttribute('data-linked')).toBe('false');
+    expect(await provider().innerText()).toContain('Local ID');
+
+    const seenProvider: string[] = [];
+    page.on('request', (req) => {
+      if (req.url().startsWith(oidcIssuer)) seenProvider.push(req.url());
+    });
+    await byId(provider(), 'social-link').click();
+    await page.waitForURL((url) => url.origin === base && url.pathname === '/me/security' && url.searchParams.has('status'), { timeout: 30_000 });
+    // The browser really went through the provider's authorisation endpoint.
+    expect(seenProvider.some((u) => new URL(u).pathname.includes('authorize'))).toBe(true);
+    expect(new URL(page.url()).searchParams.get('status')).toBe('social-link');
+    expect(new URL(page.url()).searchParams.get('error')).toBeNull();
+
+    const notice = byId(page, 'security-notice');
+    await notice.waitFor();
+    expect(await notice.getAttribute('data-kind')).toBe('success');
+    expect(await notice.innerText()).toContain('Local ID');
+    await expect.poll(() => provider().getAttribute('data-linked')).toBe('true');
+    expect(await byId(provider(), 'social-account').textContent()).toContain(LOCAL_OIDC_PERSON.email);
+    await byId(provider(), 'social-unlink').waitFor();
+  });
+
+  it('signs out, then Continue with Local ID signs in as the same user', async () => {
+    await signOut(page);
+    await byId(page, 'signin-tab-social').click();
+    const button = byId(page, 'social-login-oidc');
+    expect(await button.innerText()).toContain('Continue with Local ID');
+    await button.click();
+    await page.waitForURL((url) => url.origin === base, { timeout: 30_000 });
+    await byId(page, 'dashboard').waitFor({ timeout: 30_000 });
+    const me = await apiFromPage<Me>(page, 'GET', '/internal-user/me');
+    expect(me.status).toBe(200);
+    expect(me.body.data.id).toBe(userId);
+    expect(me.body.data.email).toBe(account.email);
+    expect(me.body.data.organization.domain).toBe(account.domain);
+  });
+});
