@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Anchor, Button, Center, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import type { ApiKeyRow } from '@shared/contracts/account';
 import { IconExternalLink, IconPencil, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useAtomValue } from 'jotai';
@@ -10,6 +10,7 @@ import { useRouteTable } from '../../app/services-context';
 import { confirmDelete } from '../../components/common/confirm';
 import { DateTime } from '../../components/common/DateTime';
 import { notifyError, notifySuccess } from '../../components/common/notify';
+import { ShortListState } from '../../components/list/ShortListState';
 import { AccountLayout } from '../../components/layout/AccountLayout';
 import { currentUserAtom } from '../../lib/session-state';
 import { useApiDocsUrl, useIsDemo } from './account-state';
@@ -115,76 +116,66 @@ export function MyApiKeysPage() {
           <Text size="sm" c="dimmed">
             {t('me.api.intro')}
           </Text>
-          {error ? (
-            <Alert color="red" data-testid="list-error">
-              {text.error(error)}
-            </Alert>
-          ) : isLoading ? (
-            <Center p="xl">
-              <Loader />
-            </Center>
-          ) : rows.length === 0 ? (
-            <Text c="dimmed" ta="center" p="lg" data-testid="list-empty">
-              {t('me.api.none')}
-            </Text>
-          ) : (
-            <Table.ScrollContainer minWidth={560}>
-              <Table verticalSpacing="xs" data-testid="list-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th w={120}>{t('list.actions')}</Table.Th>
-                    <Table.Th>{t('me.api.name')}</Table.Th>
-                    <Table.Th>{t('me.api.note')}</Table.Th>
-                    <Table.Th>{t('list.columns.id')}</Table.Th>
-                    <Table.Th>{t('list.columns.created_at')}</Table.Th>
-                    <Table.Th>{t('list.columns.updated_at')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((row) => {
-                    const editHref = pathOf(table, 'internal-api-key_update', { id: row.id });
-                    return (
-                      <Table.Tr key={row.id} data-testid="list-row" data-id={row.id}>
-                        <Table.Td>
-                          <Group gap={4} wrap="nowrap">
-                            {editHref &&
-                              (demo ? (
-                                <ActionIcon variant="subtle" disabled aria-label={t('common.edit')} data-testid="row-edit">
-                                  <IconPencil size={16} />
-                                </ActionIcon>
-                              ) : (
-                                <Link href={editHref} asChild>
-                                  <ActionIcon component="a" href={editHref} variant="subtle" aria-label={t('common.edit')} title={t('common.edit')} data-testid="row-edit">
+          <ShortListState error={error ? text.error(error) : null} loading={isLoading} empty={rows.length === 0} emptyText={t('me.api.none')}>
+            {() => (
+              <Table.ScrollContainer minWidth={560}>
+                <Table verticalSpacing="xs" data-testid="list-table">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th w={120}>{t('list.actions')}</Table.Th>
+                      <Table.Th>{t('me.api.name')}</Table.Th>
+                      <Table.Th>{t('me.api.note')}</Table.Th>
+                      <Table.Th>{t('list.columns.id')}</Table.Th>
+                      <Table.Th>{t('list.columns.created_at')}</Table.Th>
+                      <Table.Th>{t('list.columns.updated_at')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {rows.map((row) => {
+                      const editHref = pathOf(table, 'internal-api-key_update', { id: row.id });
+                      return (
+                        <Table.Tr key={row.id} data-testid="list-row" data-id={row.id}>
+                          <Table.Td>
+                            <Group gap={4} wrap="nowrap">
+                              {editHref &&
+                                (demo ? (
+                                  <ActionIcon variant="subtle" disabled aria-label={t('common.edit')} data-testid="row-edit">
                                     <IconPencil size={16} />
                                   </ActionIcon>
-                                </Link>
-                              ))}
-                            <ActionIcon variant="subtle" disabled={demo} loading={busy === row.id} aria-label={t('me.api.regenerate')} title={t('me.api.regenerate')} data-testid="row-regenerate" onClick={() => regenerate(row)}>
-                              <IconRefresh size={16} />
-                            </ActionIcon>
-                            <ActionIcon variant="subtle" color="red" disabled={demo} aria-label={t('common.delete')} title={t('common.delete')} data-testid="row-delete" onClick={() => remove(row)}>
-                              <IconTrash size={16} />
-                            </ActionIcon>
-                          </Group>
-                        </Table.Td>
-                        <Table.Td data-column="name">{row.name}</Table.Td>
-                        <Table.Td data-column="note" title={row.note ?? undefined}>
-                          {cutNote(row.note)}
-                        </Table.Td>
-                        <Table.Td data-column="id">{row.id}</Table.Td>
-                        <Table.Td data-column="created_at">
-                          <DateTime value={row.created_at} />
-                        </Table.Td>
-                        <Table.Td data-column="updated_at">
-                          <DateTime value={row.updated_at} />
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
+                                ) : (
+                                  <Link href={editHref} asChild>
+                                    <ActionIcon component="a" href={editHref} variant="subtle" aria-label={t('common.edit')} title={t('common.edit')} data-testid="row-edit">
+                                      <IconPencil size={16} />
+                                    </ActionIcon>
+                                  </Link>
+                                ))}
+                              <ActionIcon variant="subtle" disabled={demo} loading={busy === row.id} aria-label={t('me.api.regenerate')} title={t('me.api.regenerate')} data-testid="row-regenerate" onClick={() => regenerate(row)}>
+                                <IconRefresh size={16} />
+                              </ActionIcon>
+                              <ActionIcon variant="subtle" color="red" disabled={demo} aria-label={t('common.delete')} title={t('common.delete')} data-testid="row-delete" onClick={() => remove(row)}>
+                                <IconTrash size={16} />
+                              </ActionIcon>
+                            </Group>
+                          </Table.Td>
+                          <Table.Td data-column="name">{row.name}</Table.Td>
+                          <Table.Td data-column="note" title={row.note ?? undefined}>
+                            {cutNote(row.note)}
+                          </Table.Td>
+                          <Table.Td data-column="id">{row.id}</Table.Td>
+                          <Table.Td data-column="created_at">
+                            <DateTime value={row.created_at} />
+                          </Table.Td>
+                          <Table.Td data-column="updated_at">
+                            <DateTime value={row.updated_at} />
+                          </Table.Td>
+                        </Table.Tr>
+                      );
+                    })}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </ShortListState>
         </Stack>
       </Paper>
     </AccountLayout>

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Button, Center, Checkbox, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Checkbox, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import type { SessionRow } from '@shared/contracts/account';
 import { IconLogout } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { useServices } from '../../app/services-context';
 import { confirmDelete } from '../../components/common/confirm';
 import { DateTime } from '../../components/common/DateTime';
 import { notifyError, notifySuccess } from '../../components/common/notify';
+import { ShortListState } from '../../components/list/ShortListState';
 import { AccountLayout } from '../../components/layout/AccountLayout';
 import { useIsDemo } from './account-state';
 import { useAccountCalls, useSessions } from './api';
@@ -90,79 +91,69 @@ export function MySessionsPage() {
               {t('me.sessions.revokeSelected', { count: chosen.length })}
             </Button>
           </Group>
-          {error ? (
-            <Alert color="red" data-testid="list-error">
-              {text.error(error)}
-            </Alert>
-          ) : isLoading ? (
-            <Center p="xl">
-              <Loader />
-            </Center>
-          ) : rows.length === 0 ? (
-            <Text c="dimmed" ta="center" p="lg" data-testid="list-empty">
-              {t('list.empty')}
-            </Text>
-          ) : (
-            <Table.ScrollContainer minWidth={720}>
-              <Table verticalSpacing="xs" highlightOnHover data-testid="list-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th w={36}>
-                      <Checkbox aria-label={t('list.selectAll')} data-testid="list-select-all" checked={allSelected} indeterminate={!allSelected && chosen.length > 0} disabled={demo} onChange={toggleAll} />
-                    </Table.Th>
-                    <Table.Th>{t('me.sessions.device')}</Table.Th>
-                    <Table.Th>{t('me.sessions.expiresAt')}</Table.Th>
-                    <Table.Th>{t('me.sessions.ip')}</Table.Th>
-                    <Table.Th>{t('me.sessions.refreshesAt')}</Table.Th>
-                    <Table.Th>{t('list.columns.updated_at')}</Table.Th>
-                    <Table.Th>{t('list.columns.id')}</Table.Th>
-                    <Table.Th w={70}>{t('list.actions')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((row) => (
-                    <Table.Tr key={row.id} data-testid="list-row" data-id={row.id} data-current={row.current ? 'true' : 'false'}>
-                      <Table.Td>
-                        <Checkbox aria-label={t('list.selectRow')} data-testid="row-select" checked={selected.has(row.id)} disabled={demo} onChange={() => toggle(row.id)} />
-                      </Table.Td>
-                      <Table.Td data-column="device">
-                        <Group gap="xs" wrap="nowrap">
-                          <Text size="sm" lineClamp={2} title={row.user_agent ?? undefined}>
-                            {deviceOf(row)}
-                          </Text>
-                          {row.current && (
-                            <Badge color="green" variant="light" data-testid="session-current">
-                              {t('me.sessions.current')}
-                            </Badge>
-                          )}
-                        </Group>
-                      </Table.Td>
-                      <Table.Td data-column="expires_at">
-                        <DateTime value={row.expires_at} />
-                      </Table.Td>
-                      <Table.Td data-column="ip">{row.ip ?? '—'}</Table.Td>
-                      <Table.Td data-column="refreshes_at">
-                        <DateTime value={row.refreshes_at} />
-                      </Table.Td>
-                      <Table.Td data-column="updated_at">
-                        <DateTime value={row.updated_at} />
-                      </Table.Td>
-                      <Table.Td data-column="id">
-                        <Text size="xs" ff="monospace">
-                          {row.id}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <ActionIcon variant="subtle" color="red" disabled={demo || busy} aria-label={t('me.sessions.revoke')} title={t('me.sessions.revoke')} data-testid="row-revoke" onClick={() => revokeOne(row)}>
-                          <IconLogout size={16} />
-                        </ActionIcon>
-                      </Table.Td>
+          <ShortListState error={error ? text.error(error) : null} loading={isLoading} empty={rows.length === 0} emptyText={t('list.empty')}>
+            {() => (
+              <Table.ScrollContainer minWidth={720}>
+                <Table verticalSpacing="xs" highlightOnHover data-testid="list-table">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th w={36}>
+                        <Checkbox aria-label={t('list.selectAll')} data-testid="list-select-all" checked={allSelected} indeterminate={!allSelected && chosen.length > 0} disabled={demo} onChange={toggleAll} />
+                      </Table.Th>
+                      <Table.Th>{t('me.sessions.device')}</Table.Th>
+                      <Table.Th>{t('me.sessions.expiresAt')}</Table.Th>
+                      <Table.Th>{t('me.sessions.ip')}</Table.Th>
+                      <Table.Th>{t('me.sessions.refreshesAt')}</Table.Th>
+                      <Table.Th>{t('list.columns.updated_at')}</Table.Th>
+                      <Table.Th>{t('list.columns.id')}</Table.Th>
+                      <Table.Th w={70}>{t('list.actions')}</Table.Th>
                     </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {rows.map((row) => (
+                      <Table.Tr key={row.id} data-testid="list-row" data-id={row.id} data-current={row.current ? 'true' : 'false'}>
+                        <Table.Td>
+                          <Checkbox aria-label={t('list.selectRow')} data-testid="row-select" checked={selected.has(row.id)} disabled={demo} onChange={() => toggle(row.id)} />
+                        </Table.Td>
+                        <Table.Td data-column="device">
+                          <Group gap="xs" wrap="nowrap">
+                            <Text size="sm" lineClamp={2} title={row.user_agent ?? undefined}>
+                              {deviceOf(row)}
+                            </Text>
+                            {row.current && (
+                              <Badge color="green" variant="light" data-testid="session-current">
+                                {t('me.sessions.current')}
+                              </Badge>
+                            )}
+                          </Group>
+                        </Table.Td>
+                        <Table.Td data-column="expires_at">
+                          <DateTime value={row.expires_at} />
+                        </Table.Td>
+                        <Table.Td data-column="ip">{row.ip ?? '—'}</Table.Td>
+                        <Table.Td data-column="refreshes_at">
+                          <DateTime value={row.refreshes_at} />
+                        </Table.Td>
+                        <Table.Td data-column="updated_at">
+                          <DateTime value={row.updated_at} />
+                        </Table.Td>
+                        <Table.Td data-column="id">
+                          <Text size="xs" ff="monospace">
+                            {row.id}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td>
+                          <ActionIcon variant="subtle" color="red" disabled={demo || busy} aria-label={t('me.sessions.revoke')} title={t('me.sessions.revoke')} data-testid="row-revoke" onClick={() => revokeOne(row)}>
+                            <IconLogout size={16} />
+                          </ActionIcon>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </ShortListState>
         </Stack>
       </Paper>
     </AccountLayout>
