@@ -43,4 +43,5 @@ export const MESSAGES = {
   socialFailed: 'The provider could not confirm who you are. Try again.',
   socialOtherAccountLinked: 'You have already linked another account of this provider: unlink it first.',
   socialStateInvalid: 'This sign-in link is invalid or has expired. Start again.',
+  socialForeignState: 'This sign-in or link was not started in this browser. Start again.',
 } as const;

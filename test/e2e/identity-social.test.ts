@@ -1,13 +1,27 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { LOCAL_OIDC_PERSON } from '../../scripts/oidc-provider.mjs';
 import { launchChromium } from './browser';
 import { apiFromPage, byId } from './console';
-import { freshAccount, orgUrl, signInAs, signOut, signUpByApi } from './identity-helpers';
+import { freshAccount, hostCall, orgUrl, signInAs, signOut, signUpByApi } from './identity-helpers';
 
 const port = inject('port');
 const mailUrl = inject('mailUrl');
 const oidcIssuer = inject('oidcIssuer');
+
+/** Where a redirect on the local platform points: GET to 127.0.0.1:<port> with the URL's Host, no following. */
+function redirectOf(port: number, url: URL): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method: 'GET', path: `${url.pathname}${url.search}`, headers: { host: url.host } }, (res) => {
+      res.resume();
+      if (res.statusCode === 302 && res.headers.location) resolve(res.headers.location);
+      else reject(new Error(`${url.pathname} answered ${res.statusCode}, not a redirect`));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 interface Me {
   data: { id: number; email: string; organization: { domain: string } };
@@ -84,5 +98,37 @@ describe('social sign-in through the loopback OpenID Connect provider (headless 
     expect(me.body.data.id).toBe(userId);
     expect(me.body.data.email).toBe(account.email);
     expect(me.body.data.organization.domain).toBe(account.domain);
+  });
+  it('a /social-login URL with the tokens of a sign-in another browser started does not sign in (login CSRF)', async () => {
+    // The attacker starts Continue with Local ID outside any console and stops at the console URL with the tokens.
+    const orgHost = new URL(base).host;
+    const started = await hostCall<{ data: { url: string } }>(port, orgHost, 'POST', '/api/v1/social/oidc/authorize', { json: { action: 'login' } });
+    expect(started.status).toBe(200);
+    const atProvider = await fetch(started.body.data.url, { redirect: 'manual' });
+    expect(atProvider.status).toBe(302);
+    const callback = new URL(atProvider.headers.get('location')!);
+    const consoleUrl = new URL(await redirectOf(port, callback));
+    expect(consoleUrl.pathname).toBe('/social-login');
+    const token = consoleUrl.searchParams.get('access_token')!;
+    expect(token).toBeTruthy();
+    expect(consoleUrl.searchParams.get('state')).toBe(callback.searchParams.get('state'));
+    const me = () => hostCall(port, orgHost, 'GET', '/api/v1/internal-user/me', { headers: { authorization: `Bearer ${token}` } });
+    expect((await me()).status).toBe(200);
+
+    // The victim opens it in a fresh browser: refused, nothing stored, and that session is ended at once.
+    const victimContext = await browser.newContext();
+    try {
+      const victim = await victimContext.newPage();
+      await victim.goto(consoleUrl.toString());
+      const error = byId(victim, 'social-login-error');
+      await error.waitFor({ timeout: 30_000 });
+      expect(await error.innerText()).toContain('This sign-in or link was not started in this browser');
+      expect(await victim.evaluate(() => localStorage.getItem('accessToken'))).toBeFalsy();
+      expect(await victim.evaluate(() => localStorage.getItem('refreshToken'))).toBeFalsy();
+      expect(new URL(victim.url()).search).toBe('');
+      await expect.poll(async () => (await me()).status, { timeout: 15_000 }).toBe(401);
+    } finally {
+      await victimContext.close();
+    }
   });
 });

@@ -109,6 +109,14 @@ export const oauthStates = sqliteTable('oauth_states', {
   device: text('device'),
   expiresAt: text('expires_at').notNull(),
   createdAt: text('created_at').notNull().default(now),
+  /**
+   * Set when the provider confirmed the identity of a link: the console of the browser that started it then
+   * confirms the link with its session (the callback alone never links). The identity waits here until then.
+   */
+  verifiedAt: text('verified_at'),
+  subject: text('subject'),
+  email: text('email'),
+  displayName: text('display_name'),
 });
 
 /** One API key per user; only a hash of the key is kept. */

@@ -19,7 +19,7 @@ import { messageFilterShape } from '../../shared/contracts/message';
 import { passwordRemindSchema, passwordResetSchema, passwordUpdateSchema } from '../../shared/contracts/password';
 import { SENDER_TYPES, senderInputSchema, senderUpdateSchema } from '../../shared/contracts/sender';
 import { preRegistrationSchema, signCompleteSchema, signupSchema } from '../../shared/contracts/signup';
-import { socialAuthorizeSchema, socialUserLoadSchema } from '../../shared/contracts/social';
+import { socialAuthorizeSchema, socialLinkSchema, socialUserLoadSchema } from '../../shared/contracts/social';
 import { subscriptionInputSchema } from '../../shared/contracts/subscription';
 import { tagInputSchema } from '../../shared/contracts/tag';
 import { TEMPLATE_TYPES, templateInputSchema, templatePreviewSchema, templateUpdateSchema, testMessageSchema } from '../../shared/contracts/template';
@@ -192,6 +192,13 @@ const EXTRA: ApiOperation[] = [
     access: 'guest',
     summary: 'Start a social sign-in (login) or link (signed in): answers the provider URL',
     body: socialAuthorizeSchema,
+  },
+  {
+    method: 'post',
+    path: '/social/{provider}/link',
+    tag: 'account',
+    summary: 'Confirm a link the provider verified, with the state its callback handed back (console session of the user who started it)',
+    body: socialLinkSchema,
   },
   { method: 'delete', path: '/social/{provider}', tag: 'account', summary: 'Unlink a social account (another login method must remain)' },
   { method: 'get', path: '/demo', tag: 'account', access: 'guest', summary: 'The shared demo: reset interval, last and next reset, login (404 elsewhere)' },

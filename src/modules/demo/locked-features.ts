@@ -29,6 +29,7 @@ export const LOCKED_FEATURES: readonly LockedFeature[] = [
   { methods: ['DELETE'], path: '/session', why: 'ending sessions' },
   { methods: ['DELETE'], path: '/session/*', why: 'ending sessions' },
   { methods: ['POST'], path: '/social/:provider/authorize', body: actionIs('link'), why: 'linking a social account' },
+  { methods: ['POST'], path: '/social/:provider/link', why: 'linking a social account' },
   { methods: ['DELETE'], path: '/social/:provider', why: 'unlinking a social account' },
   { methods: WRITES, path: '/integration', why: 'integrations reach real servers' },
   { methods: WRITES, path: '/integration/*', why: 'integrations reach real servers' },

@@ -13,7 +13,8 @@ const invalidState = () => new ApiError(400, 'link_invalid', SOCIAL_ERRORS.inval
 /**
  * /social/callback/{provider} (platform host): where providers send the browser back. The state (single use,
  * ten minutes) names the organisation, the action and, for a link, the user; the browser then goes on to that
- * organisation's host. An unknown, used, expired or mismatched state is a 400: no organisation to go back to.
+ * organisation's host, with the state, which that browser's console checks against the one it stored. An
+ * unknown, used, confirmed, expired or mismatched state is a 400: no organisation to go back to.
  */
 export const socialCallbackRoutes = new Hono<AppEnv>().get('/:provider', async (c) => {
   const state = c.req.query('state');
@@ -27,7 +28,7 @@ export const socialCallbackRoutes = new Hono<AppEnv>().get('/:provider', async (
     .limit(1);
   if (!org) throw invalidState();
   c.set('org', org);
-  const next = await completeSocial(c, findProvider(c.env, saved.provider), saved);
+  const next = await completeSocial(c, findProvider(c.env, saved.provider), saved, state);
   // The URL may carry tokens: keep it out of caches and of the next page's Referer.
   c.header('Cache-Control', 'no-store');
   c.header('Referrer-Policy', 'no-referrer');

@@ -1,4 +1,4 @@
-import { eq, lt } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { oauthStates } from '../../db/schema';
 import { sha256Hex } from '../../lib/tokens';
@@ -35,13 +35,64 @@ export async function saveOAuthState(
 
 /**
  * Takes a state out of the table (single use: deleted in the same statement that reads it, so a replayed
- * callback finds nothing). Returns null when unknown, already used, or expired.
+ * callback finds nothing). A link the provider already confirmed is not a callback's any more: it is left for
+ * its confirmation. Returns null when unknown, already used, confirmed, or expired.
  */
 export async function consumeOAuthState(db: Database, state: string): Promise<OAuthState | null> {
   const [row] = await db
     .delete(oauthStates)
-    .where(eq(oauthStates.stateHash, await sha256Hex(state)))
+    .where(and(eq(oauthStates.stateHash, await sha256Hex(state)), isNull(oauthStates.verifiedAt)))
     .returning();
   if (!row || row.expiresAt <= new Date().toISOString()) return null;
   return row;
+}
+
+/** The identity the provider confirmed for a link. */
+export interface VerifiedIdentity {
+  subject: string;
+  email: string | null;
+  name: string | null;
+}
+
+/**
+ * Keeps a link the provider confirmed under its state, for a fresh ten minutes, until the console of the browser
+ * that started it confirms it with the user's session (the callback itself links nothing: it has no session).
+ */
+export async function saveVerifiedLink(db: Database, state: string, saved: OAuthState, identity: VerifiedIdentity): Promise<void> {
+  const now = new Date();
+  await db.insert(oauthStates).values({
+    ...saved,
+    stateHash: await sha256Hex(state),
+    verifiedAt: now.toISOString(),
+    subject: identity.subject,
+    email: identity.email,
+    displayName: identity.name,
+    expiresAt: new Date(now.getTime() + STATE_TTL_SECONDS * 1000).toISOString(),
+  });
+}
+
+/**
+ * Takes a confirmed link out of the table, single use, only when it is a verified, unexpired link of this
+ * provider, started in this organisation by this user. Anyone else's attempt leaves it untouched. Null otherwise.
+ */
+export async function consumeVerifiedLink(
+  db: Database,
+  input: { state: string; orgId: number; provider: string; userId: number },
+): Promise<(OAuthState & { subject: string }) | null> {
+  const [row] = await db
+    .delete(oauthStates)
+    .where(
+      and(
+        eq(oauthStates.stateHash, await sha256Hex(input.state)),
+        eq(oauthStates.orgId, input.orgId),
+        eq(oauthStates.provider, input.provider),
+        eq(oauthStates.action, 'link'),
+        eq(oauthStates.userId, input.userId),
+        isNotNull(oauthStates.verifiedAt),
+        isNotNull(oauthStates.subject),
+        gt(oauthStates.expiresAt, new Date().toISOString()),
+      ),
+    )
+    .returning();
+  return row?.subject ? { ...row, subject: row.subject } : null;
 }

@@ -7,10 +7,11 @@ import { socialAccounts } from '../../db/schema';
 import { ApiError, notFound } from '../../lib/api-error';
 import { validJson } from '../../lib/validate';
 import { requireAuth, sessionIdOf } from '../../middleware/auth';
-import { SOCIAL_STATUS, socialAuthorizeSchema, type SocialProviderView } from '../../shared/contracts/social';
+import { SOCIAL_STATUS, socialAuthorizeSchema, socialLinkSchema, type SocialProviderView } from '../../shared/contracts/social';
 import { assertAnotherLoginMethodRemains } from '../account/login-methods';
 import { recordActivity } from '../activity-log/record';
 import { ProviderError, providerEndpoints } from './endpoints';
+import { confirmLink } from './link';
 import { saveOAuthState } from './oauth-state';
 import { configuredProviders, findProvider, type ResolvedProvider } from './providers';
 import { accountLabel, SOCIAL_ENTITY } from './social-activity';
@@ -28,7 +29,7 @@ async function requireSession(c: Context<AppEnv>): Promise<void> {
   sessionIdOf(c);
 }
 
-/** /social: providers, authorize (login or link), unlink. */
+/** /social: providers, authorize (login or link), link confirmation, unlink. */
 export const socialRoutes = new Hono<AppEnv>()
   .get('/', requireAuth, async (c) => {
     const linked = await socialAccountsOf(c.var.db, c.var.org.id).forUser(c.var.auth.userId);
@@ -63,6 +64,13 @@ export const socialRoutes = new Hono<AppEnv>()
     const client = new OAuth2Client(provider.clientId, provider.clientSecret, provider.redirectUri);
     const url = client.createAuthorizationURLWithPKCE(authorization, state, CodeChallengeMethod.S256, codeVerifier, provider.scopes);
     return c.json({ data: { url: url.toString() } });
+  })
+  // The second half of a link: the provider confirmed the identity; the user who started it, signed in, links it.
+  .post('/:provider/link', validJson(socialLinkSchema), async (c) => {
+    await requireSession(c);
+    const provider = providerOr404(c);
+    await confirmLink(c, provider.id, c.req.valid('json').state);
+    return c.json({ data: { status: SOCIAL_STATUS.link, provider: provider.id } });
   })
   // A link stays removable after its provider is taken out of the configuration.
   .delete('/:provider', async (c) => {

@@ -12,8 +12,11 @@ export const SOCIAL_ERRORS = {
   invalidState: MESSAGES.socialStateInvalid,
 } as const;
 
-/** Where a social sign-in ends on the organisation's host: the console's social-login page with the tokens. */
-export function loginSuccessUrl(env: Env, orgDomain: string, provider: string, tokens: TokenResponse): string {
+/**
+ * Where a social sign-in ends on the organisation's host: the console's social-login page with the tokens and
+ * the state, which the console accepts only when its own browser started this sign-in.
+ */
+export function loginSuccessUrl(env: Env, orgDomain: string, provider: string, tokens: TokenResponse, state: string): string {
   const query = new URLSearchParams({
     access_token: tokens.access_token,
     expires_in: String(tokens.expires_in),
@@ -21,20 +24,25 @@ export function loginSuccessUrl(env: Env, orgDomain: string, provider: string, t
     refresh_token: tokens.refresh_token,
     action: 'login',
     provider,
+    state,
   });
   return orgUrl(env, orgDomain, `/social-login?${query}`);
 }
 
-/** Where a finished link goes (/me/security?status=social-link&provider=..), with `error` when it failed. */
-export function linkResultUrl(env: Env, orgDomain: string, provider: string, error?: string): string {
+/**
+ * Where a link goes back from the provider (/me/security?status=social-link&provider=..&state=..), with `error`
+ * when it failed. The console confirms a verified link with the state (POST /social/{provider}/link).
+ */
+export function linkResultUrl(env: Env, orgDomain: string, provider: string, state: string, error?: string): string {
   const query = new URLSearchParams({ status: SOCIAL_STATUS.link, provider });
   if (error) query.set('error', error);
+  query.set('state', state);
   return orgUrl(env, orgDomain, `/me/security?${query}`);
 }
 
 /** The failure page of either action: social-login with the error for a sign-in, account security for a link. */
-export function failureUrl(env: Env, orgDomain: string, action: SocialAction, provider: string, error: string): string {
-  if (action === 'link') return linkResultUrl(env, orgDomain, provider, error);
-  const query = new URLSearchParams({ error, action: 'login', provider });
+export function failureUrl(env: Env, orgDomain: string, action: SocialAction, provider: string, error: string, state: string): string {
+  if (action === 'link') return linkResultUrl(env, orgDomain, provider, state, error);
+  const query = new URLSearchParams({ error, action: 'login', provider, state });
   return orgUrl(env, orgDomain, `/social-login?${query}`);
 }

@@ -12,6 +12,14 @@ export const SOCIAL_STATUS = { link: 'social-link', unlink: 'social-unlink' } as
 /** POST /social/{provider}/authorize: answers the provider URL to send the browser to. */
 export const socialAuthorizeSchema = z.object({ action: z.enum(SOCIAL_ACTIONS, { error: 'action must be login or link' }) }).strict();
 
+/**
+ * POST /social/{provider}/link: the console of the browser that started a link confirms it with the state the
+ * provider's callback handed back (the callback itself links nothing).
+ */
+export const socialLinkSchema = z
+  .object({ state: z.string({ error: MESSAGES.required }).trim().min(1, MESSAGES.required).max(512, 'state must be at most 512 characters') })
+  .strict();
+
 /** A configured provider, and whether the current user has linked it (GET /social). */
 export interface SocialProviderView {
   id: string;

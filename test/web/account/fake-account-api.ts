@@ -109,7 +109,20 @@ export function fakeAccountApi(options: FakeAccountOptions = {}) {
     }
     if (path === '/social' && call.method === 'GET') return json(200, { data: state.social });
     const authorize = /^\/social\/([\w-]+)\/authorize$/.exec(path);
-    if (authorize && call.method === 'POST') return json(200, { data: { url: `https://idp.example.test/authorize?provider=${authorize[1]}&action=${String(body.action)}` } });
+    if (authorize && call.method === 'POST') {
+      return json(200, { data: { url: `https://idp.example.test/authorize?provider=${authorize[1]}&action=${String(body.action)}&state=st-${authorize[1]}` } });
+    }
+    // Link confirmation: `verified-<provider>` is a state the provider verified for this user; `taken-state` an
+    // identity linked to someone else; anything else is refused like the server refuses it.
+    const link = /^\/social\/([\w-]+)\/link$/.exec(path);
+    if (link && call.method === 'POST') {
+      if (body.state === 'taken-state') return json(409, { error: { code: 'social_already_linked', message: MESSAGES.socialAlreadyLinked } });
+      const found = state.social.find((s) => s.id === link[1]);
+      if (!found || body.state !== `verified-${link[1]}`) return json(400, { error: { code: 'link_invalid', message: MESSAGES.socialStateInvalid } });
+      found.linked = true;
+      found.account = `ann@${link[1]}.test`;
+      return json(200, { data: { status: 'social-link', provider: link[1] } });
+    }
     const social = /^\/social\/([\w-]+)$/.exec(path);
     if (social && call.method === 'DELETE') {
       const found = state.social.find((s) => s.id === social[1] && s.linked);

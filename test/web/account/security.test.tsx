@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MESSAGES } from '@shared/messages';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseSecurityStatus } from '../../../web/src/features/account/SecurityNotice';
 import { renderApp } from '../render-app';
 import { CURRENT_PASSWORD, fakeAccountApi } from './fake-account-api';
@@ -20,6 +20,9 @@ const providerRow = async (id: string) => {
   return screen.getAllByTestId('social-provider').find((row) => row.getAttribute('data-provider') === id)!;
 };
 
+const STATE_KEY = 'relay.oauth.state';
+
+beforeEach(() => sessionStorage.clear());
 afterEach(() => vi.restoreAllMocks());
 
 describe('security: password', () => {
@@ -93,8 +96,9 @@ describe('security: password', () => {
 
 describe('security: social accounts and notices', () => {
   it('reads status, provider and error from the query', () => {
-    expect(parseSecurityStatus('?status=social-link&provider=google')).toEqual({ action: 'link', provider: 'google', error: null });
-    expect(parseSecurityStatus('status=social-unlink&provider=github&error=Nope')).toEqual({ action: 'unlink', provider: 'github', error: 'Nope' });
+    expect(parseSecurityStatus('?status=social-link&provider=google')).toEqual({ action: 'link', provider: 'google', error: null, state: null });
+    expect(parseSecurityStatus('status=social-unlink&provider=github&error=Nope')).toEqual({ action: 'unlink', provider: 'github', error: 'Nope', state: null });
+    expect(parseSecurityStatus('?status=social-link&provider=google&state=abc')).toEqual({ action: 'link', provider: 'google', error: null, state: 'abc' });
     expect(parseSecurityStatus('?status=bogus')).toBeNull();
     expect(parseSecurityStatus('')).toBeNull();
   });
@@ -129,8 +133,70 @@ describe('security: social accounts and notices', () => {
     expect(within(github).getByTestId('social-account').textContent).toBe('ann@github.test');
     const google = await providerRow('google');
     await act(async () => fireEvent.click(within(google).getByTestId('social-link')));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://idp.example.test/authorize?provider=google&action=link'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://idp.example.test/authorize?provider=google&action=link&state=st-google'));
     expect(api.sent('POST', '/social/google/authorize')[0].body).toEqual({ action: 'link' });
+    // The tab remembers the state it started, to confirm only its own link.
+    expect(sessionStorage.getItem(STATE_KEY)).toBe('st-google');
+  });
+
+  it('confirms a link the provider sent back with the state this tab stored, then shows success', async () => {
+    const api = fakeAccountApi();
+    sessionStorage.setItem(STATE_KEY, 'verified-google');
+    renderApp(asApi(api), { path: '/me/security?status=social-link&provider=google&state=verified-google', signedIn: true });
+    const notice = await find('security-notice');
+    expect(notice.getAttribute('data-kind')).toBe('success');
+    await waitFor(() => expect(notice.textContent).toContain('Google'));
+    expect(api.sent('POST', '/social/google/link').map((c) => c.body)).toEqual([{ state: 'verified-google' }]);
+    expect(window.location.search).toBe('?status=social-link&provider=google');
+    expect(sessionStorage.getItem(STATE_KEY)).toBeNull();
+    await waitFor(async () => expect((await providerRow('google')).getAttribute('data-linked')).toBe('true'));
+  });
+
+  it("shows the server's refusal of the confirmation as the error notice", async () => {
+    const api = fakeAccountApi();
+    sessionStorage.setItem(STATE_KEY, 'taken-state');
+    renderApp(asApi(api), { path: '/me/security?status=social-link&provider=google&state=taken-state', signedIn: true });
+    const notice = await find('security-notice');
+    expect(notice.getAttribute('data-kind')).toBe('error');
+    expect(notice.textContent).toContain(MESSAGES.socialAlreadyLinked);
+    expect(api.sent('POST', '/social/google/link')).toHaveLength(1);
+    expect(window.location.search).not.toContain('state=');
+    expect((await providerRow('google')).getAttribute('data-linked')).toBe('false');
+  });
+
+  it('posts nothing when the state is not the one this tab stored (a link someone else started)', async () => {
+    const api = fakeAccountApi();
+    sessionStorage.setItem(STATE_KEY, 'my-own-state');
+    renderApp(asApi(api), { path: '/me/security?status=social-link&provider=google&state=verified-google', signedIn: true });
+    const notice = await find('security-notice');
+    expect(notice.getAttribute('data-kind')).toBe('error');
+    expect(notice.textContent).toContain(MESSAGES.socialForeignState);
+    expect(window.location.search).not.toContain('state=');
+    expect(sessionStorage.getItem(STATE_KEY)).toBe('my-own-state');
+    expect((await providerRow('google')).getAttribute('data-linked')).toBe('false');
+    expect(api.sent('POST', '/social/google/link')).toHaveLength(0);
+  });
+
+  it('posts nothing when this tab started no link at all', async () => {
+    const api = fakeAccountApi();
+    renderApp(asApi(api), { path: '/me/security?status=social-link&provider=google&state=verified-google', signedIn: true });
+    const notice = await find('security-notice');
+    expect(notice.getAttribute('data-kind')).toBe('error');
+    expect(notice.textContent).toContain(MESSAGES.socialForeignState);
+    await providerRow('google');
+    expect(api.sent('POST', '/social/google/link')).toHaveLength(0);
+  });
+
+  it("shows the provider's error that came back with the state, and posts nothing", async () => {
+    const api = fakeAccountApi();
+    sessionStorage.setItem(STATE_KEY, 'verified-google');
+    const error = encodeURIComponent(MESSAGES.socialDenied);
+    renderApp(asApi(api), { path: `/me/security?status=social-link&provider=google&error=${error}&state=verified-google`, signedIn: true });
+    const notice = await find('security-notice');
+    expect(notice.getAttribute('data-kind')).toBe('error');
+    expect(notice.textContent).toContain(MESSAGES.socialDenied);
+    await waitFor(() => expect(window.location.search).not.toContain('state='));
+    expect(api.sent('POST', '/social/google/link')).toHaveLength(0);
   });
 
   it('unlinks after confirmation and returns to the page with the unlink status', async () => {

@@ -11,10 +11,14 @@ let assign: ReturnType<typeof vi.spyOn>;
 
 beforeEach(() => {
   assign = vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
+  sessionStorage.clear();
 });
 afterEach(() => {
   assign.mockRestore();
 });
+
+const STATE_KEY = 'relay.oauth.state';
+const TOKENS = 'access_token=url-access&refresh_token=url-refresh&expires_in=900&auth_type_id=3&action=login&provider=google';
 
 describe('password checklist', () => {
   it('reflects each rule of the policy as the password is typed', async () => {
@@ -100,6 +104,8 @@ describe('social sign-in', () => {
     fireEvent.click(await byTestId('social-login-github'));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://provider.test/github/auth?state=xyz'));
     expect(api.callsTo('/social/github/authorize')[0].body).toEqual({ action: 'login' });
+    // The tab remembers the state it started, to accept only its own callback.
+    expect(sessionStorage.getItem(STATE_KEY)).toBe('xyz');
   });
 
   it('says so when no provider is configured', async () => {
@@ -114,18 +120,57 @@ describe('social sign-in', () => {
     expect(localStorage.getItem('accessToken')).toBeNull();
   });
 
-  it('accepts the tokens, rotates the refresh token from the URL at once, clears the URL and goes home', async () => {
+  it('accepts the tokens of the sign-in this tab started, rotates the refresh token from the URL at once, clears the URL and goes home', async () => {
     const api = identityApi();
-    renderIdentity(api, '/social-login?access_token=url-access&refresh_token=url-refresh&expires_in=900&auth_type_id=3&action=login&provider=google');
+    sessionStorage.setItem(STATE_KEY, 'my-state');
+    renderIdentity(api, `/social-login?${TOKENS}&state=my-state`);
     await byTestId('dashboard');
     expect(api.callsTo('/internal-auth/token-refresh')).toHaveLength(1);
+    expect(api.callsTo('/internal-auth/logout')).toHaveLength(0);
     expect(localStorage.getItem('refreshToken')).toBe('rotated');
     expect(window.location.pathname).toBe('/');
     expect(window.location.search).toBe('');
+    // Used up.
+    expect(sessionStorage.getItem(STATE_KEY)).toBeNull();
+  });
+
+  it('refuses tokens of a sign-in another browser started, and ends that session with its own token', async () => {
+    const api = identityApi();
+    sessionStorage.setItem(STATE_KEY, 'my-state');
+    renderIdentity(api, `/social-login?${TOKENS}&state=attacker-state`);
+    expect((await byTestId('social-login-error')).textContent).toBe(MESSAGES.socialForeignState);
+    await waitFor(() => expect(api.callsTo('/internal-auth/logout')).toHaveLength(1));
+    expect(api.callsTo('/internal-auth/logout')[0].headers.authorization).toBe('Bearer url-access');
+    expect(api.callsTo('/internal-auth/token-refresh')).toHaveLength(0);
+    expect(api.callsTo('/internal-user/me')).toHaveLength(0);
+    expect(localStorage.getItem('accessToken')).toBeNull();
+    expect(localStorage.getItem('refreshToken')).toBeNull();
+    expect(window.location.search).toBe('');
+    // The flow this tab really started can still finish.
+    expect(sessionStorage.getItem(STATE_KEY)).toBe('my-state');
+  });
+
+  it('refuses tokens when this tab started no sign-in, or the state is missing (translated)', async () => {
+    const api = identityApi();
+    renderIdentity(api, `/social-login?${TOKENS}&state=attacker-state`, 'de');
+    expect((await byTestId('social-login-error')).textContent).toBe('Diese Anmeldung oder Verknüpfung wurde nicht in diesem Browser gestartet. Beginnen Sie erneut.');
+    await waitFor(() => expect(api.callsTo('/internal-auth/logout')).toHaveLength(1));
+    expect(localStorage.getItem('accessToken')).toBeNull();
+  });
+
+  it('refuses tokens without a state even when one is stored', async () => {
+    const api = identityApi();
+    sessionStorage.setItem(STATE_KEY, 'my-state');
+    renderIdentity(api, `/social-login?${TOKENS}`);
+    expect((await byTestId('social-login-error')).textContent).toBe(MESSAGES.socialForeignState);
+    await waitFor(() => expect(api.callsTo('/internal-auth/logout')).toHaveLength(1));
+    expect(api.callsTo('/internal-auth/token-refresh')).toHaveLength(0);
+    expect(localStorage.getItem('accessToken')).toBeNull();
   });
 
   it('ends the half session when the rotation is refused (a replayed callback)', async () => {
-    renderIdentity(identityApi(), '/social-login?access_token=a&refresh_token=replayed&expires_in=900&auth_type_id=3');
+    sessionStorage.setItem(STATE_KEY, 's1');
+    renderIdentity(identityApi(), '/social-login?access_token=a&refresh_token=replayed&expires_in=900&auth_type_id=3&state=s1');
     expect((await byTestId('social-login-error')).textContent).toBe('Social sign-in could not be completed.');
     expect(localStorage.getItem('accessToken')).toBeNull();
   });

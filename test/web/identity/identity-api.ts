@@ -93,6 +93,8 @@ export function identityApi(options: IdentityApiOptions = {}) {
     }
     const social = /^\/social\/([^/]+)\/authorize$/.exec(path);
     if (social) return json(200, { data: { url: `https://provider.test/${social[1]}/auth?state=xyz` } });
+    // Ending a session by its own access token (a refused social sign-in does this with the URL's token).
+    if (path === '/internal-auth/logout' && call.method === 'POST') return json(200, { data: { ok: true } });
     if (path === '/internal-auth/token-refresh') {
       // Only the refresh token that travelled in the social callback URL may be rotated, once.
       if (call.headers['x-refresh'] !== 'url-refresh') return json(401, { error: { code: 'unauthorized', message: MESSAGES.unauthorized } });

@@ -21,6 +21,7 @@ const locked = (userId: number): [string, string, unknown?][] => [
   ['DELETE', '/session', { ids: ['some-session'] }],
   ['POST', '/social/github/authorize', { action: 'link' }],
   ['DELETE', '/social/github'],
+  ['POST', '/social/github/link', { state: 'x' }],
   ['POST', '/integration', { name: 'x', type: 'smtp' }],
   ['POST', '/integration/smtp', { name: 'x' }],
   ['PUT', '/integration/1', { name: 'x' }],

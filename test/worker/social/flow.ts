@@ -53,3 +53,20 @@ export async function socialFlow(org: string, action: 'login' | 'link', subject:
 export async function dataOf<T>(res: Response): Promise<T> {
   return ((await res.json()) as { data: T }).data;
 }
+
+/** POST /social/{provider}/link {state}: the console confirming a link the provider verified. */
+export function confirmLink(org: string, state: unknown, init: { token?: string; provider?: string; headers?: Record<string, string> } = {}) {
+  return call(org, `/api/v1/social/${init.provider ?? PROVIDER}/link`, { method: 'POST', json: { state }, token: init.token, headers: init.headers });
+}
+
+/**
+ * A whole link as the console does it: the flow, then (when the callback reported no error) the confirmation
+ * with the state from the callback's redirect and the same session. `confirm` is that answer, or null.
+ */
+export async function linkFlow(org: string, subject: string, token: string) {
+  const flow = await socialFlow(org, 'link', subject, token);
+  const state = flow.location?.searchParams.get('state') ?? null;
+  const failed = !flow.location || flow.location.searchParams.has('error');
+  const confirm = !failed && state ? await confirmLink(org, state, { token }) : null;
+  return { ...flow, state, confirm };
+}

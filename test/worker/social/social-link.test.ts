@@ -5,7 +5,7 @@ import { hashPassword } from '../../../src/lib/password';
 import { MESSAGES } from '../../../src/shared/messages';
 import { call, createOrg, PASSWORD, signIn } from '../helpers';
 import type { SocialProviderView } from '../../../src/shared/contracts/social';
-import { authorize, dataOf, PROVIDER, socialFlow } from './flow';
+import { authorize, dataOf, linkFlow, PROVIDER, socialFlow } from './flow';
 
 const linkedRows = (orgId: number) =>
   env.DB.prepare('SELECT user_id, subject, email, display_name FROM social_accounts WHERE org_id = ? ORDER BY id').bind(orgId).all();
@@ -26,15 +26,20 @@ describe('social link', () => {
     expect(before.status).toBe(200);
     expect((await dataOf<SocialProviderView[]>(before))).toEqual([{ id: PROVIDER, name: 'Mock ID', linked: false, account: null }]);
 
-    const { res, callback, location } = await socialFlow(org.domain, 'link', 'link-a-1', tokens.access_token);
+    const { res, callback, location, state, confirm } = await linkFlow(org.domain, 'link-a-1', tokens.access_token);
     // The provider sent the browser to the one platform-host callback, with the state.
     expect(callback.origin).toBe('http://localhost:8787');
     expect(callback.pathname).toBe(`/api/v1/social/callback/${PROVIDER}`);
-    expect(callback.searchParams.get('state')).toBeTruthy();
+    expect(state).toBeTruthy();
+    expect(callback.searchParams.get('state')).toBe(state);
     expect(res.status).toBe(302);
     expect(location?.origin).toBe('http://social-link-a.localhost:8787');
     expect(location?.pathname).toBe('/me/security');
-    expect(Object.fromEntries(location!.searchParams)).toEqual({ status: 'social-link', provider: PROVIDER });
+    expect(Object.fromEntries(location!.searchParams)).toEqual({ status: 'social-link', provider: PROVIDER, state });
+    // The console of the browser that started it confirmed the link with the user's session.
+    expect(confirm?.status).toBe(200);
+    expect(await confirm!.json()).toEqual({ data: { status: 'social-link', provider: PROVIDER } });
+    expect(await env.DB.prepare('SELECT count(*) AS n FROM oauth_states WHERE org_id = ?').bind(org.orgId).first('n')).toBe(0);
 
     const after = await call(org.domain, '/api/v1/social', { token: tokens.access_token });
     expect((await dataOf<SocialProviderView[]>(after))).toEqual([{ id: PROVIDER, name: 'Mock ID', linked: true, account: 'link-a-1@mock.test' }]);
@@ -77,27 +82,25 @@ describe('social link', () => {
   it('refuses an account already linked to another user, and a second account of the same provider', async () => {
     const org = await createOrg('social-link-other');
     const owner = await signIn(org.domain, org.username);
-    await socialFlow(org.domain, 'link', 'shared-1', owner.access_token);
+    expect((await linkFlow(org.domain, 'shared-1', owner.access_token)).confirm?.status).toBe(200);
 
     const secondId = await addUser(org.orgId, 'second@social-link-other.test');
     const second = await signIn(org.domain, 'second@social-link-other.test');
-    const taken = await socialFlow(org.domain, 'link', 'shared-1', second.access_token);
+    const taken = await linkFlow(org.domain, 'shared-1', second.access_token);
     expect(taken.res.status).toBe(302);
     expect(taken.location?.origin).toBe('http://social-link-other.localhost:8787');
     expect(taken.location?.pathname).toBe('/me/security');
-    expect(Object.fromEntries(taken.location!.searchParams)).toEqual({
-      status: 'social-link',
-      provider: PROVIDER,
-      error: MESSAGES.socialAlreadyLinked,
-    });
+    expect(taken.confirm?.status).toBe(409);
+    expect(await taken.confirm!.json()).toMatchObject({ error: { code: 'social_already_linked', message: MESSAGES.socialAlreadyLinked } });
 
     // The owner cannot add a second identity at the same provider either.
-    const another = await socialFlow(org.domain, 'link', 'shared-2', owner.access_token);
-    expect(another.location?.searchParams.get('error')).toMatch(/already linked another account/);
+    const another = await linkFlow(org.domain, 'shared-2', owner.access_token);
+    expect(another.confirm?.status).toBe(409);
+    expect(await another.confirm!.json()).toMatchObject({ error: { message: MESSAGES.socialOtherAccountLinked } });
 
     // Linking the same identity again only refreshes it.
-    const again = await socialFlow(org.domain, 'link', 'shared-1', owner.access_token);
-    expect(again.location?.searchParams.get('error')).toBeNull();
+    const again = await linkFlow(org.domain, 'shared-1', owner.access_token);
+    expect(again.confirm?.status).toBe(200);
     expect((await linkedRows(org.orgId)).results).toEqual([
       { user_id: org.userId, subject: 'shared-1', email: 'shared-1@mock.test', display_name: 'Mock shared-1' },
     ]);
@@ -125,11 +128,14 @@ describe('social link', () => {
   it('sends a refusal at the provider back to account security with a readable error', async () => {
     const org = await createOrg('social-link-deny');
     const tokens = await signIn(org.domain, org.username);
-    const { res, location } = await socialFlow(org.domain, 'link', 'deny', tokens.access_token);
+    const { res, callback, location } = await socialFlow(org.domain, 'link', 'deny', tokens.access_token);
     expect(res.status).toBe(302);
     expect(location?.pathname).toBe('/me/security');
     expect(location?.searchParams.get('status')).toBe('social-link');
     expect(location?.searchParams.get('error')).toMatch(/cancelled or refused/);
+    expect(location?.searchParams.get('state')).toBe(callback.searchParams.get('state'));
+    // Nothing waits for a confirmation either.
+    expect(await env.DB.prepare('SELECT count(*) AS n FROM oauth_states WHERE org_id = ?').bind(org.orgId).first('n')).toBe(0);
     expect((await linkedRows(org.orgId)).results).toEqual([]);
   });
 });
@@ -138,7 +144,7 @@ describe('social unlink', () => {
   it('unlinks, logs it, and answers the status the console navigates with', async () => {
     const org = await createOrg('social-unlink-a');
     const tokens = await signIn(org.domain, org.username);
-    await socialFlow(org.domain, 'link', 'unlink-a-1', tokens.access_token);
+    expect((await linkFlow(org.domain, 'unlink-a-1', tokens.access_token)).confirm?.status).toBe(200);
 
     const res = await call(org.domain, `/api/v1/social/${PROVIDER}`, { method: 'DELETE', token: tokens.access_token });
     expect(res.status).toBe(200);
@@ -160,7 +166,7 @@ describe('social unlink', () => {
   it('refuses to remove the last login method (no password, one social account)', async () => {
     const org = await createOrg('social-unlink-last');
     const owner = await signIn(org.domain, org.username);
-    await socialFlow(org.domain, 'link', 'last-1', owner.access_token);
+    expect((await linkFlow(org.domain, 'last-1', owner.access_token)).confirm?.status).toBe(200);
     const login = await socialFlow(org.domain, 'login', 'last-1');
     const social = login.location!.searchParams.get('access_token')!;
     await env.DB.prepare('UPDATE users SET password_hash = NULL WHERE id = ?').bind(org.userId).run();
@@ -176,7 +182,7 @@ describe('social unlink', () => {
     const b = await createOrg('social-unlink-tb');
     const aTokens = await signIn(a.domain, a.username);
     const bTokens = await signIn(b.domain, b.username);
-    await socialFlow(a.domain, 'link', 'tenancy-1', aTokens.access_token);
+    expect((await linkFlow(a.domain, 'tenancy-1', aTokens.access_token)).confirm?.status).toBe(200);
 
     // A's token means nothing on B's host, and B's user has nothing linked.
     expect((await call(b.domain, `/api/v1/social/${PROVIDER}`, { method: 'DELETE', token: aTokens.access_token })).status).toBe(401);

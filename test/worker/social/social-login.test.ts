@@ -4,14 +4,14 @@ import { signAccessToken } from '../../../src/lib/tokens';
 import { MESSAGES } from '../../../src/shared/messages';
 import { call, createOrg, signIn } from '../helpers';
 import type { CurrentUser } from '../../../src/shared/contracts/auth';
-import { atProvider, dataOf, DEVICE, openCallback, PROVIDER, providerUrl, socialFlow } from './flow';
+import { atProvider, dataOf, DEVICE, linkFlow, openCallback, PROVIDER, providerUrl, socialFlow } from './flow';
 
 /** Creates an organisation whose owner has linked the mock identity `subject`. */
 async function orgWithLink(domain: string, subject: string) {
   const org = await createOrg(domain);
   const tokens = await signIn(org.domain, org.username);
-  const linked = await socialFlow(org.domain, 'link', subject, tokens.access_token);
-  expect(linked.location?.searchParams.get('error')).toBeNull();
+  const linked = await linkFlow(org.domain, subject, tokens.access_token);
+  expect(linked.confirm?.status).toBe(200);
   return org;
 }
 
@@ -21,14 +21,17 @@ const loadMe = (org: string, body: unknown, contentType = 'application/json') =>
 describe('social login', () => {
   it('signs in with a linked account: tokens on the organisation host, a live social session', async () => {
     const org = await orgWithLink('social-login-a', 'login-a-1');
-    const { res, location } = await socialFlow(org.domain, 'login', 'login-a-1');
+    const { res, callback, location } = await socialFlow(org.domain, 'login', 'login-a-1');
     expect(res.status).toBe(302);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(location?.origin).toBe('http://social-login-a.localhost:8787');
     expect(location?.pathname).toBe('/social-login');
     const params = Object.fromEntries(location!.searchParams);
-    expect(Object.keys(params).sort()).toEqual(['access_token', 'action', 'auth_type_id', 'expires_in', 'provider', 'refresh_token']);
+    expect(Object.keys(params).sort()).toEqual(['access_token', 'action', 'auth_type_id', 'expires_in', 'provider', 'refresh_token', 'state']);
     expect(params).toMatchObject({ action: 'login', provider: PROVIDER, auth_type_id: '3', expires_in: '900' });
+    // The state goes along, so the console accepts the tokens only in the browser that started the sign-in.
+    expect(params.state).toBe(callback.searchParams.get('state'));
+    expect(params.state.length).toBeGreaterThan(20);
 
     const me = await call(org.domain, '/api/v1/internal-user/me', { token: params.access_token });
     expect(me.status).toBe(200);
@@ -48,11 +51,16 @@ describe('social login', () => {
     const org = await createOrg('social-login-none');
     // The mock's email for this subject equals the owner's username: still no account.
     await env.DB.prepare('UPDATE users SET email = ? WHERE id = ?').bind('stranger@mock.test', org.userId).run();
-    const { res, location } = await socialFlow(org.domain, 'login', 'stranger');
+    const { res, callback, location } = await socialFlow(org.domain, 'login', 'stranger');
     expect(res.status).toBe(302);
     expect(location?.origin).toBe('http://social-login-none.localhost:8787');
     expect(location?.pathname).toBe('/social-login');
-    expect(Object.fromEntries(location!.searchParams)).toEqual({ error: MESSAGES.noAccount, action: 'login', provider: PROVIDER });
+    expect(Object.fromEntries(location!.searchParams)).toEqual({
+      error: MESSAGES.noAccount,
+      action: 'login',
+      provider: PROVIDER,
+      state: callback.searchParams.get('state'),
+    });
     expect(await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE org_id = ?').bind(org.orgId).first('n')).toBe(0);
   });
 

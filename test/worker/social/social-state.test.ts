@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { call, createOrg, signIn } from '../helpers';
 import type { GuestInit } from '../../../src/shared/contracts/auth';
-import { atProvider, authorize, dataOf, openCallback, PROVIDER, providerUrl } from './flow';
+import { atProvider, authorize, confirmLink, dataOf, openCallback, PROVIDER, providerUrl } from './flow';
 
 const linkCount = (orgId: number) => env.DB.prepare('SELECT count(*) AS n FROM social_accounts WHERE org_id = ?').bind(orgId).first('n');
 
@@ -20,7 +20,11 @@ describe('oauth state', () => {
     const first = await openCallback(callback);
     expect(first.status).toBe(302);
     expect(new URL(first.headers.get('location')!).searchParams.get('error')).toBeNull();
+    // A verified link waiting for its confirmation is not a callback's any more.
     await expectLinkInvalid(await openCallback(callback));
+    expect(await linkCount(org.orgId)).toBe(0);
+    // The replay did not burn it: the user who started it still confirms it.
+    expect((await confirmLink(org.domain, callback.searchParams.get('state'), { token: tokens.access_token })).status).toBe(200);
     expect(await linkCount(org.orgId)).toBe(1);
   });
 
@@ -62,7 +66,13 @@ describe('oauth state', () => {
     onB.host = 'social-state-tb.localhost:8787';
     const res = await openCallback(onB);
     expect(res.status).toBe(302);
-    expect(new URL(res.headers.get('location')!).origin).toBe('http://social-state-ta.localhost:8787');
+    const location = new URL(res.headers.get('location')!);
+    expect(location.origin).toBe('http://social-state-ta.localhost:8787');
+    const state = location.searchParams.get('state');
+    // B's user cannot confirm A's link on B's host; A's user confirms it on A's host.
+    const bTokens = await signIn(b.domain, b.username);
+    expect((await confirmLink(b.domain, state, { token: bTokens.access_token })).status).toBe(400);
+    expect((await confirmLink(a.domain, state, { token: aTokens.access_token })).status).toBe(200);
     expect(await linkCount(a.orgId)).toBe(1);
     expect(await linkCount(b.orgId)).toBe(0);
   });

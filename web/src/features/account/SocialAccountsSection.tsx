@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { confirmDelete } from '../../components/common/confirm';
 import { LoadState } from '../../components/form/LoadState';
+import { rememberOAuthState } from '../../lib/oauth-state';
 import { useAccountCalls } from './api';
 import { useServerText } from './messages';
 
@@ -27,7 +28,10 @@ export function SocialAccountsSection({ providers, error, loading, demo, onChang
     setBusy(provider.id);
     setActionError(null);
     try {
-      leaveTo(await calls.authorizeSocial(provider.id));
+      const url = await calls.authorizeSocial(provider.id);
+      // Only this tab may confirm this link when the provider sends the browser back (see SecurityNotice).
+      rememberOAuthState(url);
+      leaveTo(url);
     } catch (failure) {
       setActionError(text.error(failure));
       setBusy(null);

@@ -14,6 +14,7 @@ export const ACCOUNT_PATHS = {
   organization: '/organization',
   social: '/social',
   socialAuthorize: (provider: string) => `/social/${encodeURIComponent(provider)}/authorize`,
+  socialLink: (provider: string) => `/social/${encodeURIComponent(provider)}/link`,
   socialOne: (provider: string) => `/social/${encodeURIComponent(provider)}`,
   apiKeys: '/internal-api-key',
   apiKey: (id: number) => `/internal-api-key/${id}`,
@@ -44,6 +45,8 @@ export function accountCalls(client: ApiClient) {
     deleteAccount: (id: number, confirm: string) => client.delete(ACCOUNT_PATHS.user(id), { confirm }),
     updateOrganization: (name: string) => client.put<ItemBody<OrganizationInfo>>(ACCOUNT_PATHS.organization, { name }).then((b) => b.data),
     authorizeSocial: (provider: string) => client.post<ItemBody<{ url: string }>>(ACCOUNT_PATHS.socialAuthorize(provider), { action: 'link' }).then((b) => b.data.url),
+    /** Confirms a link the provider verified, with the state its callback handed back to this tab. */
+    confirmSocialLink: (provider: string, state: string) => client.post(ACCOUNT_PATHS.socialLink(provider), { state }),
     unlinkSocial: (provider: string) => client.delete(ACCOUNT_PATHS.socialOne(provider)),
     createApiKey: (note: string | null) => client.post<ItemBody<ApiKeyRow>>(ACCOUNT_PATHS.apiKeys, { note }).then((b) => b.data),
     updateApiKey: (id: number, note: string | null) => client.put<ItemBody<ApiKeyRow>>(ACCOUNT_PATHS.apiKey(id), { note }).then((b) => b.data),

@@ -2,16 +2,20 @@ import { Alert, Anchor, Card, Loader, Stack } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
+import { MESSAGES } from '@shared/messages';
 import { useServices } from '../../app/services-context';
+import { takeOAuthState } from '../../lib/oauth-state';
 import { translateServerMessage } from '../../lib/server-messages';
 
 /**
- * Social-login completion: takes the tokens from the callback query, rotates the refresh token that travelled
- * in the URL at once, loads the user, drops the query from the history and goes to the root. ?error= is shown.
+ * Social-login completion: takes the tokens from the callback query only when its state is the one this tab
+ * stored when it started the sign-in (else the session, someone else's, is ended at once and refused), rotates
+ * the refresh token that travelled in the URL, loads the user, drops the query from the history and goes to the
+ * root. ?error= is shown.
  */
 export function SocialLoginPage() {
   const { t } = useTranslation();
-  const { session } = useServices();
+  const { session, client } = useServices();
   const search = useSearch();
   const [, navigate] = useLocation();
   const started = useRef(false);
@@ -24,6 +28,7 @@ export function SocialLoginPage() {
     // Tokens must not stay in the address bar or the history.
     window.history.replaceState(window.history.state, '', window.location.pathname);
     const error = query.get('error');
+    const ours = takeOAuthState(query.get('state'));
     if (error) {
       setFailure(translateServerMessage(t, error));
       return;
@@ -32,6 +37,14 @@ export function SocialLoginPage() {
     const refreshToken = query.get('refresh_token');
     if (!accessToken || !refreshToken) {
       setFailure(t('auth.socialFailed'));
+      return;
+    }
+    if (!ours) {
+      // Not started in this tab (login CSRF): never keep that session; end it with its own token.
+      void client
+        .post('/internal-auth/logout', undefined, { guest: true, noLog: true, headers: { Authorization: `Bearer ${accessToken}` } })
+        .catch(() => undefined);
+      setFailure(translateServerMessage(t, MESSAGES.socialForeignState));
       return;
     }
     session.acceptTokens({
@@ -49,7 +62,7 @@ export function SocialLoginPage() {
         setFailure(t('auth.socialFailed'));
       }
     })();
-  }, [search, session, navigate, t]);
+  }, [search, session, client, navigate, t]);
 
   return (
     <Card withBorder maw={440} mx="auto" mt="xl" data-testid="social-login">

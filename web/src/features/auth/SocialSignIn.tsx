@@ -5,6 +5,7 @@ import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useServices } from '../../app/services-context';
+import { rememberOAuthState } from '../../lib/oauth-state';
 import { translateApiError } from '../../lib/server-messages';
 import { guestInitAtom } from '../../lib/session-state';
 import { redirectTo } from '../signup/redirect';
@@ -24,6 +25,8 @@ export function SocialSignIn() {
     setError(null);
     try {
       const body = await client.post<ItemBody<{ url: string }>>(`/social/${encodeURIComponent(provider)}/authorize`, { action: 'login' }, { guest: true });
+      // Only this tab may complete this sign-in: the social-login page checks the state against it.
+      rememberOAuthState(body.data.url);
       redirectTo(body.data.url);
     } catch (failure) {
       setBusy(null);
