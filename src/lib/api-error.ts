@@ -4,7 +4,7 @@ import { MESSAGES } from '../shared/messages';
 /** An error that becomes a response in the one error envelope (see app.ts onError). */
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503,
     readonly code: ErrorCode,
     message: string,
     readonly fields?: Record<string, string[]>,

@@ -24,7 +24,8 @@ export type ErrorCode =
   | 'api_key_exists'
   | 'demo_locked'
   | 'payment_failed'
-  | 'webhook_invalid';
+  | 'webhook_invalid'
+  | 'provider_unavailable';
 
 export interface ErrorBody {
   error: {

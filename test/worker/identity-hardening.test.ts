@@ -5,6 +5,8 @@ import { DEMO_LOGIN, DEMO_PASSWORD } from '../../src/modules/demo/demo-info';
 import { LOGIN_FAILURE_LIMIT } from '../../src/modules/auth/login';
 import { call, createOrg, PASSWORD, signIn } from './helpers';
 import { count, platform, setSignup, startSignup } from './signup/helpers';
+import { addUser, linkSocial } from './account/helpers';
+import { buildApp } from '../../src/app';
 
 // Defects a review of the identity work found (each test failed before its fix), plus coverage of malformed
 // input and of a payment confirmation that fails part-way.
@@ -156,6 +158,80 @@ async function serverErrors(send: Send, routes: [string, string][]): Promise<str
   }
   return failures;
 }
+
+describe('the last login method and the last member', () => {
+  it('keeps one login method when the password and the only social account are removed at the same moment', async () => {
+    for (let i = 0; i < 3; i++) {
+      const org = await createOrg(`race-methods-${i}`);
+      await linkSocial(org.orgId, org.userId, 'oidc');
+      const { access_token } = await signIn(org.domain, org.username);
+      const answers = await Promise.all([
+        call(org.domain, `/api/v1/internal-user/${org.userId}/password`, { method: 'DELETE', token: access_token }),
+        call(org.domain, '/api/v1/social/oidc', { method: 'DELETE', token: access_token }),
+      ]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      const hasPassword = await count('SELECT count(*) AS n FROM users WHERE id = ? AND password_hash IS NOT NULL', org.userId);
+      const links = await count('SELECT count(*) AS n FROM social_accounts WHERE user_id = ?', org.userId);
+      expect(hasPassword + links).toBe(1);
+    }
+  });
+
+  it('removes the organisation when its last two members delete their accounts at the same moment', async () => {
+    const org = await createOrg('race-leavers');
+    const secondId = await addUser(org.orgId, 'second@race-leavers.test');
+    const first = await signIn(org.domain, org.username);
+    const second = await signIn(org.domain, 'second@race-leavers.test');
+    const answers = await Promise.all([
+      call(org.domain, `/api/v1/internal-user/${org.userId}`, { method: 'DELETE', token: first.access_token, json: { confirm: org.username } }),
+      call(org.domain, `/api/v1/internal-user/${secondId}`, { method: 'DELETE', token: second.access_token, json: { confirm: 'second@race-leavers.test' } }),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(await count('SELECT count(*) AS n FROM organizations WHERE id = ?', org.orgId)).toBe(0);
+  });
+
+  it('keeps no copy of the password hash in the sign-up record once registration is complete, and none after deletion', async () => {
+    await setSignup({ 'signup.enabled': true, 'signup.active': true });
+    const view = await startSignup('hash-copy');
+    expect((await platform(`/api/v1/signup/${view.id}/test-payment`, { method: 'POST' })).status).toBe(200);
+    const mail = await env.DB.prepare("SELECT text FROM system_mails WHERE subject = 'Complete your registration' AND to_address = 'ada@hash-copy.test'").first<{ text: string }>();
+    const code = decodeURIComponent(/code=([^\s]+)/.exec(mail!.text)![1]);
+    const done = await call('hash-copy', '/api/v1/internal-user/sign-complete', { method: 'POST', json: { code } });
+    expect(done.status).toBe(200);
+    expect(await count("SELECT count(*) AS n FROM signups WHERE id = ? AND password_hash = ''", view.id)).toBe(1);
+    const { access_token } = (await done.json()) as { access_token: string };
+    const user = await env.DB.prepare("SELECT id FROM users WHERE username = 'ada@hash-copy.test'").first<{ id: number }>();
+    const gone = await call('hash-copy', `/api/v1/internal-user/${user!.id}`, { method: 'DELETE', token: access_token, json: { confirm: 'ada@hash-copy.test' } });
+    expect(gone.status).toBe(200);
+    expect(await count('SELECT count(*) AS n FROM signups WHERE id = ?', view.id)).toBe(0);
+  });
+});
+
+describe('small contract gaps', () => {
+  it('refuses a profile update that gives the login both as email and as username', async () => {
+    const org = await createOrg('both-logins');
+    const { access_token } = await signIn(org.domain, org.username);
+    const res = await call(org.domain, `/api/v1/internal-user/${org.userId}`, {
+      method: 'PUT',
+      token: access_token,
+      json: { name: 'Both', email: 'new@both-logins.test', username: 'zz' },
+    });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { error: { fields: Record<string, string[]> } }).error.fields.username).toBeTruthy();
+  });
+
+  it('answers 503 provider_unavailable, not 500, when the social provider cannot be reached', async () => {
+    await createOrg('provider-down');
+    const req = new Request('http://provider-down.localhost:8787/api/v1/social/oidc/authorize', {
+      method: 'POST',
+      headers: { host: 'provider-down.localhost:8787', 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'login' }),
+    });
+    const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
+    const res = await buildApp().fetch(req, { ...env, OAUTH_OIDC_ISSUER: 'http://127.0.0.1:9' }, ctx);
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('provider_unavailable');
+  });
+});
 
 describe('malformed input never answers 500', () => {
   it('on the organisation routes (bodies and path ids)', async () => {

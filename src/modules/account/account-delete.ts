@@ -1,9 +1,6 @@
 import { MESSAGES } from '../../shared/messages';
-import { count, eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context';
-import { organizations, users } from '../../db/schema';
-import { TenantScope } from '../../db/tenant-scope';
 import { validationFailed } from '../../lib/api-error';
 import { recordActivity } from '../activity-log/record';
 import type { UserRow } from './own-user';
@@ -32,20 +29,24 @@ export async function deleteR2Prefix(bucket: R2Bucket, prefix: string): Promise<
 
 /**
  * Deletes the user's account, irreversibly: the user row and with it (by cascade) their sessions, codes,
- * API key and social accounts. When they were the organisation's last member the organisation goes too,
- * with all its data and files. `confirm` must repeat the login.
+ * API key and social accounts, and their sign-up record (it holds their email and password hash). When they
+ * were the organisation's last member the organisation goes too, with all its data and files. `confirm` must
+ * repeat the login. One D1 batch: the organisation is removed only when no member is left after this one, so
+ * two last members leaving at once cannot leave an organisation without users.
  */
 export async function deleteAccount(c: Ctx, user: UserRow, confirm: string): Promise<{ organizationDeleted: boolean }> {
   if (confirm.trim().toLowerCase() !== user.username.toLowerCase()) throw validationFailed({ confirm: [CONFIRM_MISMATCH] });
   const orgId = c.var.org.id;
-  const scope = new TenantScope(c.var.db, users, orgId);
-  const [{ members }] = await c.var.db.select({ members: count() }).from(users).where(scope.where());
-  if (members <= 1) {
-    await c.var.db.delete(organizations).where(eq(organizations.id, orgId));
-    await deleteR2Prefix(c.env.FILES, orgFilesPrefix(orgId));
-    return { organizationDeleted: true };
-  }
-  await scope.delete(eq(users.id, user.id));
+  // Logged before the batch: once the organisation is gone, so is its activity log.
   await recordActivity(c, 'user', user.id, 'delete', [{ field: 'username', previous: user.username, next: null }]);
-  return { organizationDeleted: false };
+  const db = c.env.DB;
+  const results = await db.batch([
+    db.prepare('DELETE FROM signups WHERE user_id = ?1 AND org_id = ?2').bind(user.id, orgId),
+    db.prepare('DELETE FROM users WHERE id = ?1 AND org_id = ?2').bind(user.id, orgId),
+    db.prepare('DELETE FROM organizations WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM users WHERE org_id = ?1)').bind(orgId),
+  ]);
+  // D1 counts the rows the cascade removed too, so any change means the organisation went.
+  const organizationDeleted = results[2].meta.changes > 0;
+  if (organizationDeleted) await deleteR2Prefix(c.env.FILES, orgFilesPrefix(orgId));
+  return { organizationDeleted };
 }

@@ -8,7 +8,7 @@ import { hashPassword, verifyPassword } from '../../lib/password';
 import { admitAttempt, clear, type Limit } from '../../lib/rate-limit';
 import { MESSAGES } from '../../shared/messages';
 import { recordActivity } from '../activity-log/record';
-import { assertAnotherLoginMethodRemains } from './login-methods';
+import { removePasswordKeepingAMethod } from './login-methods';
 import type { UserRow } from './own-user';
 import { revokeUserSessions } from './user-sessions';
 
@@ -50,8 +50,6 @@ export async function setPassword(c: Ctx, user: UserRow, current: string | undef
 /** Removes username-password access, provided another way to sign in (a linked social account) remains. */
 export async function removePassword(c: Ctx, user: UserRow): Promise<void> {
   if (!user.passwordHash) throw notFound();
-  await assertAnotherLoginMethodRemains(c, user.id);
-  const now = new Date().toISOString();
-  await new TenantScope(c.var.db, users, c.var.org.id).update(eq(users.id, user.id), { passwordHash: null, updatedAt: now });
+  await removePasswordKeepingAMethod(c, user.id);
   await recordActivity(c, 'password', user.id, 'delete', [{ field: 'password', previous: '[set]', next: null }]);
 }

@@ -173,7 +173,7 @@ const EXTRA: ApiOperation[] = [
   { method: 'delete', path: '/internal-user/{id}/password', tag: 'account', summary: 'Remove password access (another login method must remain)' },
   { method: 'post', path: '/internal-user/password-remind', tag: 'account', access: 'guest', summary: 'Email a password reset link (always answered the same way)', body: passwordRemindSchema },
   { method: 'post', path: '/internal-user/password-reset', tag: 'account', access: 'guest', summary: 'Set a new password with the emailed code', body: passwordResetSchema },
-  { method: 'post', path: '/internal-user/sign-complete', tag: 'account', access: 'guest', summary: 'Complete a registration with the emailed code', body: signCompleteSchema },
+  { method: 'post', path: '/internal-user/sign-complete', tag: 'account', access: 'guest', summary: 'Complete a registration with the emailed code', body: signCompleteSchema, response: 'tokens' },
   { method: 'get', path: '/organization', tag: 'account', summary: 'The current organisation' },
   { method: 'put', path: '/organization', tag: 'account', summary: "Rename the current organisation", body: organizationUpdateSchema },
   { method: 'get', path: '/session', tag: 'account', summary: "The current user's active sessions", response: 'list' },

@@ -68,7 +68,7 @@ export async function confirmPayment(env: Env, db: Database, signupId: string): 
     console.error(JSON.stringify({ level: 'error', signup: signup.id, error: `paid, but the domain "${signup.domain}" was taken meanwhile: refund it` }));
     return 'domain_taken';
   }
-  if (results[0].meta.changes !== 1) return 'already';
+  if (results[0].meta.changes === 0) return 'already';
   const mailId = (results[4].results[0] as { id: number } | undefined)?.id;
   // Should this enqueue fail, the cron's system-mail rescue sends the stored mail later.
   if (mailId) await enqueueSystemMail(env, mailId);

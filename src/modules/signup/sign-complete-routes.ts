@@ -26,7 +26,8 @@ export const signCompleteRoutes = new Hono<AppEnv>().post('/sign-complete', vali
   await new TenantScope(c.var.db, users, org.id).update(eq(users.id, used.userId), { registrationPending: false, updatedAt: now });
   await c.var.db
     .update(signups)
-    .set({ status: 'completed', updatedAt: now })
+    // The user row has the password hash now; the sign-up record need not keep a copy.
+    .set({ status: 'completed', passwordHash: '', updatedAt: now })
     .where(and(eq(signups.orgId, org.id), eq(signups.userId, used.userId), eq(signups.status, 'paid')));
   // Same shape as /internal-auth/token-create: the console stores it and is signed in.
   return c.json(await openSession(c, used.userId, AUTH_TYPE_PASSWORD));

@@ -1,14 +1,12 @@
 import { CodeChallengeMethod, generateCodeVerifier, generateState, OAuth2Client } from 'arctic';
-import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
-import { socialAccounts } from '../../db/schema';
 import { ApiError, notFound } from '../../lib/api-error';
 import { validJson } from '../../lib/validate';
 import { requireAuth, sessionIdOf } from '../../middleware/auth';
 import { SOCIAL_STATUS, socialAuthorizeSchema, socialLinkSchema, type SocialProviderView } from '../../shared/contracts/social';
-import { assertAnotherLoginMethodRemains } from '../account/login-methods';
+import { unlinkKeepingAMethod } from '../account/login-methods';
 import { recordActivity } from '../activity-log/record';
 import { ProviderError, providerEndpoints } from './endpoints';
 import { confirmLink } from './link';
@@ -48,7 +46,7 @@ export const socialRoutes = new Hono<AppEnv>()
       authorization = (await providerEndpoints(provider)).authorization;
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      throw new ApiError(500, 'internal_error', `${provider.name} cannot be reached right now. Try again later.`);
+      throw new ApiError(503, 'provider_unavailable', `${provider.name} cannot be reached right now. Try again later.`);
     }
     const state = generateState();
     const codeVerifier = generateCodeVerifier();
@@ -79,9 +77,7 @@ export const socialRoutes = new Hono<AppEnv>()
     const accounts = socialAccountsOf(c.var.db, c.var.org.id);
     const account = await accounts.forUserAt(c.var.auth.userId, providerId);
     if (!account) throw notFound();
-    await assertAnotherLoginMethodRemains(c, c.var.auth.userId);
-    const [deleted] = await accounts.scope.delete(eq(socialAccounts.id, account.id));
-    if (!deleted) throw notFound();
+    await unlinkKeepingAMethod(c, c.var.auth.userId, account.id);
     await recordActivity(c, SOCIAL_ENTITY, account.id, 'delete', [{ field: account.provider, previous: accountLabel(account), next: null }]);
     return c.json({ data: { status: SOCIAL_STATUS.unlink, provider: account.provider } });
   });

@@ -11,7 +11,11 @@ export const profileUpdateSchema = z
     email: z.string().trim().min(1, MESSAGES.required).email(MESSAGES.invalidEmail).max(254).optional(),
     username: z.string().trim().min(1, MESSAGES.required).max(254).optional(),
   })
-  .strict();
+  .strict()
+  .refine((input) => input.email === undefined || input.username === undefined, {
+    message: 'Give the login as email or as username, not both',
+    path: ['username'],
+  });
 
 /** PUT /organization: the current organisation's name (its domain never changes). */
 export const organizationUpdateSchema = z.object({ name: requiredText(200) }).strict();
