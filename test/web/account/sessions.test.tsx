@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { deviceOf } from '../../../web/src/features/account/MySessionsPage';
+import { deviceOf, shortId } from '../../../web/src/features/account/MySessionsPage';
 import { renderApp } from '../render-app';
 import { fakeAccountApi } from './fake-account-api';
 import { asApi, find } from './shared';
@@ -22,6 +22,9 @@ describe('my sessions', () => {
     // No device name: the user agent is shown.
     expect((await rowOf('sess-phone')).querySelector('[data-column="device"]')?.textContent).toContain('iPhone');
     expect((await rowOf('sess-phone')).querySelector('[data-column="ip"]')?.textContent).toBe('10.0.0.2');
+    // Never refreshed: a dash, like other empty cells.
+    expect((await rowOf('sess-phone')).querySelector('[data-column="refreshes_at"]')?.textContent).toBe('—');
+    expect((await rowOf('sess-current')).querySelector('[data-column="refreshes_at"]')?.textContent).not.toBe('—');
     expect(screen.queryByTestId('list-search')).toBeNull();
     expect(screen.queryByTestId('list-create')).toBeNull();
     expect(screen.queryByTestId('row-edit')).toBeNull();
@@ -82,5 +85,12 @@ describe('my sessions', () => {
     expect(deviceOf({ device: 'Laptop', user_agent: 'UA' })).toBe('Laptop');
     expect(deviceOf({ device: ' ', user_agent: 'UA' })).toBe('UA');
     expect(deviceOf({ device: null, user_agent: null })).toBe('—');
+  });
+});
+
+describe('shortId', () => {
+  it('cuts a UUID to its first 8 characters and keeps short ids whole', () => {
+    expect(shortId('38304dc7-a9b8-4d3b-a48d-58353e868550')).toBe('38304dc7…');
+    expect(shortId('sess-phone')).toBe('sess-phone');
   });
 });

@@ -215,6 +215,9 @@ describe('sign-in card extras and the demo', () => {
     expect((await byTestId('demo-info-password')).textContent).toBe('Demo-2026!');
     expect((await byTestId('demo-info-reset')).textContent).toBe('The shared data resets every 6 hours.');
     expect(await byTestId('demo-info-next-reset')).toBeTruthy();
+    // A guest finds the way back to the sign-in card.
+    fireEvent.click(await byTestId('demo-info-signin'));
+    await byTestId('signin-card');
   });
 
   it('has no demo notice elsewhere, and the info page says it is not the demo', async () => {

@@ -18,6 +18,11 @@ export function deviceOf(row: Pick<SessionRow, 'device' | 'user_agent'>): string
   return row.device?.trim() || row.user_agent?.trim() || '—';
 }
 
+/** A long id cut to its first 8 characters (with an ellipsis) so the table keeps its row actions in view. */
+export function shortId(id: string): string {
+  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
+}
+
 /** /me/session: the user's live sessions; select and revoke them (revoking the current one signs out). */
 export function MySessionsPage() {
   const { t } = useTranslation();
@@ -100,13 +105,13 @@ export function MySessionsPage() {
                       <Table.Th w={36}>
                         <Checkbox aria-label={t('list.selectAll')} data-testid="list-select-all" checked={allSelected} indeterminate={!allSelected && chosen.length > 0} disabled={demo} onChange={toggleAll} />
                       </Table.Th>
+                      <Table.Th w={70}>{t('list.actions')}</Table.Th>
                       <Table.Th>{t('me.sessions.device')}</Table.Th>
                       <Table.Th>{t('me.sessions.expiresAt')}</Table.Th>
                       <Table.Th>{t('me.sessions.ip')}</Table.Th>
                       <Table.Th>{t('me.sessions.refreshesAt')}</Table.Th>
                       <Table.Th>{t('list.columns.updated_at')}</Table.Th>
                       <Table.Th>{t('list.columns.id')}</Table.Th>
-                      <Table.Th w={70}>{t('list.actions')}</Table.Th>
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
@@ -115,13 +120,18 @@ export function MySessionsPage() {
                         <Table.Td>
                           <Checkbox aria-label={t('list.selectRow')} data-testid="row-select" checked={selected.has(row.id)} disabled={demo} onChange={() => toggle(row.id)} />
                         </Table.Td>
-                        <Table.Td data-column="device">
-                          <Group gap="xs" wrap="nowrap">
-                            <Text size="sm" lineClamp={2} title={row.user_agent ?? undefined}>
+                        <Table.Td>
+                          <ActionIcon variant="subtle" color="red" disabled={demo || busy} aria-label={t('me.sessions.revoke')} title={t('me.sessions.revoke')} data-testid="row-revoke" onClick={() => revokeOne(row)}>
+                            <IconLogout size={16} />
+                          </ActionIcon>
+                        </Table.Td>
+                        <Table.Td data-column="device" miw={130}>
+                          <Group gap="xs">
+                            <Text size="sm" lineClamp={2} maw={220} style={{ overflowWrap: 'anywhere' }} title={row.user_agent ?? undefined}>
                               {deviceOf(row)}
                             </Text>
                             {row.current && (
-                              <Badge color="green" variant="light" data-testid="session-current">
+                              <Badge color="green" variant="light" style={{ flexShrink: 0 }} data-testid="session-current">
                                 {t('me.sessions.current')}
                               </Badge>
                             )}
@@ -131,21 +141,15 @@ export function MySessionsPage() {
                           <DateTime value={row.expires_at} />
                         </Table.Td>
                         <Table.Td data-column="ip">{row.ip ?? '—'}</Table.Td>
-                        <Table.Td data-column="refreshes_at">
-                          <DateTime value={row.refreshes_at} />
-                        </Table.Td>
+                        <Table.Td data-column="refreshes_at">{row.refreshes_at ? <DateTime value={row.refreshes_at} /> : '—'}</Table.Td>
                         <Table.Td data-column="updated_at">
                           <DateTime value={row.updated_at} />
                         </Table.Td>
                         <Table.Td data-column="id">
-                          <Text size="xs" ff="monospace">
-                            {row.id}
+                          {/* Session ids are UUIDs: the start is enough to tell them apart; the whole id is the title. */}
+                          <Text size="xs" ff="monospace" title={row.id} style={{ whiteSpace: 'nowrap' }}>
+                            {shortId(row.id)}
                           </Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <ActionIcon variant="subtle" color="red" disabled={demo || busy} aria-label={t('me.sessions.revoke')} title={t('me.sessions.revoke')} data-testid="row-revoke" onClick={() => revokeOne(row)}>
-                            <IconLogout size={16} />
-                          </ActionIcon>
                         </Table.Td>
                       </Table.Tr>
                     ))}

@@ -1,13 +1,14 @@
-import { Alert, Card, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Card, Code, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import type { DemoInfo } from '@shared/contracts/demo';
 import type { ItemBody } from '@shared/errors';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
+import { Link } from 'wouter';
 import { useServices } from '../../app/services-context';
 import { DateTime } from '../../components/common/DateTime';
 import { translateApiError } from '../../lib/server-messages';
-import { guestInitAtom } from '../../lib/session-state';
+import { currentUserAtom, guestInitAtom } from '../../lib/session-state';
 
 /** /demo-info: what the shared demo is, the login and password to try it, and when its data resets next. */
 export function DemoInfoPage() {
@@ -16,6 +17,7 @@ export function DemoInfoPage() {
   const demo = useAtomValue(guestInitAtom)?.settings.demo ?? false;
   const { data, error } = useSWR(demo ? 'demo-info' : null, () => client.get<ItemBody<DemoInfo>>('/demo', undefined, { guest: true }));
   const info = data?.data;
+  const guest = useAtomValue(currentUserAtom) === null;
 
   return (
     <Card withBorder shadow="sm" padding="lg" maw={560} mx="auto" mt="xl" data-testid="demo-info">
@@ -61,6 +63,13 @@ export function DemoInfoPage() {
           <Text size="sm" c="dimmed">
             {t('identity.demo.locked')}
           </Text>
+          {guest && (
+            <Link href="/" asChild>
+              <Anchor href="/" data-testid="demo-info-signin">
+                {t('identity.backToSignIn')}
+              </Anchor>
+            </Link>
+          )}
         </Stack>
       )}
     </Card>
