@@ -25,8 +25,9 @@ export function optionalText(max: number) {
     .transform((v) => (v ? v : null));
 }
 
+/** A required email address: an empty one says only 'This field is required', not also that it is invalid. */
 export function emailText() {
-  return z.string().trim().min(1, MESSAGES.required).email(MESSAGES.invalidEmail).max(254);
+  return z.string().trim().min(1, { message: MESSAGES.required, abort: true }).email(MESSAGES.invalidEmail).max(254);
 }
 
 /** Turns zod issues into `{ field.path: [messages] }`. */

@@ -7,6 +7,7 @@ import { call, createOrg, PASSWORD, signIn } from './helpers';
 import { count, platform, setSignup, startSignup } from './signup/helpers';
 import { addUser, linkSocial } from './account/helpers';
 import { buildApp } from '../../src/app';
+import { MESSAGES } from '../../src/shared/messages';
 
 // Defects a review of the identity work found (each test failed before its fix), plus coverage of malformed
 // input and of a payment confirmation that fails part-way.
@@ -217,6 +218,13 @@ describe('small contract gaps', () => {
     });
     expect(res.status).toBe(422);
     expect(((await res.json()) as { error: { fields: Record<string, string[]> } }).error.fields.username).toBeTruthy();
+  });
+
+  it('says only that an empty email is required, not also that it is invalid', async () => {
+    await setSignup({ 'signup.enabled': true, 'signup.active': false });
+    const res = await platform('/api/v1/pre-registration', { method: 'POST', json: { name: 'N', email: ' ', organization: 'O', comments: 'C' } });
+    expect(res.status).toBe(422);
+    expect(res.body.error.fields.email).toEqual([MESSAGES.required]);
   });
 
   it('answers 503 provider_unavailable, not 500, when the social provider cannot be reached', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages';
-import { optionalText, requiredText } from '../zod-helpers';
+import { emailText, optionalText, requiredText } from '../zod-helpers';
 
 // The account area (me/*): profile, organisation, sessions, API key, account deletion.
 
@@ -8,7 +8,7 @@ import { optionalText, requiredText } from '../zod-helpers';
 export const profileUpdateSchema = z
   .object({
     name: requiredText(200),
-    email: z.string().trim().min(1, MESSAGES.required).email(MESSAGES.invalidEmail).max(254).optional(),
+    email: emailText().optional(),
     username: z.string().trim().min(1, MESSAGES.required).max(254).optional(),
   })
   .strict()
