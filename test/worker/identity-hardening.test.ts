@@ -8,6 +8,7 @@ import { count, platform, setSignup, startSignup } from './signup/helpers';
 import { addUser, linkSocial } from './account/helpers';
 import { buildApp } from '../../src/app';
 import { MESSAGES } from '../../src/shared/messages';
+import { SIGNUPS_PER_ADDRESS } from '../../src/modules/signup/routes';
 
 // Defects a review of the identity work found (each test failed before its fix), plus coverage of malformed
 // input and of a payment confirmation that fails part-way.
@@ -218,6 +219,18 @@ describe('small contract gaps', () => {
     });
     expect(res.status).toBe(422);
     expect(((await res.json()) as { error: { fields: Record<string, string[]> } }).error.fields.username).toBeTruthy();
+  });
+
+  it('limits how many sign-ups (each holding a domain for a day) one network address can start', async () => {
+    await setSignup({ 'signup.enabled': true, 'signup.active': true });
+    const start = (i: number) =>
+      platform('/api/v1/signup', {
+        method: 'POST',
+        headers: { 'cf-connecting-ip': '192.0.2.77' },
+        json: { user: { name: 'Squat', email: `squat${i}@example.test`, password: 'Squat-2026!' }, organization: { name: 'S', domain: `squat-${i}` } },
+      });
+    for (let i = 0; i < SIGNUPS_PER_ADDRESS.max; i++) expect((await start(i)).status).toBe(201);
+    expect((await start(99)).status).toBe(429);
   });
 
   it('says only that an empty email is required, not also that it is invalid', async () => {

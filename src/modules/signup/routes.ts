@@ -4,6 +4,7 @@ import type { AppEnv } from '../../context';
 import { signups } from '../../db/schema';
 import { ApiError, notFound, validationFailed } from '../../lib/api-error';
 import { hashPassword } from '../../lib/password';
+import { hit, type Limit } from '../../lib/rate-limit';
 import { validJson } from '../../lib/validate';
 import { signupSchema } from '../../shared/contracts/signup';
 import { MESSAGES } from '../../shared/messages';
@@ -13,6 +14,9 @@ import { domainIsFree } from './domain-free';
 import { invitedEmail } from './invite';
 import { createStripeCheckout, signupPrice, testCheckoutUrl, usesStripe, verifyStripeEvent } from './payment';
 import { signupView } from './signup-view';
+
+/** Sign-ups one network address may start in an hour. */
+export const SIGNUPS_PER_ADDRESS: Limit = { max: 20, windowSeconds: 3600 };
 
 /** How long a sign-up waits for its payment (and holds its domain). */
 export const SIGNUP_TTL_MS = 24 * 3_600_000;
@@ -51,6 +55,12 @@ export const signupRoutes = new Hono<AppEnv>()
       const invited = input.invite ? await invitedEmail(c.env, input.invite) : null;
       if (invited === null) throw new ApiError(409, 'registration_paused', MESSAGES.registrationPaused);
       if (invited !== email) throw validationFailed({ 'user.email': ['This invitation is for another email address'] });
+    }
+    // An unpaid sign-up holds its domain for a day: limit how many one network address can start.
+    const ip = c.req.header('cf-connecting-ip');
+    const started = ip ? await hit(c.var.db, `signup-ip:${ip}`, SIGNUPS_PER_ADDRESS) : null;
+    if (started && started.count > SIGNUPS_PER_ADDRESS.max) {
+      throw new ApiError(429, 'rate_limited', MESSAGES.rateLimited, undefined, { 'Retry-After': String(started.retryAfter) });
     }
     const domain = input.organization.domain;
     if (!(await domainIsFree(c.var.db, domain, email))) throw validationFailed({ 'organization.domain': [MESSAGES.duplicate] });
