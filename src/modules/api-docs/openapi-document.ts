@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { API_KEY_HEADER } from '../../shared/contracts/account';
 import { API_OPERATIONS, type ApiOperation } from './operations';
+import { ANSWER_SCHEMAS } from './answer-schemas';
 
 // Builds the OpenAPI 3.1 description of /api/v1 from the operation list and the zod contracts (zod 4's
 // z.toJSONSchema; JSON Schema 2020-12 is OpenAPI 3.1's dialect).
@@ -82,6 +83,10 @@ function requestBody(body: NonNullable<ApiOperation['body']>): Json {
 function successResponse(op: ApiOperation): Json {
   switch (op.response ?? 'item') {
     case 'list':
+      if (op.data) {
+        const page = { type: 'object', required: ['items', 'meta'], properties: { items: { type: 'array', items: ref(op.data) }, meta: ref('ListMeta') } };
+        return { description: 'The list', content: jsonContent(page) };
+      }
       return { description: 'A page of the list', content: jsonContent(ref('ListResponse')) };
     case 'tokens':
       return { description: 'A new token pair', content: jsonContent(ref('TokenResponse')) };
@@ -90,6 +95,7 @@ function successResponse(op: ApiOperation): Json {
     case 'websocket':
       return { description: 'Switching protocols: the live-update WebSocket' };
     default:
+      if (op.data) return { description: 'Done', content: jsonContent({ type: 'object', required: ['data'], properties: { data: ref(op.data) } }) };
       return { description: 'Done', content: jsonContent(ref('ItemResponse')) };
   }
 }
@@ -159,6 +165,7 @@ export function buildOpenApiDocument(version: string): Json {
       schemas: {
         Error: errorSchema,
         ItemResponse: { type: 'object', required: ['data'], properties: { data: {} } },
+        ...ANSWER_SCHEMAS,
         ListMeta: {
           type: 'object',
           required: ['total', 'page', 'page_size', 'total_pages'],

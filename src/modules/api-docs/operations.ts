@@ -39,6 +39,9 @@ export type Access = 'user' | 'guest' | 'platform';
 /** What a successful answer carries: `{ data }`, a list page, a token pair, a file, or a WebSocket upgrade. */
 export type ResponseKind = 'item' | 'list' | 'tokens' | 'file' | 'websocket';
 
+/** Answer shapes described in the document's components (src/modules/api-docs/answer-schemas.ts). */
+export type DataSchema = 'CurrentUser' | 'Organization' | 'Session' | 'ApiKey' | 'Signup';
+
 export interface ApiOperation {
   method: HttpMethod;
   /** Relative to /api/v1, OpenAPI style (`/tag/{id}`). */
@@ -50,6 +53,8 @@ export interface ApiOperation {
   body?: z.ZodType | 'binary' | 'multipart';
   query?: z.ZodObject;
   response?: ResponseKind;
+  /** The component schema of `data` (an item) or of each of `items` (a list), when the answer has one. */
+  data?: DataSchema;
   /** Success status (default 200). */
   status?: number;
 }
@@ -165,24 +170,24 @@ const EXTRA: ApiOperation[] = [
   { method: 'post', path: '/log', tag: 'auth', access: 'guest', summary: 'Report a console error', body: clientLogSchema },
 
   // The signed-in user (internal-user) and the account area.
-  { method: 'get', path: '/internal-user/me', tag: 'account', summary: 'The current user' },
-  { method: 'post', path: '/internal-user/me', tag: 'account', access: 'guest', summary: 'Load the user of a social sign-in from the tokens its callback handed over', body: socialUserLoadSchema },
-  { method: 'put', path: '/internal-user/{id}', tag: 'account', summary: 'Update the profile: name and login', body: profileUpdateSchema },
+  { method: 'get', path: '/internal-user/me', tag: 'account', summary: 'The current user', data: 'CurrentUser' },
+  { method: 'post', path: '/internal-user/me', tag: 'account', access: 'guest', summary: 'Load the user of a social sign-in from the tokens its callback handed over', body: socialUserLoadSchema, data: 'CurrentUser' },
+  { method: 'put', path: '/internal-user/{id}', tag: 'account', summary: 'Update the profile: name and login', body: profileUpdateSchema, data: 'CurrentUser' },
   { method: 'delete', path: '/internal-user/{id}', tag: 'account', summary: 'Delete the account and all its data (irreversible)', body: accountDeleteSchema },
   { method: 'put', path: '/internal-user/{id}/password', tag: 'account', summary: 'Change the password, or create password access', body: passwordUpdateSchema },
   { method: 'delete', path: '/internal-user/{id}/password', tag: 'account', summary: 'Remove password access (another login method must remain)' },
   { method: 'post', path: '/internal-user/password-remind', tag: 'account', access: 'guest', summary: 'Email a password reset link (always answered the same way)', body: passwordRemindSchema },
   { method: 'post', path: '/internal-user/password-reset', tag: 'account', access: 'guest', summary: 'Set a new password with the emailed code', body: passwordResetSchema },
   { method: 'post', path: '/internal-user/sign-complete', tag: 'account', access: 'guest', summary: 'Complete a registration with the emailed code', body: signCompleteSchema, response: 'tokens' },
-  { method: 'get', path: '/organization', tag: 'account', summary: 'The current organisation' },
-  { method: 'put', path: '/organization', tag: 'account', summary: "Rename the current organisation", body: organizationUpdateSchema },
-  { method: 'get', path: '/session', tag: 'account', summary: "The current user's active sessions", response: 'list' },
+  { method: 'get', path: '/organization', tag: 'account', summary: 'The current organisation', data: 'Organization' },
+  { method: 'put', path: '/organization', tag: 'account', summary: "Rename the current organisation", body: organizationUpdateSchema, data: 'Organization' },
+  { method: 'get', path: '/session', tag: 'account', summary: "The current user's active sessions", response: 'list', data: 'Session' },
   { method: 'delete', path: '/session/{id}', tag: 'account', summary: 'End one session' },
   { method: 'delete', path: '/session', tag: 'account', summary: 'End the chosen sessions', body: sessionRevokeSchema },
-  { method: 'get', path: '/internal-api-key', tag: 'account', summary: "The current user's API key", response: 'list' },
-  { method: 'post', path: '/internal-api-key', tag: 'account', summary: 'Create an API key (the key is shown once, in this answer)', body: apiKeyNoteSchema, status: 201 },
-  { method: 'put', path: '/internal-api-key/{id}', tag: 'account', summary: "Change an API key's note", body: apiKeyNoteSchema },
-  { method: 'post', path: '/internal-api-key/{id}/regenerate', tag: 'account', summary: 'Replace the key with a new one (shown once); the old one stops working' },
+  { method: 'get', path: '/internal-api-key', tag: 'account', summary: "The current user's API key", response: 'list', data: 'ApiKey' },
+  { method: 'post', path: '/internal-api-key', tag: 'account', summary: 'Create an API key (the key is shown once, in this answer)', body: apiKeyNoteSchema, status: 201, data: 'ApiKey' },
+  { method: 'put', path: '/internal-api-key/{id}', tag: 'account', summary: "Change an API key's note", body: apiKeyNoteSchema, data: 'ApiKey' },
+  { method: 'post', path: '/internal-api-key/{id}/regenerate', tag: 'account', summary: 'Replace the key with a new one (shown once); the old one stops working', data: 'ApiKey' },
   { method: 'delete', path: '/internal-api-key/{id}', tag: 'account', summary: 'Delete the API key' },
   { method: 'get', path: '/social', tag: 'account', summary: 'Social sign-in providers and which are linked' },
   {
@@ -204,9 +209,9 @@ const EXTRA: ApiOperation[] = [
   { method: 'get', path: '/demo', tag: 'account', access: 'guest', summary: 'The shared demo: reset interval, last and next reset, login (404 elsewhere)' },
 
   // Sign-up and pre-registration, on the platform host.
-  { method: 'post', path: '/signup', tag: 'signup', access: 'platform', summary: 'Become a client: profile and organisation; answers where to pay', body: signupSchema, status: 201 },
-  { method: 'get', path: '/signup/{id}', tag: 'signup', access: 'platform', summary: 'A sign-up and its payment status' },
-  { method: 'post', path: '/signup/{id}/test-payment', tag: 'signup', access: 'platform', summary: 'Pay through the built-in test checkout (when Stripe is not configured)' },
+  { method: 'post', path: '/signup', tag: 'signup', access: 'platform', summary: 'Become a client: profile and organisation; answers where to pay', body: signupSchema, status: 201, data: 'Signup' },
+  { method: 'get', path: '/signup/{id}', tag: 'signup', access: 'platform', summary: 'A sign-up and its payment status', data: 'Signup' },
+  { method: 'post', path: '/signup/{id}/test-payment', tag: 'signup', access: 'platform', summary: 'Pay through the built-in test checkout (when Stripe is not configured)', data: 'Signup' },
   { method: 'post', path: '/pre-registration', tag: 'signup', access: 'platform', summary: 'Ask to join while registration is paused', body: preRegistrationSchema, status: 201 },
 
   // Entity actions.

@@ -2,6 +2,7 @@ import { exports } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app';
 import { UNDOCUMENTED_ROUTES } from '../../../src/modules/api-docs/operations';
+import { call, createOrg, signIn } from '../helpers';
 
 type Doc = {
   openapi: string;
@@ -129,6 +130,27 @@ describe('GET /api/openapi.json', () => {
     const served = new Set(appRoutes().map((r) => `${r.method} ${r.path}`));
     const extra = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`)).filter((key) => !served.has(key));
     expect(extra).toEqual([]);
+  });
+
+  it('describes the account answers as the routes really give them (every required key, no undocumented one)', async () => {
+    const org = await createOrg('docs-shapes');
+    const { access_token } = await signIn(org.domain, org.username);
+    const json = async (path: string, init: Parameters<typeof call>[2] = {}) => (await call(org.domain, path, { token: access_token, ...init })).json() as Promise<any>;
+    const samples: [string, Record<string, unknown>][] = [
+      ['CurrentUser', (await json('/api/v1/internal-user/me')).data],
+      ['Organization', (await json('/api/v1/organization')).data],
+      ['Session', (await json('/api/v1/session')).items[0]],
+      ['ApiKey', (await json('/api/v1/internal-api-key', { method: 'POST', json: { note: 'docs' } })).data],
+    ];
+    const schemas = doc.components.schemas as Record<string, { required: string[]; properties: Record<string, unknown> }>;
+    for (const [name, sample] of samples) {
+      expect(sample, name).toBeTruthy();
+      const keys = Object.keys(sample);
+      for (const key of schemas[name].required) expect(keys, `${name} lacks ${key}`).toContain(key);
+      for (const key of keys) expect(Object.keys(schemas[name].properties), `${name}.${key} is not documented`).toContain(key);
+    }
+    const created = doc.paths['/internal-api-key'].post.responses['201'] as { content: Record<string, { schema: { properties: { data: { $ref: string } } } }> };
+    expect(created.content['application/json'].schema.properties.data.$ref).toBe('#/components/schemas/ApiKey');
   });
 
   it('expands limited path parameters and names the others', () => {

@@ -1,0 +1,74 @@
+import type { DataSchema } from './operations';
+
+// JSON Schemas of the answers whose shapes are TypeScript interfaces in src/shared/contracts (not zod), for the
+// OpenAPI document's components. Keep them in step with those interfaces: CurrentUser and OrganizationInfo
+// (auth.ts), SessionRow and ApiKeyRow (account.ts), SignupView (signup.ts).
+
+type Json = Record<string, unknown>;
+
+const str = { type: 'string' };
+const nullableStr = { type: ['string', 'null'] };
+const int = { type: 'integer' };
+const time = { type: 'string', format: 'date-time' };
+
+const organization: Json = {
+  type: 'object',
+  required: ['id', 'name', 'domain'],
+  properties: { id: int, name: str, domain: { type: 'string', description: 'The subdomain label, e.g. acme' } },
+};
+
+export const ANSWER_SCHEMAS: Record<DataSchema, Json> = {
+  Organization: organization,
+  CurrentUser: {
+    type: 'object',
+    required: ['id', 'name', 'username', 'email', 'has_password', 'organization'],
+    properties: {
+      id: int,
+      name: str,
+      username: { type: 'string', description: 'The login: an email, or a username in simple-sign mode' },
+      email: nullableStr,
+      has_password: { type: 'boolean', description: 'Whether username-password access exists' },
+      organization,
+    },
+  },
+  Session: {
+    type: 'object',
+    required: ['id', 'device', 'user_agent', 'ip', 'expires_at', 'refreshes_at', 'created_at', 'updated_at', 'current'],
+    properties: {
+      id: str,
+      device: nullableStr,
+      user_agent: nullableStr,
+      ip: nullableStr,
+      expires_at: time,
+      refreshes_at: { type: ['string', 'null'], format: 'date-time' },
+      created_at: time,
+      updated_at: time,
+      current: { type: 'boolean', description: 'The session making this request' },
+    },
+  },
+  ApiKey: {
+    type: 'object',
+    required: ['id', 'name', 'note', 'created_at', 'updated_at'],
+    properties: {
+      id: int,
+      name: { type: 'string', description: "The key's visible prefix" },
+      note: nullableStr,
+      created_at: time,
+      updated_at: time,
+      key: { type: 'string', description: 'The key itself: only in the answers to create and regenerate, shown once' },
+    },
+  },
+  Signup: {
+    type: 'object',
+    required: ['id', 'status', 'amount', 'currency', 'checkout_url', 'email', 'domain'],
+    properties: {
+      id: str,
+      status: { type: 'string', enum: ['pending', 'paid', 'completed', 'failed'] },
+      amount: { type: 'integer', description: 'Amount due, in cents' },
+      currency: str,
+      checkout_url: { type: 'string', description: 'Where the browser goes to pay (empty once paid)' },
+      email: str,
+      domain: str,
+    },
+  },
+};
