@@ -1,4 +1,4 @@
-import { Avatar, Button, Menu } from '@mantine/core';
+import { Avatar, Box, Button, Menu } from '@mantine/core';
 import type { CurrentUser } from '@shared/contracts/auth';
 import { IconLogout, IconUser } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -15,8 +15,11 @@ export function AccountMenu({ user }: { user: CurrentUser }) {
   return (
     <Menu position="bottom-end" width={220} withinPortal>
       <Menu.Target>
-        <Button variant="subtle" data-testid="account-menu" leftSection={<Avatar size={24} radius="xl">{label.slice(0, 1).toUpperCase()}</Avatar>}>
-          {label}
+        <Button variant="subtle" data-testid="account-menu" aria-label={label} leftSection={<Avatar size={24} radius="xl">{label.slice(0, 1).toUpperCase()}</Avatar>}>
+          {/* On a phone the header has room for the initial only: the name would push the language select out. */}
+          <Box component="span" visibleFrom="sm">
+            {label}
+          </Box>
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
