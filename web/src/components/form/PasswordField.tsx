@@ -16,10 +16,12 @@ export interface PasswordFieldProps {
   /** data-testid of the input; the checklist gets `<testId>-checklist` and each rule `<testId>-rule-<rule>`. */
   testId?: string;
   autoComplete?: string;
+  /** Marks the field required (the red asterisk of the other required inputs). */
+  withAsterisk?: boolean;
 }
 
 /** A password input with an optional live checklist of the policy rules (checkPassword is the one rule source). */
-export function PasswordField({ label, value, onChange, error, showChecklist, testId = 'password-field', autoComplete = 'new-password' }: PasswordFieldProps) {
+export function PasswordField({ label, value, onChange, error, showChecklist, testId = 'password-field', autoComplete = 'new-password', withAsterisk }: PasswordFieldProps) {
   const { t } = useTranslation();
   const policy = useAtomValue(guestInitAtom)?.password_config ?? PASSWORD_POLICY;
   const checks = showChecklist ? checkPassword(value, policy) : [];
@@ -29,6 +31,7 @@ export function PasswordField({ label, value, onChange, error, showChecklist, te
         label={label}
         value={value}
         error={error}
+        withAsterisk={withAsterisk}
         autoComplete={autoComplete}
         data-testid={testId}
         onChange={(event) => onChange(event.currentTarget.value)}

@@ -115,6 +115,7 @@ export function PasswordSection({ user, demo }: { user: CurrentUser; demo: boole
       )}
       {hasPassword && (
         <PasswordField
+          withAsterisk
           label={t('me.password.current')}
           value={current}
           onChange={edit('current_password', setCurrent)}
@@ -123,8 +124,8 @@ export function PasswordSection({ user, demo }: { user: CurrentUser; demo: boole
           autoComplete="current-password"
         />
       )}
-      <PasswordField label={t('me.password.new')} value={password} onChange={edit('password', setPassword)} error={text.field(errors.password)} showChecklist testId="password-new" />
-      <PasswordField label={t('me.password.repeat')} value={repeat} onChange={edit('password_repeat', setRepeat)} error={text.field(errors.password_repeat)} testId="password-repeat" />
+      <PasswordField withAsterisk label={t('me.password.new')} value={password} onChange={edit('password', setPassword)} error={text.field(errors.password)} showChecklist testId="password-new" />
+      <PasswordField withAsterisk label={t('me.password.repeat')} value={repeat} onChange={edit('password_repeat', setRepeat)} error={text.field(errors.password_repeat)} testId="password-repeat" />
     </AccountFormCard>
   );
 }

@@ -80,6 +80,7 @@ export function PasswordResetPage() {
               </Alert>
             )}
             <PasswordField
+              withAsterisk
               label={t('identity.password.new')}
               testId="password-reset-password"
               showChecklist
@@ -91,6 +92,7 @@ export function PasswordResetPage() {
               }}
             />
             <PasswordField
+              withAsterisk
               label={t('identity.password.repeat')}
               testId="password-reset-repeat"
               value={repeat}

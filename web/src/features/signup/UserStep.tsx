@@ -35,6 +35,7 @@ export function UserStep({ values, change, messageOf }: StepProps) {
         onChange={(e) => change({ email: e.currentTarget.value }, ['user.email'])}
       />
       <PasswordField
+        withAsterisk
         label={t('identity.password.new')}
         testId="signup-password"
         showChecklist
@@ -43,6 +44,7 @@ export function UserStep({ values, change, messageOf }: StepProps) {
         onChange={(password) => change({ password }, ['user.password'])}
       />
       <PasswordField
+        withAsterisk
         label={t('identity.password.repeat')}
         testId="signup-repeat"
         value={values.repeat}

@@ -31,7 +31,8 @@ export function userStepProblems(values: SignupValues, policy?: PasswordPolicy):
   const password = passwordProblems(values.password, policy);
   if (!values.password) problems['user.password'] = MESSAGES.required;
   else if (password.length) problems['user.password'] = password[0];
-  if (values.repeat !== values.password) problems.repeat = MESSAGES.passwordsMismatch;
+  if (!values.repeat && values.password) problems.repeat = MESSAGES.required;
+  else if (values.repeat !== values.password) problems.repeat = MESSAGES.passwordsMismatch;
   return problems;
 }
 
