@@ -1,8 +1,6 @@
 import { finishImport, IMPORT_JOB_KIND, runImport } from '../src/modules/import/run-import';
 import type { MessageHandler } from './dispatch';
-
-/** Deliveries of one import message before the import is marked failed (wrangler.toml allows 5 retries, so 6). */
-export const IMPORT_MAX_ATTEMPTS = 5;
+import { QUEUE_MAX_DELIVERIES } from './messages';
 
 /**
  * Runs or resumes a contact import. A failure is retried by the queue (the job resumes at its cursor); the
@@ -18,7 +16,7 @@ const contactImport: MessageHandler = async (body, env, message) => {
   try {
     await runImport(env, orgId, importId);
   } catch (error) {
-    if (message.attempts < IMPORT_MAX_ATTEMPTS) throw error;
+    if (message.attempts < QUEUE_MAX_DELIVERIES) throw error;
     console.error(JSON.stringify({ level: 'error', queue: 'import', import_id: importId, error: String(error) }));
     await finishImport(env, orgId, importId, 'fail', `The import stopped after ${message.attempts} attempts: ${String(error).slice(0, 500)}`);
   }

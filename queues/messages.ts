@@ -8,4 +8,10 @@ export const QUEUE_NAMES = {
   events: 'relay-events',
 } as const;
 
+/**
+ * Deliveries of one message on the send and import queues: the first plus `max_retries = 5` of their consumers
+ * in wrangler.toml (change both together). The last delivery marks its message or import failed.
+ */
+export const QUEUE_MAX_DELIVERIES = 6;
+
 export const isDeadLetterQueue = (name: string) => name.endsWith('-dlq');

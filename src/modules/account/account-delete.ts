@@ -2,6 +2,7 @@ import { MESSAGES } from '../../shared/messages';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context';
 import { validationFailed } from '../../lib/api-error';
+import { deleteR2Prefix, orgFilesPrefix } from '../../lib/r2-prefix';
 import { recordActivity } from '../activity-log/record';
 import type { UserRow } from './own-user';
 
@@ -9,23 +10,6 @@ type Ctx = Context<AppEnv>;
 
 /** The 422 message when the typed confirmation is not the user's login. */
 export const CONFIRM_MISMATCH = MESSAGES.confirmMismatch;
-
-/** The R2 folder of everything an organisation stored (import files, template attachments). */
-export const orgFilesPrefix = (orgId: number) => `orgs/${orgId}/`;
-
-/** Deletes every R2 object under a prefix, a listing page (at most 1000 keys) at a time. */
-export async function deleteR2Prefix(bucket: R2Bucket, prefix: string): Promise<number> {
-  let deleted = 0;
-  let cursor: string | undefined;
-  do {
-    const page = await bucket.list({ prefix, cursor, limit: 1000 });
-    const keys = page.objects.map((o) => o.key);
-    if (keys.length) await bucket.delete(keys);
-    deleted += keys.length;
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor);
-  return deleted;
-}
 
 /**
  * Deletes the user's account, irreversibly: the user row and with it (by cascade) their sessions, codes,

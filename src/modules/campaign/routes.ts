@@ -130,7 +130,8 @@ export const campaignRoutes = crudRoutes<typeof campaigns, CampaignInput, Campai
       ]);
       return inserted[0].id;
     },
-    update: async (c, id, input) => {
+    update: async (c, existing, input) => {
+      const id = existing.id;
       const scope = new TenantScope(c.var.db, campaigns, c.var.org.id);
       const settingsScope = new TenantScope(c.var.db, campaignSettings, c.var.org.id);
       const values: Partial<typeof campaigns.$inferInsert> = { updatedAt: new Date().toISOString() };

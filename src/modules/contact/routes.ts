@@ -25,6 +25,6 @@ export const contactRoutes = crudRoutes<typeof contacts, ContactInput, Contact>(
       ),
   },
   audit: 'contact',
-  write: { create: createContact, update: updateContact },
+  write: { create: createContact, update: (c, existing, input) => updateContact(c, existing.id, input) },
   present: presentContacts,
 });

@@ -1,11 +1,11 @@
-import { asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { asc, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../../context';
 import { TenantScope, type TenantTable } from '../../db/tenant-scope';
 import { notFound, validationFailed } from '../../lib/api-error';
-import { parseId, validJson, validJsonBy, validQuery } from '../../lib/validate';
+import { validJson, validJsonBy, validQuery } from '../../lib/validate';
 import {
   bulkDeleteSchema,
   listQuerySchema,
@@ -17,6 +17,7 @@ import {
 } from '../../shared/list';
 import { changedFields, recordActivity } from '../activity-log/record';
 import { filterCondition, type ListFilter } from './list-filter';
+import { nextPriority, rowOr404 } from './rows';
 import { withUniqueFields } from './unique-violation';
 
 type ListQuery = z.infer<ReturnType<typeof listQuerySchema>> & ListFilter;
@@ -47,10 +48,14 @@ export interface CrudConfig<T extends TenantTable, Input, Dto> {
   audit?: string;
   /** Row values of a simple single-table write. Ignored when `write` is given. */
   toValues?: (input: Partial<Input>) => Partial<T['$inferInsert']>;
-  /** Writes of entities with child rows; they must scope every statement to c.var.org.id. */
+  /**
+   * Writes of entities with child rows; they must scope every statement to c.var.org.id. Each returns the
+   * written row when its statement gave it back, or (create) the new id / (update) nothing when a batch wrote
+   * it, and the row is then read back. `update` gets the row as loaded before the change.
+   */
   write?: {
-    create: (c: Ctx, input: Input) => Promise<number>;
-    update: (c: Ctx, id: number, input: Partial<Input>) => Promise<void>;
+    create: (c: Ctx, input: Input) => Promise<T['$inferSelect'] | number>;
+    update: (c: Ctx, existing: T['$inferSelect'], input: Partial<Input>) => Promise<T['$inferSelect'] | void>;
   };
   /** Checks that need the database (references belong to the organisation, ...); throw a 422 to refuse. */
   validate?: (c: Ctx, input: Partial<Input>, existing?: T['$inferSelect']) => Promise<void>;
@@ -82,39 +87,36 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
     ]);
   const presentOne = async (c: Ctx, row: T['$inferSelect']) => (await config.present(c, [row]))[0];
 
-  async function findOr404(c: Ctx, rawId: string | undefined) {
-    const id = parseId(rawId);
-    const row = id ? await scopeOf(c).findById(id) : undefined;
-    if (!row) throw notFound();
-    return row;
-  }
-
-  async function insertRow(c: Ctx, input: Input): Promise<number> {
-    if (config.write) return config.write.create(c, input);
-    const values: Record<string, unknown> = { ...config.toValues?.(input) };
-    if (config.priority) {
-      values.priority = sql`(SELECT COALESCE(MAX(${config.priority}), 0) + 1 FROM ${config.table} WHERE ${config.table.orgId} = ${c.var.org.id})`;
+  /** The inserted row: as the insert returned it, or read back when a batch wrote it. */
+  async function insertRow(c: Ctx, input: Input): Promise<T['$inferSelect']> {
+    if (config.write) {
+      const written = await config.write.create(c, input);
+      return typeof written === 'number' ? (await scopeOf(c).findById(written))! : written;
     }
-    const [row] = (await scopeOf(c).insert(values as never)) as unknown as { id: number }[];
-    return row.id;
+    const values: Record<string, unknown> = { ...config.toValues?.(input) };
+    if (config.priority) values.priority = nextPriority(config.table, config.priority, c.var.org.id);
+    const [row] = await scopeOf(c).insert(values as never);
+    return row as T['$inferSelect'];
   }
 
-  async function updateRow(c: Ctx, id: number, input: Partial<Input>) {
-    if (config.write) return config.write.update(c, id, input);
+  /** The updated row: as the update returned it, or read back when a batch wrote it. */
+  async function updateRow(c: Ctx, existing: T['$inferSelect'], input: Partial<Input>): Promise<T['$inferSelect']> {
+    const id = existing.id as number;
+    if (config.write) return (await config.write.update(c, existing, input)) ?? (await scopeOf(c).findById(id))!;
     const values = { ...config.toValues?.(input), updatedAt: new Date().toISOString() };
-    await scopeOf(c).update(eq(config.table.id, id), values as never);
+    const [row] = await scopeOf(c).update(eq(config.table.id, id), values as never);
+    return row as T['$inferSelect'];
   }
 
   async function update(c: Ctx, input: Partial<Input>) {
-    const existing = await findOr404(c, c.req.param('id'));
+    const existing = await rowOr404(c, config.table);
     const segment = config.typeSegment && c.req.param('segment');
     if (segment && (existing as Record<string, unknown>)[config.typeSegment!.field] !== segment) throw notFound();
     const id = existing.id as number;
     // The version before the change is only needed for the activity log's field-by-field diff.
     const before = config.audit ? await presentOne(c, existing) : null;
     await config.validate?.(c, input, existing);
-    await withUniqueFields(() => updateRow(c, id, input));
-    const after = await presentOne(c, (await scopeOf(c).findById(id))!);
+    const after = await presentOne(c, await withUniqueFields(() => updateRow(c, existing, input)));
     if (config.audit) await recordActivity(c, config.audit, id, 'update', changedFields(before, after));
     return c.json({ data: after });
   }
@@ -186,7 +188,7 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
   }
 
   if (ops.has('read')) {
-    app.get('/:id', async (c) => c.json({ data: await presentOne(c, await findOr404(c, c.req.param('id'))) }));
+    app.get('/:id', async (c) => c.json({ data: await presentOne(c, await rowOr404(c, config.table)) }));
   }
 
   const segmentPath = config.typeSegment ? `:segment{${config.typeSegment.values.join('|')}}` : null;
@@ -194,9 +196,9 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
   if (ops.has('create')) {
     const create = async (c: Ctx, input: Input) => {
       await config.validate?.(c, input);
-      const id = await withUniqueFields(() => insertRow(c, input));
-      const dto = await presentOne(c, (await scopeOf(c).findById(id))!);
-      if (config.audit) await recordActivity(c, config.audit, id, 'create', changedFields(null, dto));
+      const row = await withUniqueFields(() => insertRow(c, input));
+      const dto = await presentOne(c, row);
+      if (config.audit) await recordActivity(c, config.audit, row.id as number, 'create', changedFields(null, dto));
       return c.json({ data: dto }, 201);
     };
     app.post('/', validJson(config.input), async (c) => create(c, c.req.valid('json') as Input));
@@ -228,7 +230,7 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
 
   if (ops.has('delete')) {
     app.delete('/:id', async (c) => {
-      const existing = await findOr404(c, c.req.param('id'));
+      const existing = await rowOr404(c, config.table);
       const before = config.audit ? await presentOne(c, existing) : null;
       await scopeOf(c).delete(eq(config.table.id, existing.id as number));
       await config.afterDelete?.(c, [existing.id as number]);

@@ -3,6 +3,7 @@ import type { Organization } from '../../context';
 import type { Database } from '../../db/client';
 import { organizations, platformSettings } from '../../db/schema';
 import type { Env } from '../../env';
+import { deleteR2Prefix, orgFilesPrefix } from '../../lib/r2-prefix';
 import { DEMO_ORG_DOMAIN } from '../../shared/org-domain';
 import { DEMO_RESET_AT_KEY, demoResetHours } from './demo-info';
 import { seedDemoOrganization } from './seed';
@@ -87,12 +88,7 @@ export async function ensureDemoOrganization(db: Database): Promise<Organization
 /** Best-effort removal of an organisation's files in R2 (everything under orgs/<id>/). */
 export async function deleteOrganizationFiles(bucket: R2Bucket, orgId: number): Promise<void> {
   try {
-    let cursor: string | undefined;
-    do {
-      const page = await bucket.list({ prefix: `orgs/${orgId}/`, cursor, limit: 1000 });
-      if (page.objects.length) await bucket.delete(page.objects.map((o) => o.key));
-      cursor = page.truncated ? page.cursor : undefined;
-    } while (cursor);
+    await deleteR2Prefix(bucket, orgFilesPrefix(orgId));
   } catch (error) {
     console.error(JSON.stringify({ level: 'warn', message: 'demo reset: removing old files failed', orgId, error: String(error) }));
   }

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context';
 import { fields } from '../../db/schema';
@@ -14,41 +14,37 @@ import {
 } from '../../shared/contracts/field';
 import { crudRoutes } from '../crud/crud-routes';
 import { rawBatch } from '../crud/raw-batch';
+import { nextPriority } from '../crud/rows';
 import { insertOptionsOfNewField, optionsByField, replaceOptions } from './options';
 
 type Ctx = Context<AppEnv>;
+type Row = typeof fields.$inferSelect;
 const scopeOf = (c: Ctx) => new TenantScope(c.var.db, fields, c.var.org.id);
 
 /** Creates a field and its options in one D1 batch (atomic); options of non-option types are dropped. */
-async function createField(c: Ctx, input: FieldInput): Promise<number> {
+async function createField(c: Ctx, input: FieldInput): Promise<Row | number> {
   const options = hasOptions(input.type) ? (input.options ?? []) : [];
   const insertField = scopeOf(c).insert({
     name: input.name,
     alias: input.alias,
     type: input.type,
-    priority: sql`(SELECT COALESCE(MAX(${fields.priority}), 0) + 1 FROM ${fields} WHERE ${fields.orgId} = ${c.var.org.id})`,
+    priority: nextPriority(fields, fields.priority, c.var.org.id),
   } as never);
-  if (options.length === 0) return (await insertField)[0].id;
+  if (options.length === 0) return (await insertField)[0];
   const [inserted] = await rawBatch(c.var.db, [insertField, insertOptionsOfNewField(c, input.alias, options)]);
   return inserted.results[0].id as number;
 }
 
 /** Updates name and alias and, for select and multiselect fields, the options, in one D1 batch. The type never changes. */
-async function updateField(c: Ctx, id: number, input: Partial<FieldInput>): Promise<void> {
-  const scope = scopeOf(c);
-  const field = await scope.findById(id);
-  if (!field) return;
+async function updateField(c: Ctx, field: Row, input: Partial<FieldInput>): Promise<Row | void> {
   const values = {
     ...(input.name === undefined ? {} : { name: input.name }),
     ...(input.alias === undefined ? {} : { alias: input.alias }),
     updatedAt: new Date().toISOString(),
   };
-  const updateRow = c.var.db.update(fields).set(values).where(scope.where(eq(fields.id, id)));
-  if (!hasOptions(field.type) || input.options === undefined) {
-    await updateRow;
-    return;
-  }
-  await rawBatch(c.var.db, [updateRow, ...(await replaceOptions(c, id, input.options))]);
+  const updateRow = scopeOf(c).update(eq(fields.id, field.id), values);
+  if (!hasOptions(field.type) || input.options === undefined) return (await updateRow)[0];
+  await rawBatch(c.var.db, [updateRow, ...(await replaceOptions(c, field.id, input.options))]);
 }
 
 /** /field: custom contact fields with their options, drag-reorderable. */

@@ -1,11 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../../context';
 import { integrations } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { ApiError, notFound } from '../../lib/api-error';
-import { parseId, validJsonBy } from '../../lib/validate';
+import { validJsonBy } from '../../lib/validate';
 import {
   INTEGRATION_MESSAGES,
   INTEGRATION_STATUSES,
@@ -21,14 +21,16 @@ import {
 } from '../../shared/contracts/integration';
 import { recordActivity } from '../activity-log/record';
 import { crudRoutes } from '../crud/crud-routes';
+import { nextPriority, rowOr404 } from '../crud/rows';
 import { presentIntegration, providerAccount, sealSecret, type StoredDetails } from './account';
 import { providers } from './providers';
 import { requestSync } from './sync';
 
 type Ctx = Context<AppEnv>;
+type Row = typeof integrations.$inferSelect;
 const scopeOf = (c: Ctx) => new TenantScope(c.var.db, integrations, c.var.org.id);
 
-async function createIntegration(c: Ctx, input: IntegrationInput): Promise<number> {
+async function createIntegration(c: Ctx, input: IntegrationInput): Promise<Row> {
   const smtp = input.type === 'smtp';
   const details: StoredDetails = smtp
     ? {
@@ -48,13 +50,12 @@ async function createIntegration(c: Ctx, input: IntegrationInput): Promise<numbe
     details,
     secret: await sealSecret(c.env, input.type, smtp ? input.password! : input.token!.trim()),
     shouldMerge: input.should_merge ?? true,
-    priority: sql`(SELECT COALESCE(MAX(${integrations.priority}), 0) + 1 FROM ${integrations} WHERE ${integrations.orgId} = ${c.var.org.id})` as unknown as number,
+    priority: nextPriority(integrations, integrations.priority, c.var.org.id) as unknown as number,
   });
-  return row.id;
+  return row;
 }
 
-async function updateIntegration(c: Ctx, id: number, input: Partial<IntegrationUpdate>) {
-  const existing = (await scopeOf(c).findById(id))!;
+async function updateIntegration(c: Ctx, existing: Row, input: Partial<IntegrationUpdate>): Promise<Row> {
   const values: Partial<typeof integrations.$inferInsert> = { updatedAt: new Date().toISOString() };
   if (input.name !== undefined) values.name = input.name;
   if (input.note !== undefined) values.note = input.note;
@@ -64,7 +65,8 @@ async function updateIntegration(c: Ctx, id: number, input: Partial<IntegrationU
     const given = Object.fromEntries(Object.entries(input.details).filter(([, v]) => v !== undefined));
     values.details = { ...(existing.details as StoredDetails), ...given };
   }
-  await scopeOf(c).update(eq(integrations.id, id), values);
+  const [row] = await scopeOf(c).update(eq(integrations.id, existing.id), values);
+  return row;
 }
 
 const crud = crudRoutes<typeof integrations, IntegrationInput & IntegrationUpdate, Integration>({
@@ -99,13 +101,6 @@ const crud = crudRoutes<typeof integrations, IntegrationInput & IntegrationUpdat
   present: (_c, rows) => rows.map(presentIntegration),
 });
 
-async function findOr404(c: Ctx) {
-  const id = parseId(c.req.param('id'));
-  const row = id ? await scopeOf(c).findById(id) : undefined;
-  if (!row) throw notFound();
-  return row;
-}
-
 /** Credentials body by the type in the path: user + password (smtp) or sid + token (twilio). */
 const credentialsBody = validJsonBy((value, c) => {
   const schema = c.req.param('type') === 'smtp' ? smtpCredentialsSchema : twilioCredentialsSchema;
@@ -115,29 +110,29 @@ const credentialsBody = validJsonBy((value, c) => {
 /** /integration: the shared contract (with optional type segment), plus credentials, sync and connection test. */
 export const integrationRoutes = new Hono<AppEnv>()
   .patch('/:id/:type{smtp|twilio}/credentials', credentialsBody, async (c) => {
-    const existing = await findOr404(c);
+    const existing = await rowOr404(c, integrations);
     if (existing.type !== c.req.param('type')) throw notFound();
     const body = c.req.valid('json');
     const smtp = existing.type === 'smtp';
     const details = { ...(existing.details as StoredDetails), ...(smtp ? { user: body.user } : { sid: body.sid }) };
     const secret = await sealSecret(c.env, existing.type as IntegrationType, smtp ? body.password! : body.token!.trim());
-    await scopeOf(c).update(eq(integrations.id, existing.id), { details, secret, updatedAt: new Date().toISOString() });
+    const [updated] = await scopeOf(c).update(eq(integrations.id, existing.id), { details, secret, updatedAt: new Date().toISOString() });
     const identity = smtp ? 'user' : 'sid';
     const before = (existing.details as StoredDetails)[identity] ?? null;
     await recordActivity(c, 'integration', existing.id, 'update', [
       ...(before !== details[identity] ? [{ field: identity, previous: before, next: details[identity] ?? null }] : []),
       { field: smtp ? 'password' : 'token', previous: null, next: '(changed)' },
     ]);
-    return c.json({ data: presentIntegration((await scopeOf(c).findById(existing.id))!) });
+    return c.json({ data: presentIntegration(updated) });
   })
   .post('/:id/sync', async (c) => {
-    const existing = await findOr404(c);
+    const existing = await rowOr404(c, integrations);
     if (existing.type === 'smtp') throw new ApiError(400, 'bad_request', INTEGRATION_MESSAGES.syncSmtp);
     const row = await requestSync(c.var.db, c.env, c.var.org.id, existing.id);
     return c.json({ data: presentIntegration(row) }, 202);
   })
   .post('/:id/test', async (c) => {
-    const existing = await findOr404(c);
+    const existing = await rowOr404(c, integrations);
     try {
       return c.json({ data: await providers.testConnection(await providerAccount(c.env, existing), c.env) });
     } catch (error) {

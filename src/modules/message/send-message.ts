@@ -1,4 +1,5 @@
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
+import { QUEUE_MAX_DELIVERIES } from '../../../queues/messages';
 import { createDb, type Database } from '../../db/client';
 import { integrations, messages, senders, templateAttachments, templates } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
@@ -22,9 +23,7 @@ export type SendMessageBody = {
   messageId: number;
 };
 
-/** Deliveries of one queue message: the first plus `max_retries = 5` of relay-send in wrangler.toml. */
-export const SEND_MAX_ATTEMPTS = 6;
-/** How long a claim holds; after it a delivery may take over a message whose sender died mid-send. */
+/** How long a claim holds; after it a delivery may take over a message (or system mail) whose sender died mid-send. */
 export const SEND_LEASE_MS = 10 * 60_000;
 /** An email's attachments are read into memory to be sent: above this the send fails rather than the worker. */
 export const MAX_EMAIL_ATTACHMENT_BYTES = 40_000_000;
@@ -178,12 +177,12 @@ export async function deliverMessage(
   }
   // Claims are counted in the row, so re-queued deliveries (lease take-overs) count towards the limit too.
   const tries = Math.max(attempt, Number(claimed[0].attempts) || 0);
-  if (!outcome.retryable || tries >= SEND_MAX_ATTEMPTS) {
+  if (!outcome.retryable || tries >= QUEUE_MAX_DELIVERIES) {
     await scope.update(mine, { status: 'failed', error: outcome.error, updatedAt: now });
     return;
   }
   await scope.update(mine, { status: 'queued', error: outcome.error, updatedAt: now });
-  throw new Error(`message ${row.id} not sent yet (attempt ${tries} of ${SEND_MAX_ATTEMPTS}): ${outcome.error}`);
+  throw new Error(`message ${row.id} not sent yet (attempt ${tries} of ${QUEUE_MAX_DELIVERIES}): ${outcome.error}`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../../context';
@@ -19,6 +19,7 @@ import {
   type SenderUpdate,
 } from '../../shared/contracts/sender';
 import { crudRoutes } from '../crud/crud-routes';
+import { nextPriority } from '../crud/rows';
 
 type Ctx = Context<AppEnv>;
 type Input = SenderInput & SenderUpdate;
@@ -111,14 +112,14 @@ export const senderRoutes = crudRoutes<typeof senders, Input, Sender>({
         value: normalizeAddress(type, input.value),
         name: type === 'phone' ? null : (input.name ?? null),
         note: input.note ?? null,
-        priority: sql`(SELECT COALESCE(MAX(${senders.priority}), 0) + 1 FROM ${senders} WHERE ${senders.orgId} = ${c.var.org.id})` as unknown as number,
+        priority: nextPriority(senders, senders.priority, c.var.org.id) as unknown as number,
       });
-      return row.id;
+      return row;
     },
-    update: async (c, id, input) => {
+    update: async (c, existing, input) => {
       const scope = new TenantScope(c.var.db, senders, c.var.org.id);
-      const existing = (await scope.findById(id))!;
-      await scope.update(eq(senders.id, id), { ...values(input, existing.type as SenderType), updatedAt: new Date().toISOString() });
+      const [row] = await scope.update(eq(senders.id, existing.id), { ...values(input, existing.type as SenderType), updatedAt: new Date().toISOString() });
+      return row;
     },
   },
   present: presentSenders,

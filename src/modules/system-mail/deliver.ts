@@ -1,9 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { QUEUE_MAX_DELIVERIES } from '../../../queues/messages';
 import { createDb } from '../../db/client';
 import { systemMails } from '../../db/schema';
 import type { Env } from '../../env';
 import { SmtpTransport, type SmtpTransportOptions } from '../../lib/smtp/transport';
 import type { SendResult, Transport } from '../../lib/transport/types';
+import { SEND_LEASE_MS } from '../message/send-message';
 import { enqueueSystemMail, SYSTEM_MAIL_KIND, type SystemMailBody } from './queue-mail';
 import { SystemSmtpConfigError, systemFrom, systemSmtpOptions } from './smtp-config';
 
@@ -11,10 +13,6 @@ import { SystemSmtpConfigError, systemFrom, systemSmtpOptions } from './smtp-con
 // (queued -> sending, attempts + 1, a conditional UPDATE only one delivery can win); a redelivered message
 // finds it sending or sent and does nothing. Sent mail loses its text and html: they carry one-time codes.
 
-/** Deliveries of one system mail before it is marked failed (as for the other mail on the send queue). */
-export const SYSTEM_MAIL_MAX_ATTEMPTS = 6;
-/** How long a claim holds before another delivery may take over a mail whose sender died mid-send. */
-export const SYSTEM_MAIL_LEASE_MS = 10 * 60_000;
 export const NOT_CONFIGURED = 'system SMTP not configured';
 
 /** Opens the transport to the system SMTP server; tests may pass their own. */
@@ -32,9 +30,9 @@ export async function deliverSystemMail(env: Env, body: Pick<SystemMailBody, 'ma
   if (!row || row.status === 'sent' || row.status === 'failed') return;
   if (row.status === 'sending') {
     const age = Date.now() - Date.parse(row.updatedAt);
-    if (age < SYSTEM_MAIL_LEASE_MS) {
+    if (age < SEND_LEASE_MS) {
       // Another delivery is sending it: look again once its claim has run out, in case that delivery died.
-      await enqueueSystemMail(env, row.id, Math.ceil((SYSTEM_MAIL_LEASE_MS - age) / 1000) + 5);
+      await enqueueSystemMail(env, row.id, Math.ceil((SEND_LEASE_MS - age) / 1000) + 5);
       return;
     }
   }
@@ -77,12 +75,12 @@ export async function deliverSystemMail(env: Env, body: Pick<SystemMailBody, 'ma
       }
     }
   }
-  if (!outcome.retryable || mail.attempts >= SYSTEM_MAIL_MAX_ATTEMPTS) {
+  if (!outcome.retryable || mail.attempts >= QUEUE_MAX_DELIVERIES) {
     await db.update(systemMails).set({ status: 'failed', error: outcome.error, updatedAt: now() }).where(mine);
     return;
   }
   await db.update(systemMails).set({ status: 'queued', error: outcome.error, updatedAt: now() }).where(mine);
-  throw new Error(`system mail ${mail.id} not sent yet (attempt ${mail.attempts} of ${SYSTEM_MAIL_MAX_ATTEMPTS}): ${outcome.error}`);
+  throw new Error(`system mail ${mail.id} not sent yet (attempt ${mail.attempts} of ${QUEUE_MAX_DELIVERIES}): ${outcome.error}`);
 }
 
 /** One attempt; never throws. */

@@ -2,8 +2,8 @@ import { and, inArray, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { systemMails } from '../../db/schema';
 import type { Env } from '../../env';
-import { SYSTEM_MAIL_LEASE_MS } from './deliver';
-import { enqueueSystemMail } from './queue-mail';
+import { SEND_LEASE_MS } from '../message/send-message';
+import { SYSTEM_MAIL_KIND, type SystemMailBody } from './queue-mail';
 
 /** At most this many stalled mails go back on the queue per cron run. */
 const RESCUE_BATCH = 100;
@@ -14,11 +14,13 @@ const RESCUE_BATCH = 100;
  * consumer's claim keeps a second message from sending twice.
  */
 export async function rescueStalledSystemMails(db: Database, env: Pick<Env, 'SEND_QUEUE'>): Promise<void> {
-  const before = new Date(Date.now() - SYSTEM_MAIL_LEASE_MS).toISOString();
+  const before = new Date(Date.now() - SEND_LEASE_MS).toISOString();
   const stalled = await db
     .select({ id: systemMails.id })
     .from(systemMails)
     .where(and(inArray(systemMails.status, ['queued', 'sending']), lt(systemMails.updatedAt, before)))
     .limit(RESCUE_BATCH);
-  for (const { id } of stalled) await enqueueSystemMail(env, id);
+  if (stalled.length) {
+    await env.SEND_QUEUE.sendBatch(stalled.map(({ id }) => ({ body: { kind: SYSTEM_MAIL_KIND, mailId: id } satisfies SystemMailBody })));
+  }
 }

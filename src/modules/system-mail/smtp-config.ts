@@ -1,3 +1,4 @@
+import { domainOf } from '../../lib/mime/message-id';
 import type { SmtpTransportOptions } from '../../lib/smtp/transport';
 import type { Env } from '../../env';
 
@@ -26,12 +27,11 @@ export function systemSmtpOptions(env: Pick<Env, 'SYSTEM_SMTP_URL' | 'SYSTEM_MAI
   if (!host) throw new SystemSmtpConfigError('SYSTEM_SMTP_URL has no host');
   const port = url.port ? Number(url.port) : implicitTls ? 465 : starttls ? 587 : 25;
   const user = decodeURIComponent(url.username);
-  const from = systemFrom(env).address;
   return {
     host,
     port,
     security: implicitTls ? 'ssl' : starttls ? 'starttls' : 'none',
-    clientName: from.slice(from.lastIndexOf('@') + 1) || 'localhost',
+    clientName: domainOf(systemFrom(env).address) || 'localhost',
     auth: user ? { user, password: decodeURIComponent(url.password) } : null,
     dnsResolverUrl: env.DNS_RESOLVER_URL,
   };

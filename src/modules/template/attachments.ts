@@ -5,9 +5,11 @@ import type { Database } from '../../db/client';
 import { templateAttachments, templates } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { notFound, validationFailed } from '../../lib/api-error';
+import { deleteR2Prefix, orgFilesPrefix } from '../../lib/r2-prefix';
 import { parseId } from '../../lib/validate';
 import { ATTACHMENT_RULES, TEMPLATE_MESSAGES, type TemplateAttachment } from '../../shared/contracts/template';
 import { recordActivity } from '../activity-log/record';
+import { rowOr404 } from '../crud/rows';
 import { multipartBoundary, MultipartError, readMultipart, type PartSink } from './multipart';
 
 // Template attachments live in R2 under the organisation (orgs/{org}/templates/{template}/{uuid}) with a row
@@ -41,7 +43,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** The R2 folder of one template's files. */
-export const templateFolder = (orgId: number, templateId: number) => `orgs/${orgId}/templates/${templateId}/`;
+export const templateFolder = (orgId: number, templateId: number) => `${orgFilesPrefix(orgId)}templates/${templateId}/`;
 
 /** The file's own name: no folders, no control characters, at most 255 characters. */
 function cleanFileName(raw: string): string {
@@ -77,17 +79,9 @@ export async function attachmentsByTemplate(db: Database, orgId: number, templat
  */
 export async function deleteTemplateFiles(bucket: R2Bucket, orgId: number, templateIds: number[]): Promise<void> {
   const wanted = new Set(templateIds.map(String));
-  const prefixes = templateIds.length <= 5 ? templateIds.map((id) => templateFolder(orgId, id)) : [`orgs/${orgId}/templates/`];
+  const prefixes = templateIds.length <= 5 ? templateIds.map((id) => templateFolder(orgId, id)) : [`${orgFilesPrefix(orgId)}templates/`];
   try {
-    for (const prefix of prefixes) {
-      let cursor: string | undefined;
-      do {
-        const listing = await bucket.list({ prefix, cursor });
-        const keys = listing.objects.map((o) => o.key).filter((key) => wanted.has(key.split('/')[3]));
-        if (keys.length) await bucket.delete(keys);
-        cursor = listing.truncated ? listing.cursor : undefined;
-      } while (cursor);
-    }
+    for (const prefix of prefixes) await deleteR2Prefix(bucket, prefix, (key) => wanted.has(key.split('/')[3]));
   } catch (error) {
     console.error(JSON.stringify({ level: 'error', what: 'template files not deleted', orgId, templateIds: templateIds.slice(0, 100), error: String(error) }));
   }
@@ -168,13 +162,6 @@ function uploadProblems(files: Received[]): string[] {
   return problems;
 }
 
-async function templateOr404(c: Ctx) {
-  const id = parseId(c.req.param('id'));
-  const row = id ? await new TenantScope(c.var.db, templates, c.var.org.id).findById(id) : undefined;
-  if (!row) throw notFound();
-  return row;
-}
-
 async function attachmentOr404(c: Ctx, templateId: number) {
   const id = parseId(c.req.param('attachmentId'));
   const scope = new TenantScope(c.var.db, templateAttachments, c.var.org.id);
@@ -196,7 +183,7 @@ function contentDisposition(fileName: string): string {
 export function attachmentRoutes(present: (c: Ctx, row: typeof templates.$inferSelect) => Promise<unknown>) {
   return new Hono<AppEnv>()
     .post('/:id/attachment', async (c) => {
-      const template = await templateOr404(c);
+      const template = await rowOr404(c, templates);
       const files = await receiveFiles(c, template.id);
       const problems = uploadProblems(files);
       if (problems.length) {
@@ -232,7 +219,7 @@ export function attachmentRoutes(present: (c: Ctx, row: typeof templates.$inferS
       return c.json({ data: await present(c, template) }, 201);
     })
     .get('/:id/attachment/:attachmentId', async (c) => {
-      const template = await templateOr404(c);
+      const template = await rowOr404(c, templates);
       const attachment = await attachmentOr404(c, template.id);
       const object = await c.env.FILES.get(attachment.fileKey);
       if (!object) throw notFound();
@@ -247,7 +234,7 @@ export function attachmentRoutes(present: (c: Ctx, row: typeof templates.$inferS
       });
     })
     .delete('/:id/attachment/:attachmentId', async (c) => {
-      const template = await templateOr404(c);
+      const template = await rowOr404(c, templates);
       const attachment = await attachmentOr404(c, template.id);
       await new TenantScope(c.var.db, templateAttachments, c.var.org.id).delete(eq(templateAttachments.id, attachment.id));
       await c.env.FILES.delete(attachment.fileKey);

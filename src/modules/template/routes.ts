@@ -4,10 +4,10 @@ import { z } from 'zod';
 import type { AppEnv } from '../../context';
 import { templates } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
-import { notFound, validationFailed } from '../../lib/api-error';
+import { validationFailed } from '../../lib/api-error';
 import { htmlToText } from '../../lib/mime/html-to-text';
 import { templateSyntaxErrors } from '../../lib/templating/render-template';
-import { parseId, validJson } from '../../lib/validate';
+import { validJson } from '../../lib/validate';
 import {
   TEMPLATE_MESSAGES,
   TEMPLATE_TYPES,
@@ -23,6 +23,7 @@ import {
   type TemplateUpdate,
 } from '../../shared/contracts/template';
 import { crudRoutes } from '../crud/crud-routes';
+import { rowOr404 } from '../crud/rows';
 import { attachmentRoutes, attachmentsByTemplate, deleteTemplateFiles } from './attachments';
 import { renderForRequest, scopeForContact } from './render-for';
 import { sendTestMessage } from './test-message';
@@ -97,12 +98,12 @@ const crud = crudRoutes<typeof templates, Input, Template | TemplateListItem>({
     create: async (c, input) => {
       const values = columns(input.type, input);
       const [row] = await new TenantScope(c.var.db, templates, c.var.org.id).insert({ ...values, type: input.type, name: input.name, body: input.body });
-      return row.id;
+      return row;
     },
-    update: async (c, id, input) => {
+    update: async (c, existing, input) => {
       const scope = new TenantScope(c.var.db, templates, c.var.org.id);
-      const existing = (await scope.findById(id))!;
-      await scope.update(eq(templates.id, id), { ...columns(existing.type as TemplateType, input), updatedAt: new Date().toISOString() });
+      const [row] = await scope.update(eq(templates.id, existing.id), { ...columns(existing.type as TemplateType, input), updatedAt: new Date().toISOString() });
+      return row;
     },
   },
   afterDelete: (c, ids) => deleteTemplateFiles(c.env.FILES, c.var.org.id, ids),
@@ -110,23 +111,16 @@ const crud = crudRoutes<typeof templates, Input, Template | TemplateListItem>({
   present: (c, rows) => presentTemplates(c, rows, !(c.req.method === 'GET' && !c.req.param('id'))),
 });
 
-async function templateOr404(c: Ctx): Promise<Row> {
-  const id = parseId(c.req.param('id'));
-  const row = id ? await new TenantScope(c.var.db, templates, c.var.org.id).findById(id) : undefined;
-  if (!row) throw notFound();
-  return row;
-}
-
 /** /template: the shared contract, plus preview, test message and attachments. */
 export const templateRoutes = new Hono<AppEnv>()
   .post('/:id/preview', validJson(templatePreviewSchema), async (c) => {
-    const template = await templateOr404(c);
+    const template = await rowOr404(c, templates);
     const rendered = renderForRequest(template, await scopeForContact(c, c.req.valid('json').contact_id));
     // The plain text mail clients get: the template's own, or the one the mail builder derives from the html.
     const derived = template.type !== 'text' && !rendered.body_plain?.trim() ? htmlToText(rendered.body) : rendered.body_plain;
     const data: TemplatePreview = { ...rendered, body_plain: derived };
     return c.json({ data });
   })
-  .post('/:id/test', validJson(testMessageSchema), async (c) => sendTestMessage(c, await templateOr404(c), c.req.valid('json')))
+  .post('/:id/test', validJson(testMessageSchema), async (c) => sendTestMessage(c, await rowOr404(c, templates), c.req.valid('json')))
   .route('/', attachmentRoutes(presentOne))
   .route('/', crud);

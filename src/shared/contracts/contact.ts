@@ -161,4 +161,3 @@ export const contactFilterShape = {
 
 /** The contact filters alone, e.g. for a broadcast's recipients ({ filter, search }). */
 export const contactFilterSchema = z.object(contactFilterShape).strict();
-export type ContactFilter = z.infer<typeof contactFilterSchema>;

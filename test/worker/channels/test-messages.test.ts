@@ -2,7 +2,8 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { dispatchQueue } from '../../../queues/dispatch';
 import { createDb } from '../../../src/db/client';
-import { deliverMessage, rescueStalledMessages, SEND_KIND, SEND_LEASE_MS, SEND_MAX_ATTEMPTS } from '../../../src/modules/message/send-message';
+import { QUEUE_MAX_DELIVERIES } from '../../../queues/messages';
+import { deliverMessage, rescueStalledMessages, SEND_KIND, SEND_LEASE_MS } from '../../../src/modules/message/send-message';
 import { call } from '../helpers';
 import { channels, createTemplate, insertContact, insertField, insertAttribute, newOrg, recordingProviders, row, type Org } from './channel-helpers';
 
@@ -193,17 +194,17 @@ describe('the send consumer', () => {
 
     const last = await queued(o, email.id);
     const failing = recordingProviders([{ ok: false, retryable: true, error: 'timeout' }]);
-    await deliver(o, last, SEND_MAX_ATTEMPTS, failing.providers);
+    await deliver(o, last, QUEUE_MAX_DELIVERIES, failing.providers);
     expect(await row<MessageRow>('messages', last)).toMatchObject({ status: 'failed', error: 'timeout' });
   });
 
   it('counts claims in the row, so deliveries re-queued after a lease still reach the attempt limit', async () => {
     const { o, email } = await setup();
     const id = await queued(o, email.id);
-    await env.DB.prepare('UPDATE messages SET attempts = ? WHERE id = ?').bind(SEND_MAX_ATTEMPTS - 1, id).run();
+    await env.DB.prepare('UPDATE messages SET attempts = ? WHERE id = ?').bind(QUEUE_MAX_DELIVERIES - 1, id).run();
     const failing = recordingProviders([{ ok: false, retryable: true, error: 'timeout' }]);
     await deliver(o, id, 1, failing.providers); // the queue's own count restarts at 1 for a re-queued message
-    expect(await row<MessageRow>('messages', id)).toMatchObject({ status: 'failed', error: 'timeout', attempts: SEND_MAX_ATTEMPTS });
+    expect(await row<MessageRow>('messages', id)).toMatchObject({ status: 'failed', error: 'timeout', attempts: QUEUE_MAX_DELIVERIES });
   });
 
   it('the cron queues again messages left sending past their lease, and only those', async () => {

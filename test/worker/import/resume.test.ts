@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { importHandlers } from '../../../queues/import';
-import type { QueueMessageBody } from '../../../queues/messages';
+import { QUEUE_MAX_DELIVERIES, type QueueMessageBody } from '../../../queues/messages';
 import { newReadStats } from '../../../src/modules/import/file-reader';
 import { runImport } from '../../../src/modules/import/run-import';
 import type { ImportMappingEntry } from '../../../src/shared/contracts/import';
@@ -93,11 +93,12 @@ describe('an interrupted import', () => {
     const id = await createImportRow(org, await upload(org, csvOf(3)), 'not a mapping');
     const body = { kind: 'contact-import', orgId: org.orgId, importId: id };
     await expect(importHandlers['contact-import'](body, env, fakeMessage(body, 1))).rejects.toThrow();
+    await expect(importHandlers['contact-import'](body, env, fakeMessage(body, QUEUE_MAX_DELIVERIES - 1))).rejects.toThrow();
     expect((await importRow(org, id))?.status).toBe('processing');
-    await importHandlers['contact-import'](body, env, fakeMessage(body, 5));
+    await importHandlers['contact-import'](body, env, fakeMessage(body, QUEUE_MAX_DELIVERIES));
     const failed = await getImport(org, id);
     expect(failed.status).toBe('fail');
-    expect(failed.error).toMatch(/^The import stopped after 5 attempts: /);
+    expect(failed.error).toMatch(new RegExp(`^The import stopped after ${QUEUE_MAX_DELIVERIES} attempts: `));
     expect(failed.finished_at).not.toBeNull();
   });
 

@@ -1,11 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { dispatchQueue } from '../../../queues/dispatch';
+import { QUEUE_MAX_DELIVERIES } from '../../../queues/messages';
 import { createDb } from '../../../src/db/client';
 import type { Env } from '../../../src/env';
 import type { SmtpTransportOptions } from '../../../src/lib/smtp/transport';
 import type { OutgoingMessage, SendResult, Transport } from '../../../src/lib/transport/types';
-import { deliverSystemMail, NOT_CONFIGURED, SYSTEM_MAIL_MAX_ATTEMPTS } from '../../../src/modules/system-mail/deliver';
+import { deliverSystemMail, NOT_CONFIGURED } from '../../../src/modules/system-mail/deliver';
 import { queueSystemMail, SYSTEM_MAIL_KIND } from '../../../src/modules/system-mail/queue-mail';
 import { rescueStalledSystemMails } from '../../../src/modules/system-mail/rescue';
 import { systemFrom, systemSmtpOptions } from '../../../src/modules/system-mail/smtp-config';
@@ -16,7 +17,12 @@ const row = (id: number) => env.DB.prepare('SELECT * FROM system_mails WHERE id 
 /** A send queue that only records what was put on it, so the real consumer does not race the test. */
 function recordingQueue() {
   const sent: { body: unknown; options?: unknown }[] = [];
-  const queue = { send: async (body: unknown, options?: unknown) => void sent.push({ body, options }) } as unknown as Queue;
+  const queue = {
+    send: async (body: unknown, options?: unknown) => void sent.push({ body, options }),
+    sendBatch: async (messages: { body: unknown; delaySeconds?: number }[]) => {
+      for (const { body, delaySeconds } of messages) sent.push({ body, options: delaySeconds ? { delaySeconds } : undefined });
+    },
+  } as unknown as Queue;
   return { sent, queue };
 }
 
@@ -95,10 +101,10 @@ describe('system mail consumer', () => {
     const t = scriptedTransport({ ok: false, retryable: true, error: '421 try later' });
     await expect(deliverSystemMail(configured, { mailId: id }, t.open)).rejects.toThrow(/not sent yet/);
     expect(await row(id)).toMatchObject({ status: 'queued', attempts: 1, error: '421 try later', text: 'Your code: secret-123' });
-    for (let i = 2; i < SYSTEM_MAIL_MAX_ATTEMPTS; i++) await expect(deliverSystemMail(configured, { mailId: id }, t.open)).rejects.toThrow();
+    for (let i = 2; i < QUEUE_MAX_DELIVERIES; i++) await expect(deliverSystemMail(configured, { mailId: id }, t.open)).rejects.toThrow();
     await deliverSystemMail(configured, { mailId: id }, t.open);
-    expect(await row(id)).toMatchObject({ status: 'failed', attempts: SYSTEM_MAIL_MAX_ATTEMPTS, error: '421 try later' });
-    expect(t.sent).toHaveLength(SYSTEM_MAIL_MAX_ATTEMPTS);
+    expect(await row(id)).toMatchObject({ status: 'failed', attempts: QUEUE_MAX_DELIVERIES, error: '421 try later' });
+    expect(t.sent).toHaveLength(QUEUE_MAX_DELIVERIES);
   });
 
   it('fails a permanent refusal at once', async () => {
