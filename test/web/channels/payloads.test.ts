@@ -6,7 +6,7 @@ import { TEMPLATE_MESSAGES } from '@shared/contracts/template';
 import { MESSAGES } from '@shared/messages';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../../web/src/app/i18n';
-import { withLocalSyncs } from '../../../web/src/features/integrations/api';
+import { MERGING_POLL_MS, mergingPollInterval } from '../../../web/src/features/integrations/api';
 import {
   canSync,
   credentialsPayload,
@@ -26,22 +26,10 @@ import {
   validateSender,
 } from '../../../web/src/features/senders/sender-config';
 import { translateChannelMessage } from '../../../web/src/features/templates/channel-messages';
+import { SMTP, TWILIO } from './fake-channels-api';
 
-const NOW = '2026-11-01T10:00:00.000Z';
-const smtp: Integration = {
-  id: 1,
-  name: 'Mail',
-  type: 'smtp',
-  status: 'active',
-  note: null,
-  should_merge: true,
-  priority: 1,
-  details: { server: 'smtp.example.com', port: 587, ssl: false, tls: true, domain: null, return_path: null, user: 'mailer' },
-  last_sync: null,
-  created_at: NOW,
-  updated_at: NOW,
-};
-const twilio: Integration = { ...smtp, id: 2, name: 'SMS', type: 'twilio', details: { sid: 'AC0123456789abcdef0123456789abcdef' } };
+const smtp: Integration = { ...SMTP, name: 'Mail' };
+const twilio: Integration = { ...TWILIO, name: 'SMS' };
 
 describe('integration form', () => {
   it('creates smtp with its connection, user and password; nothing of twilio', () => {
@@ -92,12 +80,12 @@ describe('integration form', () => {
     expect(credentialsPayload({ sid: ' AC1 ', token: 't' }, 'twilio')).toEqual({ sid: 'AC1', token: 't' });
   });
 
-  it('syncs twilio only, summarises the connection without secrets, and shows a started sync as merging at once', () => {
+  it('syncs twilio only, summarises the connection without secrets, and polls the list only while a row is merging', () => {
     expect([canSync(smtp), canSync(twilio)]).toEqual([false, true]);
     expect(integrationSummary(smtp)).toBe('mailer @ smtp.example.com:587');
-    const shown = withLocalSyncs([smtp, twilio], new Set([2]));
-    expect(shown.map((i) => i.status)).toEqual(['active', 'merging']);
-    expect(withLocalSyncs([smtp], new Set())).toEqual([smtp]);
+    expect(mergingPollInterval([smtp, { ...twilio, status: 'merging' }])).toBe(MERGING_POLL_MS);
+    expect(mergingPollInterval([smtp, twilio])).toBe(0);
+    expect(mergingPollInterval(undefined)).toBe(0);
   });
 });
 

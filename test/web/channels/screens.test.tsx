@@ -30,7 +30,7 @@ describe('integration list', () => {
     expect(screen.queryByTestId('list-page-size')).toBeNull();
   });
 
-  it('asks first, shows merging at once, refetches until active again, and disables sync meanwhile', async () => {
+  it('asks first, disables sync while asking, shows merging from the answer, refetches until active again', async () => {
     const api = fakeChannelsApi();
     renderApp(asApi(api), { path: '/integration', signedIn: true });
     const before = api.calls.length;
@@ -40,11 +40,13 @@ describe('integration list', () => {
     const release = api.hold((call) => call.url.endsWith('/sync'));
     fireEvent.click(await find('confirm-ok'));
 
-    // Merging at once, while the server has not answered yet.
-    await waitFor(async () => expect(statusOf(await rowOf('Phones'))).toBe('merging'));
-    expect(within(await rowOf('Phones')).getByTestId('row-sync').hasAttribute('disabled')).toBe(true);
+    // Sync is disabled at once, while the server has not answered yet.
+    await waitFor(async () => expect(within(await rowOf('Phones')).getByTestId('row-sync').hasAttribute('disabled')).toBe(true));
     release();
     await waitFor(() => expect(screen.getAllByRole('alert').some((a) => a.textContent?.includes('Sync of "Phones" started'))).toBe(true));
+    // The answer's row (merging) replaces the old one; sync stays disabled while it merges.
+    await waitFor(async () => expect(statusOf(await rowOf('Phones'))).toBe('merging'));
+    expect(within(await rowOf('Phones')).getByTestId('row-sync').hasAttribute('disabled')).toBe(true);
     expect(api.calls.filter((c) => c.url.endsWith('/integration/2/sync') && c.method === 'POST')).toHaveLength(1);
 
     // The server finishes the sync: the list, polling while merging, shows the row active again.

@@ -32,5 +32,3 @@ export const config = {
   /** Extra console logging (fingerprint failures and the like). */
   debug: import.meta.env.DEV,
 };
-
-export type ConsoleConfig = typeof config;

@@ -1,5 +1,7 @@
 import { atom, useAtomValue } from 'jotai';
 import type { createStore } from 'jotai';
+import { useServices } from '../app/services-context';
+import { translateServerMessage } from './server-messages';
 
 export type JotaiStore = ReturnType<typeof createStore>;
 
@@ -36,3 +38,21 @@ export function useFieldErrors(requestKey: string): Record<string, string[]> {
 }
 
 const NO_ERRORS: Record<string, string[]> = {};
+
+/** A form's field messages (server 422s kept under its request key) with helpers to clear one field or set browser checks. */
+export function useFormErrors(requestKey: string) {
+  const { store } = useServices();
+  const errors = useFieldErrors(requestKey);
+  return {
+    errors,
+    /** Clears a field's messages: called when the user edits it. */
+    clear: (field: string) => clearFieldError(store, requestKey, field),
+    /** Shows messages found in the browser before anything is sent, like a server 422. */
+    set: (fields: Record<string, string[]>) => setFieldErrors(store, requestKey, fields),
+  };
+}
+
+/** One input's messages in the user's language, joined, or undefined when there are none (for an input's error prop). */
+export function fieldErrorText(t: (key: string) => string, messages: string[] | undefined): string | undefined {
+  return messages?.length ? messages.map((m) => translateServerMessage(t, m)).join(' ') : undefined;
+}

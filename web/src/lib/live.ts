@@ -206,9 +206,6 @@ export function liveUrl(apiBaseUrl: string, pageUrl: string): string {
   return url.toString();
 }
 
-/** Seconds before expiry at which the token is refreshed before connecting (as at startup). */
-const REFRESH_BEFORE_MS = 30_000;
-
 const clients = new WeakMap<Services, LiveClient>();
 
 /**
@@ -221,13 +218,7 @@ export function liveClientFor(services: Services, options: { apiBaseUrl: string;
   const { session, store } = services;
   const client = new LiveClient({
     url: () => liveUrl(options.apiBaseUrl, options.pageUrl()),
-    token: async () => {
-      const { accessToken, expiresAt } = session.tokens();
-      if (!accessToken) return null;
-      const expires = expiresAt ? Date.parse(expiresAt) : NaN;
-      if (Number.isFinite(expires) && expires - Date.now() < REFRESH_BEFORE_MS && !(await session.refresh())) return null;
-      return session.accessToken();
-    },
+    token: () => session.freshToken(),
     createSocket: options.createSocket ?? ((url, protocols) => new WebSocket(url, protocols) as unknown as SocketLike),
   });
   // A socket belongs to the user whose token opened it: stop it when they go, reopen it when another comes.

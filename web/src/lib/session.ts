@@ -78,8 +78,7 @@ export class Session implements AuthController {
     this.deps.store.set(sessionAtom, stored);
     try {
       if (!stored.accessToken) return;
-      const expiresAt = stored.expiresAt ? Date.parse(stored.expiresAt) : NaN;
-      if (Number.isFinite(expiresAt) && expiresAt - this.deps.now() < this.deps.refreshThresholdMs) {
+      if (this.expiresSoon(stored)) {
         const ok = await this.refresh({ onFailure: 'clear' });
         if (!ok) return;
       }
@@ -87,6 +86,19 @@ export class Session implements AuthController {
     } finally {
       this.deps.store.set(sessionReadyAtom, true);
     }
+  }
+
+  /** True when the token expires within the refresh threshold (a token without a known expiry never counts). */
+  expiresSoon(tokens: StoredSession = this.tokens()): boolean {
+    const expiresAt = tokens.expiresAt ? Date.parse(tokens.expiresAt) : NaN;
+    return Number.isFinite(expiresAt) && expiresAt - this.deps.now() < this.deps.refreshThresholdMs;
+  }
+
+  /** A usable access token for a new connection (the live socket): refreshed first when it is about to expire, null when there is none. */
+  async freshToken(): Promise<string | null> {
+    if (!this.accessToken()) return null;
+    if (this.expiresSoon() && !(await this.refresh())) return null;
+    return this.accessToken();
   }
 
   /**
@@ -189,10 +201,7 @@ export class Session implements AuthController {
     const current = this.tokens();
     if (stored.refreshToken === current.refreshToken && stored.accessToken === current.accessToken) return;
     if (!stored.accessToken) {
-      this.deps.store.set(sessionAtom, EMPTY_SESSION);
-      this.deps.store.set(currentUserAtom, null);
-      this.deps.onCleared?.();
-      this.deps.navigate('/');
+      void this.logout({ remote: false });
       return;
     }
     this.deps.store.set(sessionAtom, stored);
@@ -203,8 +212,7 @@ export class Session implements AuthController {
     const stored = readSession(this.deps.storage);
     if (stored.refreshToken && stored.refreshToken !== this.tokens().refreshToken) {
       this.deps.store.set(sessionAtom, stored);
-      const expiresAt = stored.expiresAt ? Date.parse(stored.expiresAt) : NaN;
-      if (Number.isFinite(expiresAt) && expiresAt - this.deps.now() >= this.deps.refreshThresholdMs) return true;
+      if (!this.expiresSoon(stored)) return true;
     }
     const { refreshToken, accessToken, authTypeId } = this.tokens();
     try {

@@ -4,10 +4,10 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { pathOf } from '../../app/route-table';
-import { useRouteTable, useServices } from '../../app/services-context';
+import { useRouteTable } from '../../app/services-context';
 import { isApiError } from '../../lib/api-error';
 import type { EntityCalls } from '../../lib/entity-calls';
-import { clearFieldError, setFieldErrors, useFieldErrors } from '../../lib/field-errors';
+import { useFormErrors } from '../../lib/field-errors';
 import { useInvalidateList } from '../../lib/list-revision';
 import { translateApiError, translateServerMessage } from '../../lib/server-messages';
 import { confirmDelete } from '../common/confirm';
@@ -57,7 +57,6 @@ export interface EntityFormProps<T extends { id: number }, Input> {
 export function EntityForm<T extends { id: number }, Input>(props: EntityFormProps<T, Input>) {
   const { item, fields, calls, toInput, listRoute, titleKey, itemLabel, onSaved, initial, validate, width, messageKeys, onFieldChange } = props;
   const { t } = useTranslation();
-  const { store } = useServices();
   const table = useRouteTable();
   const [, navigate] = useLocation();
   const invalidateList = useInvalidateList();
@@ -65,7 +64,7 @@ export function EntityForm<T extends { id: number }, Input>(props: EntityFormPro
   const [submitting, setSubmitting] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const requestKey = item ? calls.updateKey(item.id) : calls.createKey();
-  const fieldErrors = useFieldErrors(requestKey);
+  const { errors: fieldErrors, clear, set } = useFormErrors(requestKey);
   const shown = fields.filter((field) => field.visible?.(values) ?? true);
   const fieldNames = new Set(shown.map((f) => f.name));
   const belongsToField = (path: string) => fieldNames.has(path) || shown.some((f) => f.kind === 'custom' && path.startsWith(`${f.name}.`));
@@ -78,7 +77,7 @@ export function EntityForm<T extends { id: number }, Input>(props: EntityFormPro
       const next = { ...current, [name]: value };
       return onFieldChange ? onFieldChange(name, next, current) : next;
     });
-    for (const path of [name, ...paths]) clearFieldError(store, requestKey, path);
+    for (const path of [name, ...paths]) clear(path);
   };
 
   const submit = async (event: FormEvent) => {
@@ -87,7 +86,7 @@ export function EntityForm<T extends { id: number }, Input>(props: EntityFormPro
     setFormError(null);
     const problems = validate?.(values) ?? {};
     if (Object.keys(problems).length) {
-      setFieldErrors(store, requestKey, problems);
+      set(problems);
       setFormError(t('server.invalidForm'));
       setSubmitting(false);
       return;

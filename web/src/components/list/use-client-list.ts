@@ -1,7 +1,7 @@
 import type { ListResponse } from '@shared/list';
 import { PAGE_SIZE_MAX } from '@shared/list';
 import { useCallback, useMemo } from 'react';
-import useSWR from 'swr';
+import useSWR, { type SWRConfiguration } from 'swr';
 import { useServices } from '../../app/services-context';
 import type { ApiClient } from '../../lib/api-client';
 import { useListRevision } from '../../lib/list-revision';
@@ -33,15 +33,21 @@ export function searchAndSort<T>(items: T[], query: Pick<ListQuery, 'search' | '
 }
 
 /**
+ * Every row of a collection (all pages, optionally filtered or ordered by `query`) in SWR, refetched when the
+ * collection's list revision changes. The one loader behind client-side lists and the "all tags/fields/..." selects.
+ */
+export function useAllRows<T>(path: string, query: Record<string, unknown> = {}, options: SWRConfiguration<T[]> = {}) {
+  const { client } = useServices();
+  const revision = useListRevision(path);
+  return useSWR<T[]>([path, { all: true, ...query }, revision], () => fetchAllPages<T>(client, path, query), { keepPreviousData: true, ...options });
+}
+
+/**
  * A list that is not server-paged (spec: field and integration lists): every row is loaded once, then search
  * and sort run in the browser. The state has the same shape as the paged hook, so ListScreen shows either.
  */
-export function useClientList<T extends { id: number }>(path: string, query: ListQuery, searchKeys: (keyof T)[]): EntityListState<T> {
-  const { client } = useServices();
-  const revision = useListRevision(path);
-  const { data, error, isLoading, isValidating, mutate } = useSWR<T[]>([path, { all: true }, revision], () => fetchAllPages<T>(client, path), {
-    keepPreviousData: true,
-  });
+export function useClientList<T extends { id: number }>(path: string, query: ListQuery, searchKeys: (keyof T)[], options: SWRConfiguration<T[]> = {}): EntityListState<T> {
+  const { data, error, isLoading, isValidating, mutate } = useAllRows<T>(path, {}, options);
   const { search, sort_by: sortBy, sort_order: order } = query;
   const items = useMemo(() => searchAndSort(data ?? [], { search, sort_by: sortBy, sort_order: order }, searchKeys), [data, search, sortBy, order, searchKeys]);
 

@@ -10,13 +10,13 @@ import { notifySuccess } from '../../components/common/notify';
 import { LoadState } from '../../components/form/LoadState';
 import { AccountLayout } from '../../components/layout/AccountLayout';
 import { isApiError } from '../../lib/api-error';
+import { fieldErrorText, useFormErrors } from '../../lib/field-errors';
+import { translateApiError } from '../../lib/server-messages';
 import { currentUserAtom } from '../../lib/session-state';
 import { useIsDemo } from './account-state';
 import { AccountFormCard } from './AccountFormCard';
 import { showApiKeyOnce } from './ApiKeyReveal';
 import { useAccountCalls, useApiKeys } from './api';
-import { useServerText } from './messages';
-import { useFormErrors } from './use-form-errors';
 
 /** The longest note the server accepts. */
 const NOTE_MAX = 500;
@@ -49,7 +49,6 @@ function ApiKeyForm({ row }: { row: ApiKeyRow | null }) {
   const [, navigate] = useLocation();
   const user = useAtomValue(currentUserAtom);
   const calls = useAccountCalls();
-  const text = useServerText();
   const demo = useIsDemo();
   const { mutate } = useApiKeys();
   const [note, setNote] = useState(row?.note ?? '');
@@ -73,7 +72,7 @@ function ApiKeyForm({ row }: { row: ApiKeyRow | null }) {
       await mutate();
       navigate(listHref);
     } catch (error) {
-      setFormError(isApiError(error, 'validation_failed') ? t('server.invalidForm') : text.error(error));
+      setFormError(isApiError(error, 'validation_failed') ? t('server.invalidForm') : translateApiError(t, error));
     } finally {
       setSubmitting(false);
     }
@@ -101,7 +100,7 @@ function ApiKeyForm({ row }: { row: ApiKeyRow | null }) {
         minRows={3}
         maxLength={NOTE_MAX}
         value={note}
-        error={text.field(errors.note)}
+        error={fieldErrorText(t, errors.note)}
         data-testid="api-key-note"
         onChange={(event) => {
           setNote(event.currentTarget.value);

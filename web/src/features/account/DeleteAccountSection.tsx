@@ -3,15 +3,14 @@ import type { CurrentUser } from '@shared/contracts/auth';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useServices } from '../../app/services-context';
+import { translateApiError } from '../../lib/server-messages';
 import { useAccountCalls } from './api';
-import { useServerText } from './messages';
 
 /** The danger zone: deletes the account and all its data (irreversible) after the user types their login. */
 export function DeleteAccountSection({ user, demo }: { user: CurrentUser; demo: boolean }) {
   const { t } = useTranslation();
   const { session } = useServices();
   const calls = useAccountCalls();
-  const text = useServerText();
   const [opened, setOpened] = useState(false);
   const [typed, setTyped] = useState('');
   const [deleting, setDeleting] = useState(false);
@@ -37,7 +36,7 @@ export function DeleteAccountSection({ user, demo }: { user: CurrentUser; demo: 
       // The account and its sessions are gone: clear this browser's session and go to the root.
       await session.logout({ remote: false });
     } catch (failure) {
-      setError(text.error(failure));
+      setError(translateApiError(t, failure));
     } finally {
       setDeleting(false);
     }

@@ -12,11 +12,11 @@ import { DateTime } from '../../components/common/DateTime';
 import { notifyError, notifySuccess } from '../../components/common/notify';
 import { ShortListState } from '../../components/list/ShortListState';
 import { AccountLayout } from '../../components/layout/AccountLayout';
+import { translateApiError } from '../../lib/server-messages';
 import { currentUserAtom } from '../../lib/session-state';
 import { useApiDocsUrl, useIsDemo } from './account-state';
 import { showApiKeyOnce } from './ApiKeyReveal';
 import { useAccountCalls, useApiKeys } from './api';
-import { useServerText } from './messages';
 
 /** How many characters of a note the list shows before cutting it. */
 export const NOTE_CUT = 40;
@@ -33,7 +33,6 @@ export function MyApiKeysPage() {
   const table = useRouteTable();
   const user = useAtomValue(currentUserAtom);
   const calls = useAccountCalls();
-  const text = useServerText();
   const demo = useIsDemo();
   const docsUrl = useApiDocsUrl();
   const { data, error, isLoading, mutate } = useApiKeys();
@@ -56,7 +55,7 @@ export function MyApiKeysPage() {
           await mutate({ items: rows.map((r) => (r.id === row.id ? listed : r)) }, { revalidate: false });
           if (key && user) showApiKeyOnce(i18n, key, user);
         } catch (failure) {
-          notifyError(text.error(failure));
+          notifyError(translateApiError(t, failure));
         } finally {
           setBusy(null);
         }
@@ -76,7 +75,7 @@ export function MyApiKeysPage() {
           await mutate({ items: rows.filter((r) => r.id !== row.id) }, { revalidate: true });
           notifySuccess(t('me.api.deleted'));
         } catch (failure) {
-          notifyError(text.error(failure));
+          notifyError(translateApiError(t, failure));
         } finally {
           setBusy(null);
         }
@@ -116,7 +115,7 @@ export function MyApiKeysPage() {
           <Text size="sm" c="dimmed">
             {t('me.api.intro')}
           </Text>
-          <ShortListState error={error ? text.error(error) : null} loading={isLoading} empty={rows.length === 0} emptyText={t('me.api.none')}>
+          <ShortListState error={error ? translateApiError(t, error) : null} loading={isLoading} empty={rows.length === 0} emptyText={t('me.api.none')}>
             {() => (
               <Table.ScrollContainer minWidth={560}>
                 <Table verticalSpacing="xs" data-testid="list-table">

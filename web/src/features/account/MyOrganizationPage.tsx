@@ -8,12 +8,12 @@ import { notifySuccess } from '../../components/common/notify';
 import { LoadState } from '../../components/form/LoadState';
 import { AccountLayout } from '../../components/layout/AccountLayout';
 import { isApiError } from '../../lib/api-error';
+import { fieldErrorText, useFormErrors } from '../../lib/field-errors';
+import { translateApiError } from '../../lib/server-messages';
 import { currentUserAtom } from '../../lib/session-state';
 import { useIsDemo } from './account-state';
 import { AccountFormCard } from './AccountFormCard';
 import { useAccountCalls, useOrganization } from './api';
-import { useServerText } from './messages';
-import { useFormErrors } from './use-form-errors';
 
 /** /me/organization: the organisation's name (its domain is shown, never edited). */
 export function MyOrganizationPage() {
@@ -32,7 +32,6 @@ function OrganizationForm({ organization, onSaved }: { organization: Organizatio
   const { t } = useTranslation();
   const { store } = useServices();
   const calls = useAccountCalls();
-  const text = useServerText();
   const demo = useIsDemo();
   const [name, setName] = useState(organization.name);
   const [submitting, setSubmitting] = useState(false);
@@ -55,7 +54,7 @@ function OrganizationForm({ organization, onSaved }: { organization: Organizatio
       if (user) store.set(currentUserAtom, { ...user, organization: { ...user.organization, ...saved } });
       notifySuccess(t('me.organization.saved'));
     } catch (error) {
-      setFormError(isApiError(error, 'validation_failed') ? t('server.invalidForm') : text.error(error));
+      setFormError(isApiError(error, 'validation_failed') ? t('server.invalidForm') : translateApiError(t, error));
     } finally {
       setSubmitting(false);
     }
@@ -69,7 +68,7 @@ function OrganizationForm({ organization, onSaved }: { organization: Organizatio
         maxLength={200}
         value={name}
         disabled={demo}
-        error={text.field(errors.name)}
+        error={fieldErrorText(t, errors.name)}
         data-testid="organization-name"
         onChange={(event) => {
           setName(event.currentTarget.value);

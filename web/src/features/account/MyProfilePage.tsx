@@ -8,12 +8,12 @@ import { useServices } from '../../app/services-context';
 import { notifySuccess } from '../../components/common/notify';
 import { AccountLayout } from '../../components/layout/AccountLayout';
 import { isApiError } from '../../lib/api-error';
+import { fieldErrorText, useFormErrors } from '../../lib/field-errors';
+import { translateApiError } from '../../lib/server-messages';
 import { currentUserAtom, guestInitAtom } from '../../lib/session-state';
 import { useIsDemo, looksLikeEmail } from './account-state';
 import { AccountFormCard } from './AccountFormCard';
 import { useAccountCalls, type ProfileInput } from './api';
-import { useServerText } from './messages';
-import { useFormErrors } from './use-form-errors';
 
 /** /me/profile: the signed-in user's full name and login (username in simple-sign mode, else email). */
 export function MyProfilePage() {
@@ -29,7 +29,6 @@ function ProfileForm({ user }: { user: CurrentUser }) {
   const { t } = useTranslation();
   const { store } = useServices();
   const calls = useAccountCalls();
-  const text = useServerText();
   const demo = useIsDemo();
   const simple = useAtomValue(guestInitAtom)?.settings['signin.mode'] === 'simple';
   const [name, setName] = useState(user.name);
@@ -58,7 +57,7 @@ function ProfileForm({ user }: { user: CurrentUser }) {
       store.set(currentUserAtom, { ...user, ...saved });
       notifySuccess(t('me.profile.saved'));
     } catch (error) {
-      setFormError(isApiError(error, 'validation_failed') ? t('server.invalidForm') : text.error(error));
+      setFormError(isApiError(error, 'validation_failed') ? t('server.invalidForm') : translateApiError(t, error));
     } finally {
       setSubmitting(false);
     }
@@ -72,7 +71,7 @@ function ProfileForm({ user }: { user: CurrentUser }) {
         maxLength={200}
         value={name}
         disabled={demo}
-        error={text.field(errors.name)}
+        error={fieldErrorText(t, errors.name)}
         data-testid="profile-name"
         onChange={(event) => {
           setName(event.currentTarget.value);
@@ -86,7 +85,7 @@ function ProfileForm({ user }: { user: CurrentUser }) {
         maxLength={254}
         value={login}
         disabled={demo}
-        error={text.field(loginErrors)}
+        error={fieldErrorText(t, loginErrors)}
         data-testid="profile-login"
         autoComplete="username"
         onChange={(event) => {

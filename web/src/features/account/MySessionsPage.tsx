@@ -4,14 +4,14 @@ import { IconLogout } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useServices } from '../../app/services-context';
-import { confirmDelete } from '../../components/common/confirm';
 import { DateTime } from '../../components/common/DateTime';
+import { confirmDelete } from '../../components/common/confirm';
 import { notifyError, notifySuccess } from '../../components/common/notify';
-import { ShortListState } from '../../components/list/ShortListState';
 import { AccountLayout } from '../../components/layout/AccountLayout';
+import { ShortListState } from '../../components/list/ShortListState';
+import { translateApiError } from '../../lib/server-messages';
 import { useIsDemo } from './account-state';
 import { useAccountCalls, useSessions } from './api';
-import { useServerText } from './messages';
 
 /** What the device column shows: the device name, else the user agent, else a dash. */
 export function deviceOf(row: Pick<SessionRow, 'device' | 'user_agent'>): string {
@@ -28,7 +28,6 @@ export function MySessionsPage() {
   const { t } = useTranslation();
   const { session } = useServices();
   const calls = useAccountCalls();
-  const text = useServerText();
   const demo = useIsDemo();
   const { data, error, isLoading, mutate } = useSessions();
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
@@ -59,7 +58,7 @@ export function MySessionsPage() {
       notifySuccess(t('me.sessions.revoked', { count: targets.length }));
       await mutate();
     } catch (failure) {
-      notifyError(text.error(failure));
+      notifyError(translateApiError(t, failure));
     } finally {
       setBusy(false);
     }
@@ -96,7 +95,7 @@ export function MySessionsPage() {
               {t('me.sessions.revokeSelected', { count: chosen.length })}
             </Button>
           </Group>
-          <ShortListState error={error ? text.error(error) : null} loading={isLoading} empty={rows.length === 0} emptyText={t('list.empty')}>
+          <ShortListState error={error ? translateApiError(t, error) : null} loading={isLoading} empty={rows.length === 0} emptyText={t('list.empty')}>
             {() => (
               <Table.ScrollContainer minWidth={720}>
                 <Table verticalSpacing="xs" highlightOnHover data-testid="list-table">

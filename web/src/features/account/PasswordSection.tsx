@@ -10,11 +10,11 @@ import { confirmDelete } from '../../components/common/confirm';
 import { notifySuccess } from '../../components/common/notify';
 import { PasswordField } from '../../components/form/PasswordField';
 import { isApiError } from '../../lib/api-error';
+import { fieldErrorText, useFormErrors } from '../../lib/field-errors';
+import { translateApiError } from '../../lib/server-messages';
 import { currentUserAtom, guestInitAtom } from '../../lib/session-state';
 import { AccountFormCard } from './AccountFormCard';
 import { useAccountCalls } from './api';
-import { useServerText } from './messages';
-import { useFormErrors } from './use-form-errors';
 
 /**
  * Username-password access: change the password (current one required) or, for a user without one, create it;
@@ -24,7 +24,6 @@ export function PasswordSection({ user, demo }: { user: CurrentUser; demo: boole
   const { t } = useTranslation();
   const { store } = useServices();
   const calls = useAccountCalls();
-  const text = useServerText();
   const policy = useAtomValue(guestInitAtom)?.password_config;
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
@@ -64,7 +63,7 @@ export function PasswordSection({ user, demo }: { user: CurrentUser; demo: boole
       notifySuccess(t(hasPassword ? 'me.password.changed' : 'me.password.created'));
     } catch (error) {
       if (isApiError(error, 'current_password_wrong')) set({ current_password: [error.message] });
-      setFormError(isApiError(error, 'validation_failed') || isApiError(error, 'current_password_wrong') ? t('server.invalidForm') : text.error(error));
+      setFormError(isApiError(error, 'validation_failed') || isApiError(error, 'current_password_wrong') ? t('server.invalidForm') : translateApiError(t, error));
     } finally {
       setSubmitting(false);
     }
@@ -83,7 +82,7 @@ export function PasswordSection({ user, demo }: { user: CurrentUser; demo: boole
           store.set(currentUserAtom, { ...user, ...saved, has_password: false });
           notifySuccess(t('me.password.removed'));
         } catch (error) {
-          setRemoveError(text.error(error));
+          setRemoveError(translateApiError(t, error));
         }
       },
     });
@@ -119,13 +118,13 @@ export function PasswordSection({ user, demo }: { user: CurrentUser; demo: boole
           label={t('me.password.current')}
           value={current}
           onChange={edit('current_password', setCurrent)}
-          error={text.field(errors.current_password)}
+          error={fieldErrorText(t, errors.current_password)}
           testId="password-current"
           autoComplete="current-password"
         />
       )}
-      <PasswordField withAsterisk label={t('me.password.new')} value={password} onChange={edit('password', setPassword)} error={text.field(errors.password)} showChecklist testId="password-new" />
-      <PasswordField withAsterisk label={t('me.password.repeat')} value={repeat} onChange={edit('password_repeat', setRepeat)} error={text.field(errors.password_repeat)} testId="password-repeat" />
+      <PasswordField withAsterisk label={t('me.password.new')} value={password} onChange={edit('password', setPassword)} error={fieldErrorText(t, errors.password)} showChecklist testId="password-new" />
+      <PasswordField withAsterisk label={t('me.password.repeat')} value={repeat} onChange={edit('password_repeat', setRepeat)} error={fieldErrorText(t, errors.password_repeat)} testId="password-repeat" />
     </AccountFormCard>
   );
 }

@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { ApiError } from '../../lib/api-error';
 import { takeOAuthState } from '../../lib/oauth-state';
+import { translateApiError, translateServerMessage } from '../../lib/server-messages';
 import { useAccountCalls } from './api';
-import { useServerText } from './messages';
 
 /** What the query string of /me/security says happened: a social link or unlink, and whether it failed. */
 export interface SecurityStatus {
@@ -44,7 +44,7 @@ export function useSocialLinkConfirmation(onLinked: () => void): void {
   const search = useSearch();
   const [, navigate] = useLocation();
   const calls = useAccountCalls();
-  const text = useServerText();
+  const { t } = useTranslation();
   const handled = useRef<string | null>(null);
   const status = parseSecurityStatus(search);
   const state = status?.action === 'link' ? status.state : null;
@@ -62,22 +62,21 @@ export function useSocialLinkConfirmation(onLinked: () => void): void {
         done();
       },
       // The server's text travels as is, so the notice shows it translated when it is a shared message.
-      (failure: unknown) => done(failure instanceof ApiError && failure.status > 0 && failure.message ? failure.message : text.error(failure)),
+      (failure: unknown) => done(failure instanceof ApiError && failure.status > 0 && failure.message ? failure.message : translateApiError(t, failure)),
     );
-  }, [status, state, calls, navigate, onLinked, text]);
+  }, [status, state, calls, navigate, onLinked, t]);
 }
 
 /** The success or error notice after the browser came back from a social link or unlink. */
 export function SecurityNotice({ providerName }: { providerName: (id: string) => string }) {
   const { t } = useTranslation();
-  const text = useServerText();
   const status = parseSecurityStatus(useSearch());
   if (!status) return null;
   const provider = status.provider ? providerName(status.provider) : '';
   if (status.error) {
     return (
       <Alert color="red" title={t(status.action === 'link' ? 'me.security.linkFailed' : 'me.security.unlinkFailed', { provider })} data-testid="security-notice" data-kind="error">
-        {text.message(status.error)}
+        {translateServerMessage(t, status.error)}
       </Alert>
     );
   }

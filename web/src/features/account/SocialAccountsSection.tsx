@@ -7,8 +7,8 @@ import { useLocation } from 'wouter';
 import { confirmDelete } from '../../components/common/confirm';
 import { LoadState } from '../../components/form/LoadState';
 import { rememberOAuthState } from '../../lib/oauth-state';
+import { translateApiError } from '../../lib/server-messages';
 import { useAccountCalls } from './api';
-import { useServerText } from './messages';
 
 /** Sends the browser to another site (the social provider's authorisation page). */
 export function leaveTo(url: string): void {
@@ -19,7 +19,6 @@ export function leaveTo(url: string): void {
 export function SocialAccountsSection({ providers, error, loading, demo, onChanged }: { providers: SocialProviderView[]; error: unknown; loading: boolean; demo: boolean; onChanged: () => void }) {
   const { t } = useTranslation();
   const calls = useAccountCalls();
-  const text = useServerText();
   const [, navigate] = useLocation();
   const [busy, setBusy] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -33,7 +32,7 @@ export function SocialAccountsSection({ providers, error, loading, demo, onChang
       rememberOAuthState(url);
       leaveTo(url);
     } catch (failure) {
-      setActionError(text.error(failure));
+      setActionError(translateApiError(t, failure));
       setBusy(null);
     }
   };
@@ -52,7 +51,7 @@ export function SocialAccountsSection({ providers, error, loading, demo, onChang
           onChanged();
           navigate(`/me/security?status=${SOCIAL_STATUS.unlink}&provider=${encodeURIComponent(provider.id)}`);
         } catch (failure) {
-          setActionError(text.error(failure));
+          setActionError(translateApiError(t, failure));
         } finally {
           setBusy(null);
         }

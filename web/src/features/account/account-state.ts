@@ -1,3 +1,4 @@
+import { addressError } from '@shared/address';
 import { useAtomValue } from 'jotai';
 import { guestInitAtom } from '../../lib/session-state';
 
@@ -13,5 +14,5 @@ export function useApiDocsUrl(): string | null {
 
 /** True when a login looks like an email address (then the profile sends it as email, else as username). */
 export function looksLikeEmail(login: string): boolean {
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(login.trim());
+  return addressError('email', login) === null;
 }

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useServices } from '../../app/services-context';
-import { clearFieldError, useFieldErrors } from '../../lib/field-errors';
+import { fieldErrorText, useFormErrors } from '../../lib/field-errors';
 import { translateApiError, translateServerMessage } from '../../lib/server-messages';
 
 export const PASSWORD_REMIND_PATH = '/internal-user/password-remind';
@@ -11,13 +11,13 @@ export const PASSWORD_REMIND_PATH = '/internal-user/password-remind';
 /** /forgot-password: asks for a reset link; the answer is the same generic message whether or not the account exists. */
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
-  const { client, store } = useServices();
+  const { client } = useServices();
   const [email, setEmail] = useState('');
   const [sending, setSending] = useState(false);
   const [answer, setAnswer] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const requestKey = client.keyOf('POST', PASSWORD_REMIND_PATH);
-  const fieldErrors = useFieldErrors(requestKey);
+  const { errors: fieldErrors, clear } = useFormErrors(requestKey);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -62,10 +62,10 @@ export function ForgotPasswordPage() {
               autoComplete="email"
               data-testid="forgot-password-email"
               value={email}
-              error={fieldErrors.email?.map((m) => translateServerMessage(t, m)).join(' ')}
+              error={fieldErrorText(t, fieldErrors.email)}
               onChange={(e) => {
                 setEmail(e.currentTarget.value);
-                clearFieldError(store, requestKey, 'email');
+                clear('email');
               }}
             />
             <Button type="submit" loading={sending} data-testid="forgot-password-submit">

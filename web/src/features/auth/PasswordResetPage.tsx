@@ -6,7 +6,7 @@ import { Link, useSearch } from 'wouter';
 import { useServices } from '../../app/services-context';
 import { PasswordField } from '../../components/form/PasswordField';
 import { isApiError } from '../../lib/api-error';
-import { clearFieldError, useFieldErrors } from '../../lib/field-errors';
+import { fieldErrorText, useFormErrors } from '../../lib/field-errors';
 import { translateApiError, translateServerMessage } from '../../lib/server-messages';
 
 export const PASSWORD_RESET_PATH = '/internal-user/password-reset';
@@ -14,7 +14,7 @@ export const PASSWORD_RESET_PATH = '/internal-user/password-reset';
 /** /password-reset?code=: sets a new password with the emailed code; an invalid or expired code says so. */
 export function PasswordResetPage() {
   const { t } = useTranslation();
-  const { client, store } = useServices();
+  const { client } = useServices();
   const code = new URLSearchParams(useSearch()).get('code')?.trim() ?? '';
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
@@ -23,7 +23,7 @@ export function PasswordResetPage() {
   const [state, setState] = useState<'form' | 'done' | 'invalid'>(code ? 'form' : 'invalid');
   const [error, setError] = useState<string | null>(null);
   const requestKey = client.keyOf('POST', PASSWORD_RESET_PATH);
-  const fieldErrors = useFieldErrors(requestKey);
+  const { errors: fieldErrors, clear } = useFormErrors(requestKey);
   const mismatch = repeat.length > 0 || tried ? repeat !== password : false;
 
   const submit = async (event: FormEvent) => {
@@ -85,10 +85,10 @@ export function PasswordResetPage() {
               testId="password-reset-password"
               showChecklist
               value={password}
-              error={fieldErrors.password?.map((m) => translateServerMessage(t, m)).join(' ')}
+              error={fieldErrorText(t, fieldErrors.password)}
               onChange={(value) => {
                 setPassword(value);
-                clearFieldError(store, requestKey, 'password');
+                clear('password');
               }}
             />
             <PasswordField

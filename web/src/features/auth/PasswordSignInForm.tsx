@@ -3,21 +3,21 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useServices } from '../../app/services-context';
-import { clearFieldError, useFieldErrors } from '../../lib/field-errors';
-import { translateApiError, translateServerMessage } from '../../lib/server-messages';
+import { fieldErrorText, useFormErrors } from '../../lib/field-errors';
+import { translateApiError } from '../../lib/server-messages';
 import { AUTH_PATHS } from '../../lib/session';
 
 /** Login and password sign-in; on success the session goes to the root. */
 export function PasswordSignInForm() {
   const { t } = useTranslation();
-  const { client, session, store } = useServices();
+  const { client, session } = useServices();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const requestKey = client.keyOf('POST', AUTH_PATHS.tokenCreate);
-  const fieldErrors = useFieldErrors(requestKey);
-  const fieldError = (name: string) => fieldErrors[name]?.map((m) => translateServerMessage(t, m)).join(' ');
+  const { errors: fieldErrors, clear } = useFormErrors(requestKey);
+  const fieldError = (name: string) => fieldErrorText(t, fieldErrors[name]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -47,7 +47,7 @@ export function PasswordSignInForm() {
           error={fieldError('username')}
           onChange={(e) => {
             setUsername(e.currentTarget.value);
-            clearFieldError(store, requestKey, 'username');
+            clear('username');
           }}
         />
         <PasswordInput
@@ -58,7 +58,7 @@ export function PasswordSignInForm() {
           error={fieldError('password')}
           onChange={(e) => {
             setPassword(e.currentTarget.value);
-            clearFieldError(store, requestKey, 'password');
+            clear('password');
           }}
         />
         <Button type="submit" loading={submitting} data-testid="signin-submit">

@@ -5,10 +5,9 @@ import { useMemo } from 'react';
 import useSWR from 'swr';
 import { useServices } from '../../app/services-context';
 import type { EntityListState, ListQuery } from '../../components/list/types';
-import { fetchAllPages } from '../../components/list/use-client-list';
+import { useAllRows } from '../../components/list/use-client-list';
 import { useEntityList } from '../../components/list/use-entity-list';
 import { entityCalls, type EntityCalls } from '../../lib/entity-calls';
-import { useListRevision } from '../../lib/list-revision';
 import { TAG_PATH } from '../tags/api';
 
 /** The contact collection's API path. */
@@ -30,12 +29,10 @@ export function useContact(id: number | null) {
   return useSWR<ItemBody<Contact>>(id ? `${CONTACT_PATH}/${id}` : null);
 }
 
+const TAG_ORDER = { sort_by: 'priority', sort_order: 'asc' };
+
 /** Every tag of the organisation in display order, for the tag selects of the contact form and filters. */
 export function useAllTags() {
-  const { client } = useServices();
-  const revision = useListRevision(TAG_PATH);
-  const { data, error, isLoading } = useSWR<Tag[]>([TAG_PATH, { all: true, sort_by: 'priority' }, revision], () => fetchAllPages<Tag>(client, TAG_PATH, { sort_by: 'priority', sort_order: 'asc' }), {
-    keepPreviousData: true,
-  });
+  const { data, error, isLoading } = useAllRows<Tag>(TAG_PATH, TAG_ORDER);
   return { tags: data ?? [], error, isLoading };
 }

@@ -115,9 +115,3 @@ export function validateContact(values: FormValues): Record<string, string[]> {
   });
   return problems;
 }
-
-/** The index of the field whose attribute a server path such as 'attributes.3.value' names (payload order = field order). */
-export function attributeIndexOfPath(path: string): number | null {
-  const match = /^attributes\.(\d+)(\.|$)/.exec(path);
-  return match ? Number(match[1]) : null;
-}

@@ -4,9 +4,8 @@ import { useMemo } from 'react';
 import useSWR from 'swr';
 import { useServices } from '../../app/services-context';
 import type { EntityListState, ListQuery } from '../../components/list/types';
-import { fetchAllPages, useClientList } from '../../components/list/use-client-list';
+import { useAllRows, useClientList } from '../../components/list/use-client-list';
 import { entityCalls, type EntityCalls } from '../../lib/entity-calls';
-import { useListRevision } from '../../lib/list-revision';
 
 /** The field collection's API path. */
 export const FIELD_PATH = '/field';
@@ -27,9 +26,7 @@ export function useFieldList(query: ListQuery): EntityListState<Field> {
 
 /** Every field of the organisation in display order (shares the list's cache), for contact forms, filters and the import. */
 export function useAllFields() {
-  const { client } = useServices();
-  const revision = useListRevision(FIELD_PATH);
-  const { data, error, isLoading } = useSWR<Field[]>([FIELD_PATH, { all: true }, revision], () => fetchAllPages<Field>(client, FIELD_PATH), { keepPreviousData: true });
+  const { data, error, isLoading } = useAllRows<Field>(FIELD_PATH);
   const fields = useMemo(() => (data ?? []).slice().sort((a, b) => a.priority - b.priority), [data]);
   return { fields, error, isLoading };
 }

@@ -31,11 +31,6 @@ export const addressChoice = (type: AddressType) => `address:${type}`;
 /** The choice of a custom-field column. */
 export const fieldChoice = (id: number) => `field:${id}`;
 
-/** Every choice a column can take, in the order the select lists them. */
-export function mappingChoices(fields: Pick<Field, 'id'>[]): string[] {
-  return ['ignore', 'name', 'note', ...IMPORT_ADDRESS_TYPES.map(addressChoice), 'tags', ...fields.map((field) => fieldChoice(field.id))];
-}
-
 /** The API entry of a row (src/shared/contracts/import.ts). */
 export function entryOf(draft: Pick<MappingDraft, 'column' | 'choice'>): ImportMappingEntry {
   const [kind, detail] = draft.choice.split(':');

@@ -2,16 +2,16 @@ import { ActionIcon, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { Integration } from '@shared/contracts/integration';
 import { IconKey, IconRefresh } from '@tabler/icons-react';
-import { useSetAtom } from 'jotai';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { pathOf } from '../../app/route-table';
-import { useRouteTable, useServices } from '../../app/services-context';
+import { useRouteTable } from '../../app/services-context';
 import { notifyError, notifySuccess } from '../../components/common/notify';
 import { ListScreen } from '../../components/list/ListScreen';
 import { useInvalidateList } from '../../lib/list-revision';
 import { translateChannelMessage } from '../templates/channel-messages';
-import { INTEGRATION_PATH, LOCAL_MERGING_MAX_MS, requestIntegrationSync, syncingIntegrationsAtom, useIntegrationCalls, useIntegrationList } from './api';
+import { INTEGRATION_PATH, useIntegrationCalls, useIntegrationList, useIntegrationSync } from './api';
 import { canSync, INTEGRATION_COLUMNS } from './integration-config';
 import { isApiError } from '../../lib/api-error';
 import { translateApiError } from '../../lib/server-messages';
@@ -19,32 +19,23 @@ import { translateApiError } from '../../lib/server-messages';
 /** The credentials and sync actions of one row (sync only for twilio, disabled while merging, after a confirmation). */
 function IntegrationRowActions({ row }: { row: Integration }) {
   const { t } = useTranslation();
-  const { client } = useServices();
   const table = useRouteTable();
-  const setSyncing = useSetAtom(syncingIntegrationsAtom);
+  const requestSync = useIntegrationSync();
   const invalidate = useInvalidateList();
+  const [busy, setBusy] = useState(false);
   const credentialsHref = pathOf(table, 'integration_credentials', { id: row.id });
 
-  const mark = (on: boolean) =>
-    setSyncing((current) => {
-      const next = new Set(current);
-      if (on) next.add(row.id);
-      else next.delete(row.id);
-      return next;
-    });
-
   const sync = async () => {
-    mark(true);
+    setBusy(true);
     try {
-      await requestIntegrationSync(client, row.id);
+      await requestSync(row.id);
       notifySuccess(t('integrations.syncQueued', { name: row.name }));
-      // The list drops the local mark once the server reports merging itself; this is only the fallback.
-      setTimeout(() => mark(false), LOCAL_MERGING_MAX_MS);
     } catch (error) {
       notifyError(isApiError(error) && error.message ? translateChannelMessage(t, error.message) : translateApiError(t, error));
-      mark(false);
-    } finally {
+      // The row may have changed meanwhile (a sync already running): show the server's state.
       invalidate(INTEGRATION_PATH);
+    } finally {
+      setBusy(false);
     }
   };
 
@@ -73,7 +64,7 @@ function IntegrationRowActions({ row }: { row: Integration }) {
           aria-label={t('integrations.sync')}
           title={row.status === 'merging' ? t('integrations.syncRunning') : t('integrations.sync')}
           data-testid="row-sync"
-          disabled={row.status === 'merging'}
+          disabled={busy || row.status === 'merging'}
           onClick={confirmSync}
         >
           <IconRefresh size={16} />

@@ -1,14 +1,12 @@
 import type { Integration, IntegrationInput, IntegrationTestResult, IntegrationUpdate } from '@shared/contracts/integration';
 import type { ItemBody } from '@shared/errors';
-import { atom, useAtom } from 'jotai';
-import { useEffect, useMemo, useRef } from 'react';
-import useSWR from 'swr';
+import { useCallback, useMemo } from 'react';
+import useSWR, { useSWRConfig } from 'swr';
 import { useServices } from '../../app/services-context';
 import type { EntityListState, ListQuery } from '../../components/list/types';
-import { fetchAllPages, useClientList } from '../../components/list/use-client-list';
+import { useAllRows, useClientList } from '../../components/list/use-client-list';
 import type { ApiClient } from '../../lib/api-client';
 import { entityCalls, type EntityCalls } from '../../lib/entity-calls';
-import { useListRevision } from '../../lib/list-revision';
 
 /** The integration collection's API path. */
 export const INTEGRATION_PATH = '/integration';
@@ -19,22 +17,15 @@ export const INTEGRATION_SEARCH_KEYS: (keyof Integration)[] = ['name', 'type', '
 /** How often the list is refetched while an integration is merging, until it is active again. */
 export const MERGING_POLL_MS = 2_000;
 
-/** Integrations whose sync was just asked for: shown as merging at once, before the server's answer. */
-export const syncingIntegrationsAtom = atom<ReadonlySet<number>>(new Set<number>());
-
-/** The longest a row stays merging by the local mark alone (the server's status normally takes over sooner). */
-export const LOCAL_MERGING_MAX_MS = 15_000;
-
 /** Integration calls (create, update, delete, bulk delete, reorder). */
 export function useIntegrationCalls(): EntityCalls<Integration, IntegrationInput | IntegrationUpdate> {
   const { client } = useServices();
   return useMemo(() => entityCalls<Integration, IntegrationInput | IntegrationUpdate>(client, INTEGRATION_PATH), [client]);
 }
 
-/** Rows with the locally started syncs shown as merging. */
-export function withLocalSyncs(items: Integration[], syncing: ReadonlySet<number>): Integration[] {
-  if (!syncing.size) return items;
-  return items.map((item) => (syncing.has(item.id) && item.status !== 'merging' ? { ...item, status: 'merging' } : item));
+/** The list's refetch interval for its latest rows: MERGING_POLL_MS while any row is merging, else none. */
+export function mergingPollInterval(rows: Integration[] | undefined): number {
+  return rows?.some((row) => row.status === 'merging') ? MERGING_POLL_MS : 0;
 }
 
 /**
@@ -42,32 +33,32 @@ export function withLocalSyncs(items: Integration[], syncing: ReadonlySet<number
  * merging it is refetched every few seconds, so the row returns to active by itself.
  */
 export function useIntegrationList(query: ListQuery): EntityListState<Integration> {
-  const list = useClientList<Integration>(INTEGRATION_PATH, query, INTEGRATION_SEARCH_KEYS);
-  const [syncing, setSyncing] = useAtom(syncingIntegrationsAtom);
-  const items = useMemo(() => withLocalSyncs(list.items, syncing), [list.items, syncing]);
-  // Once the server itself says merging, the local mark has done its job.
-  useEffect(() => {
-    const confirmed = list.items.filter((item) => syncing.has(item.id) && item.status === 'merging').map((item) => item.id);
-    if (confirmed.length) setSyncing((current) => new Set([...current].filter((id) => !confirmed.includes(id))));
-  }, [list.items, syncing, setSyncing]);
-  const merging = items.some((item) => item.status === 'merging');
-  const refresh = useRef(list.refresh);
-  refresh.current = list.refresh;
-  useEffect(() => {
-    if (!merging) return;
-    const timer = setInterval(() => void refresh.current(), MERGING_POLL_MS);
-    return () => clearInterval(timer);
-  }, [merging]);
-  return { ...list, items };
+  // The same cached rows (one request) decide the interval: SWR restarts polling when the number changes.
+  const { data } = useAllRows<Integration>(INTEGRATION_PATH);
+  return useClientList<Integration>(INTEGRATION_PATH, query, INTEGRATION_SEARCH_KEYS, { refreshInterval: mergingPollInterval(data) });
+}
+
+/**
+ * Starts a sync (POST /integration/{id}/sync): the server answers with the row already merging, which replaces
+ * the old row in every cached integration list (the list then polls until the sync is over).
+ */
+export function useIntegrationSync(): (id: number) => Promise<Integration> {
+  const { client } = useServices();
+  const { mutate } = useSWRConfig();
+  return useCallback(
+    async (id: number) => {
+      const row = await requestIntegrationSync(client, id);
+      const isAllRows = (key: unknown) => Array.isArray(key) && key[0] === INTEGRATION_PATH && (key[1] as { all?: boolean } | undefined)?.all === true;
+      await mutate(isAllRows, (rows: Integration[] | undefined) => rows?.map((item) => (item.id === row.id ? row : item)), { revalidate: false });
+      return row;
+    },
+    [client, mutate],
+  );
 }
 
 /** Every integration (for the sender form's choice). */
 export function useAllIntegrations() {
-  const { client } = useServices();
-  const revision = useListRevision(INTEGRATION_PATH);
-  const { data, error, isLoading } = useSWR<Integration[]>([INTEGRATION_PATH, { all: true }, revision], () => fetchAllPages<Integration>(client, INTEGRATION_PATH), {
-    keepPreviousData: true,
-  });
+  const { data, error, isLoading } = useAllRows<Integration>(INTEGRATION_PATH);
   return { integrations: data ?? [], error, isLoading };
 }
 

@@ -3,8 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useServices } from '../../app/services-context';
-import { clearFieldError, useFieldErrors } from '../../lib/field-errors';
-import { translateApiError, translateServerMessage } from '../../lib/server-messages';
+import { fieldErrorText, useFormErrors } from '../../lib/field-errors';
+import { translateApiError } from '../../lib/server-messages';
 
 const PATH = '/pre-registration';
 const FIELDS = ['name', 'email', 'organization', 'domain', 'comments'] as const;
@@ -13,14 +13,14 @@ type Field = (typeof FIELDS)[number];
 /** /pre-registration: while registration is paused, a visitor asks to join; the request is reviewed and answered by email. */
 export function PreRegistrationPage() {
   const { t } = useTranslation();
-  const { client, store } = useServices();
+  const { client } = useServices();
   const [values, setValues] = useState<Record<Field, string>>({ name: '', email: '', organization: '', domain: '', comments: '' });
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const requestKey = client.keyOf('POST', PATH);
-  const fieldErrors = useFieldErrors(requestKey);
-  const messageOf = (field: Field) => fieldErrors[field]?.map((m) => translateServerMessage(t, m)).join(' ');
+  const { errors: fieldErrors, clear } = useFormErrors(requestKey);
+  const messageOf = (field: Field) => fieldErrorText(t, fieldErrors[field]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -61,7 +61,7 @@ export function PreRegistrationPage() {
     onChange: (event: { currentTarget: { value: string } }) => {
       const value = event.currentTarget.value;
       setValues((current) => ({ ...current, [field]: value }));
-      clearFieldError(store, requestKey, field);
+      clear(field);
     },
   });
 

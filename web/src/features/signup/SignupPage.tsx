@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import { useServices } from '../../app/services-context';
 import { isApiError } from '../../lib/api-error';
-import { clearFieldError, useFieldErrors } from '../../lib/field-errors';
+import { fieldErrorText, useFormErrors } from '../../lib/field-errors';
 import { translateApiError, translateServerMessage } from '../../lib/server-messages';
 import { guestInitAtom } from '../../lib/session-state';
 import { OrganizationStep } from './OrganizationStep';
@@ -21,7 +21,7 @@ export const SIGNUP_PATH = '/signup';
 /** /signup on the platform host: user profile, organisation profile, payment; Pay creates the sign-up and goes to checkout. */
 export function SignupPage() {
   const { t } = useTranslation();
-  const { client, store } = useServices();
+  const { client } = useServices();
   const init = useAtomValue(guestInitAtom);
   const query = new URLSearchParams(useSearch());
   const invite = query.get('invite');
@@ -31,7 +31,7 @@ export function SignupPage() {
   const [paying, setPaying] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const requestKey = client.keyOf('POST', SIGNUP_PATH);
-  const serverErrors = useFieldErrors(requestKey);
+  const { errors: serverErrors, clear } = useFormErrors(requestKey);
 
   const settings = init?.settings;
   if (settings && !settings['signup.enabled']) return <SignupUnavailable text={t('server.registrationClosed')} />;
@@ -43,12 +43,11 @@ export function SignupPage() {
   const messageOf = (path: string, stepIndex: number, live = false) => {
     const local = problems[stepIndex][path];
     if (local && (checked[stepIndex] || live)) return translateServerMessage(t, local);
-    const server = serverErrors[path];
-    return server?.length ? server.map((m) => translateServerMessage(t, m)).join(' ') : undefined;
+    return fieldErrorText(t, serverErrors[path]);
   };
   const change = (patch: Partial<SignupValues>, paths: string[]) => {
     setValues((current) => ({ ...current, ...patch }));
-    for (const path of paths) clearFieldError(store, requestKey, path);
+    for (const path of paths) clear(path);
   };
   const next = (event: FormEvent) => {
     event.preventDefault();

@@ -1,3 +1,4 @@
+import { addressError } from '@shared/address';
 import { MESSAGES } from '@shared/messages';
 import { orgDomainProblem } from '@shared/org-domain';
 import { passwordProblems, type PasswordPolicy } from '@shared/password-policy';
@@ -14,20 +15,15 @@ export interface SignupValues {
 
 export const EMPTY_SIGNUP: SignupValues = { name: '', email: '', password: '', repeat: '', orgName: '', domain: '' };
 
-/** The wizard's steps in order. */
-export const SIGNUP_STEPS = ['user', 'organization', 'payment'] as const;
-
 /** Problems keyed by the server's field path (user.name, organization.domain ...); values are message texts. */
 export type StepProblems = Record<string, string>;
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Client checks of step 1 (user profile): the same messages the server would send. */
 export function userStepProblems(values: SignupValues, policy?: PasswordPolicy): StepProblems {
   const problems: StepProblems = {};
   if (!values.name.trim()) problems['user.name'] = MESSAGES.required;
-  if (!values.email.trim()) problems['user.email'] = MESSAGES.required;
-  else if (!EMAIL.test(values.email.trim())) problems['user.email'] = MESSAGES.invalidEmail;
+  const email = addressError('email', values.email);
+  if (email) problems['user.email'] = email;
   const password = passwordProblems(values.password, policy);
   if (!values.password) problems['user.password'] = MESSAGES.required;
   else if (password.length) problems['user.password'] = password[0];

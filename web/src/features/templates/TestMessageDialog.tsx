@@ -11,7 +11,7 @@ import { pathOf } from '../../app/route-table';
 import { useRouteTable, useServices } from '../../app/services-context';
 import { RemoteSelect } from '../../components/form/RemoteSelect';
 import { isApiError } from '../../lib/api-error';
-import { clearFieldError, useFieldErrors } from '../../lib/field-errors';
+import { useFormErrors } from '../../lib/field-errors';
 import { translateApiError } from '../../lib/server-messages';
 import { sendTestMessage, testMessagePath } from './api';
 import { channelErrorText, translateChannelMessage } from './channel-messages';
@@ -39,7 +39,7 @@ export function contactAddress(contact: Pick<Contact, 'addresses'> | null, type:
  */
 export function TestMessageDialog({ template, contact, opened, onClose }: { template: Template; contact: Contact | null; opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const { client, store } = useServices();
+  const { client } = useServices();
   const table = useRouteTable();
   const [sender, setSender] = useState<Sender | null>(null);
   const [to, setTo] = useState('');
@@ -48,9 +48,8 @@ export function TestMessageDialog({ template, contact, opened, onClose }: { temp
   const [result, setResult] = useState<Message | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const requestKey = client.keyOf('POST', testMessagePath(template.id));
-  const errors = useFieldErrors(requestKey);
+  const { errors, clear } = useFormErrors(requestKey);
 
-  const clear = (field: string) => clearFieldError(store, requestKey, field);
   const send = async () => {
     setSending(true);
     setFailure(null);
