@@ -9,30 +9,40 @@ export const LOCAL_OIDC_PERSON = { sub: 'local-person-1', email: 'person@local.t
 /** The client credentials the worker is given for the local provider (any values work with the mock). */
 export const LOCAL_OIDC_CLIENT = { id: 'relay-local', secret: 'relay-local-secret', name: 'Local ID' };
 
-/** Starts the provider on 127.0.0.1:<port> (0 = a free port). Returns { issuer, port, close }. */
-export async function startOidcProvider({ port = 0, person = LOCAL_OIDC_PERSON } = {}) {
+/** The default behaviour: every sign-in is `person` (userinfo and ID token alike). */
+function signInAs(person) {
+  return (service) => {
+    service.on('beforeUserinfo', (response) => {
+      response.body = { ...person, email_verified: true };
+    });
+    service.on('beforeTokenSigning', (token) => {
+      Object.assign(token.payload, { sub: person.sub, email: person.email, name: person.name });
+    });
+  };
+}
+
+/**
+ * Starts the provider on 127.0.0.1:<port> (0 = a free port). `install(service)` replaces the default handlers
+ * (sign in as `person`) for a caller that decides who signs in itself. Returns { issuer, port, close }.
+ */
+export async function startOidcProvider({ port = 0, person = LOCAL_OIDC_PERSON, install = signInAs(person) } = {}) {
   const server = new OAuth2Server();
   await server.issuer.keys.generate('RS256');
-  server.service.on('beforeUserinfo', (response) => {
-    response.body = { ...person, email_verified: true };
-  });
-  server.service.on('beforeTokenSigning', (token) => {
-    Object.assign(token.payload, { sub: person.sub, email: person.email, name: person.name });
-  });
+  install(server.service);
   await server.start(port, '127.0.0.1');
   const address = server.address();
   const issuer = `http://127.0.0.1:${address.port}`;
   // The mock names itself by the host it was started on; tokens and discovery must use the same URL.
   server.issuer.url = issuer;
-  return { issuer, port: address.port, close: () => server.stop() };
+  return { issuer, port: address.port, close: () => (server.listening ? server.stop() : Promise.resolve()) };
 }
 
-/** The worker vars that offer the local provider as the generic OIDC sign-in. */
-export function oidcProviderVars(issuer) {
+/** The worker vars that offer the provider (by default the local one) as the generic OIDC sign-in. */
+export function oidcProviderVars(issuer, client = LOCAL_OIDC_CLIENT) {
   return {
     OAUTH_OIDC_ISSUER: issuer,
-    OAUTH_OIDC_CLIENT_ID: LOCAL_OIDC_CLIENT.id,
-    OAUTH_OIDC_CLIENT_SECRET: LOCAL_OIDC_CLIENT.secret,
-    OAUTH_OIDC_NAME: LOCAL_OIDC_CLIENT.name,
+    OAUTH_OIDC_CLIENT_ID: client.id,
+    OAUTH_OIDC_CLIENT_SECRET: client.secret,
+    OAUTH_OIDC_NAME: client.name,
   };
 }

@@ -25,15 +25,20 @@ export function apiResponse(page: Page, method: string, pathEnd: string | RegExp
   });
 }
 
-/** Signs in as the seeded user through the password tab on / and waits until the sign-in form is gone. */
-export async function signIn(page: Page, baseUrl: string): Promise<void> {
-  await page.goto(`${baseUrl}/`);
+/** Signs in on `base` through the password tab; returns the status of the token call (200 on success). */
+export async function passwordSignIn(page: Page, base: string, username: string, password: string): Promise<number> {
+  await page.goto(`${base}/`);
   await byId(page, 'signin-tab-password').click();
-  await byId(page, 'signin-username').fill(SEED_USER.username);
-  await byId(page, 'signin-password').fill(SEED_USER.password);
+  await byId(page, 'signin-username').fill(username);
+  await byId(page, 'signin-password').fill(password);
   const answer = apiResponse(page, 'POST', '/internal-auth/token-create');
   await byId(page, 'signin-submit').click();
-  expect((await answer).status()).toBe(200);
+  return (await answer).status();
+}
+
+/** Signs in as the seeded user through the password tab on / and waits until the sign-in form is gone. */
+export async function signIn(page: Page, baseUrl: string): Promise<void> {
+  expect(await passwordSignIn(page, baseUrl, SEED_USER.username, SEED_USER.password)).toBe(200);
   await byId(page, 'signin-username').waitFor({ state: 'detached' });
 }
 

@@ -4,7 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { requestWithHost } from '../../scripts/lib/http.mjs';
-import { apiResponse, byId } from './console';
+import { byId, passwordSignIn } from './console';
+
+export { passwordSignIn };
 
 /** A password the shared policy accepts (upper, lower, digit, special, long enough). */
 export const NEW_PASSWORD = 'Sunny-Day-42!';
@@ -109,17 +111,6 @@ export async function signUpByApi(port: number, mailUrl: string, account: Signup
   expect(link.host).toBe(`${account.domain}.localhost:${port}`);
   const done = await hostCall(port, link.host, 'POST', '/api/v1/internal-user/sign-complete', { json: { code: link.searchParams.get('code') } });
   expect(done.status, JSON.stringify(done.body)).toBe(200);
-}
-
-/** Signs in on `base` through the password tab; returns the status of the token call (200 on success). */
-export async function passwordSignIn(page: Page, base: string, username: string, password: string): Promise<number> {
-  await page.goto(`${base}/`);
-  await byId(page, 'signin-tab-password').click();
-  await byId(page, 'signin-username').fill(username);
-  await byId(page, 'signin-password').fill(password);
-  const answer = apiResponse(page, 'POST', '/internal-auth/token-create');
-  await byId(page, 'signin-submit').click();
-  return (await answer).status();
 }
 
 /** Signs in and waits for the signed-in home (the dashboard). */

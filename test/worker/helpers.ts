@@ -1,4 +1,6 @@
 import { env, exports } from 'cloudflare:workers';
+import { buildApp } from '../../src/app';
+import type { Env } from '../../src/env';
 import { hashPassword } from '../../src/lib/password';
 
 export const PASSWORD = 'Secret-123';
@@ -14,17 +16,71 @@ export async function createOrg(domain: string, username = `owner@${domain}.test
   return { orgId: org!.id, userId: user!.id, username, domain };
 }
 
-/** A request to the worker as a browser on `{org}.localhost` would send it. */
-export function call(org: string, path: string, init: RequestInit & { json?: unknown; token?: string } = {}) {
-  const headers = new Headers(init.headers);
-  headers.set('host', `${org}.localhost:8787`);
-  if (init.token) headers.set('authorization', `Bearer ${init.token}`);
-  let body = init.body;
-  if (init.json !== undefined) {
+/** Adds another user to an organisation; `password: null` makes a social-only user. */
+export async function addUser(orgId: number, username: string, password: string | null = PASSWORD): Promise<number> {
+  const row = await env.DB.prepare('INSERT INTO users (org_id, name, username, email, password_hash) VALUES (?, ?, ?, ?, ?) RETURNING id')
+    .bind(orgId, `${username} name`, username, username.includes('@') ? username : null, password ? await hashPassword(password) : null)
+    .first<{ id: number }>();
+  return row!.id;
+}
+
+export type CallInit = RequestInit & { json?: unknown; token?: string };
+
+/** A request to the worker on `host` (e.g. `acme.localhost:8787`); `json` becomes the body, `token` the bearer. */
+export function callHost(host: string, path: string, init: CallInit = {}) {
+  const { json, token, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  headers.set('host', host);
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  let body = rest.body;
+  if (json !== undefined) {
     headers.set('content-type', 'application/json');
-    body = JSON.stringify(init.json);
+    body = JSON.stringify(json);
   }
-  return exports.default.fetch(new Request(`http://${org}.localhost:8787${path}`, { ...init, headers, body }));
+  return exports.default.fetch(new Request(`http://${host}${path}`, { ...rest, headers, body }));
+}
+
+/** A request to the worker as a browser on `{org}.localhost` would send it. */
+export function call(org: string, path: string, init: CallInit = {}) {
+  return callHost(`${org}.localhost:8787`, path, init);
+}
+
+/**
+ * Runs the app directly with an execution context of our own, so a test can change env vars for one request;
+ * with `settle` it also waits for the work the request left to waitUntil (e.g. a mail) before answering.
+ */
+export async function appFetch(req: Request, options: { env?: Partial<Env>; settle?: boolean } = {}): Promise<Response> {
+  const background: Promise<unknown>[] = [];
+  const ctx = { waitUntil: (p: Promise<unknown>) => void background.push(p), passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
+  const res = await buildApp().fetch(req, { ...env, ...options.env }, ctx);
+  if (options.settle) await Promise.all(background);
+  return res;
+}
+
+export interface MailRow {
+  id: number;
+  org_id: number | null;
+  to_address: string;
+  subject: string;
+  text: string | null;
+  html: string | null;
+  status: string;
+}
+
+/** The system mails sent to an address, oldest first. */
+export async function mailsTo(address: string): Promise<MailRow[]> {
+  const { results } = await env.DB.prepare('SELECT * FROM system_mails WHERE to_address = ? ORDER BY id').bind(address).all<MailRow>();
+  return results;
+}
+
+/** The text of the newest system mail to an address, or null. */
+export async function latestMail(to: string): Promise<string | null> {
+  return (await mailsTo(to)).at(-1)?.text ?? null;
+}
+
+/** How many system mails went to an address. */
+export async function mailCount(to: string): Promise<number> {
+  return (await mailsTo(to)).length;
 }
 
 export interface Tokens {

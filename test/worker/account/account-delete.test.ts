@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, createOrg, signIn } from '../helpers';
-import { activityOf, addUser, body, linkSocial, remindAndSettle } from './helpers';
+import { addUser, call, createOrg, signIn } from '../helpers';
+import { activityOf, body, linkSocial, remindAndSettle } from './helpers';
 
 const remove = (org: string, token: string, id: number, json: unknown) => call(org, `/api/v1/internal-user/${id}`, { method: 'DELETE', token, json });
 const countOf = async (table: string, orgId: number) =>

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../../src/shared/messages';
-import { call, createOrg, signIn } from '../helpers';
-import { activityOf, addUser, bareHostCall, body } from './helpers';
+import { addUser, call, createOrg, signIn } from '../helpers';
+import { activityOf, bareHostCall, body } from './helpers';
 
 const FORBIDDEN = 'Sign in to the console to manage your account.';
 const create = (org: string, token: string, json: unknown = { note: 'ci' }) => call(org, '/api/v1/internal-api-key', { method: 'POST', token, json });

@@ -1,15 +1,6 @@
-import { env, exports } from 'cloudflare:workers';
-import { hashPassword } from '../../../src/lib/password';
+import { env } from 'cloudflare:workers';
 import { sha256Hex, signAccessToken } from '../../../src/lib/tokens';
-import { PASSWORD } from '../helpers';
-
-/** Adds another user to an organisation; `password: null` makes a social-only user. */
-export async function addUser(orgId: number, username: string, password: string | null = PASSWORD): Promise<number> {
-  const row = await env.DB.prepare('INSERT INTO users (org_id, name, username, email, password_hash) VALUES (?, ?, ?, ?, ?) RETURNING id')
-    .bind(orgId, `${username} name`, username, username.includes('@') ? username : null, password ? await hashPassword(password) : null)
-    .first<{ id: number }>();
-  return row!.id;
-}
+import { appFetch, callHost, type CallInit, latestMail } from '../helpers';
 
 /** Links a social account to a user, as the social module would. */
 export async function linkSocial(orgId: number, userId: number, provider = 'github') {
@@ -22,44 +13,22 @@ export async function linkSocial(orgId: number, userId: number, provider = 'gith
  * POST /internal-user/password-remind on an organisation's host, waiting also for the work the route leaves
  * to run after its answer (waitUntil: the lookup, the code and the mail), so a test can check what was sent.
  */
-export async function remindAndSettle(org: string, email: unknown): Promise<Response> {
-  const { buildApp } = await import('../../../src/app');
-  const background: Promise<unknown>[] = [];
-  const ctx = { waitUntil: (p: Promise<unknown>) => void background.push(p), passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
+export function remindAndSettle(org: string, email: unknown): Promise<Response> {
   const req = new Request(`http://${org}.localhost:8787/api/v1/internal-user/password-remind`, {
     method: 'POST',
     headers: { host: `${org}.localhost:8787`, 'content-type': 'application/json' },
     body: JSON.stringify({ email }),
   });
-  const res = await buildApp().fetch(req, env, ctx);
-  await Promise.all(background);
-  return res;
+  return appFetch(req, { settle: true });
 }
 
 /** A request on the bare host (no organisation in it), as an API client sends one: X-ORG names the org. */
-export function bareHostCall(path: string, init: RequestInit & { json?: unknown; xOrg?: string; apiKey?: string } = {}) {
-  const headers = new Headers(init.headers);
-  headers.set('host', 'localhost:8787');
-  if (init.xOrg) headers.set('x-org', init.xOrg);
-  if (init.apiKey) headers.set('x-api-key', init.apiKey);
-  let body = init.body;
-  if (init.json !== undefined) {
-    headers.set('content-type', 'application/json');
-    body = JSON.stringify(init.json);
-  }
-  return exports.default.fetch(new Request(`http://localhost:8787${path}`, { ...init, headers, body }));
-}
-
-/** The text of the newest system mail to an address, or null. */
-export async function latestMail(to: string): Promise<string | null> {
-  const row = await env.DB.prepare('SELECT text FROM system_mails WHERE to_address = ? ORDER BY id DESC LIMIT 1').bind(to).first<{ text: string }>();
-  return row?.text ?? null;
-}
-
-/** How many system mails went to an address. */
-export async function mailCount(to: string): Promise<number> {
-  const row = await env.DB.prepare('SELECT count(*) AS n FROM system_mails WHERE to_address = ?').bind(to).first<{ n: number }>();
-  return row!.n;
+export function bareHostCall(path: string, init: CallInit & { xOrg?: string; apiKey?: string } = {}) {
+  const { xOrg, apiKey, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  if (xOrg) headers.set('x-org', xOrg);
+  if (apiKey) headers.set('x-api-key', apiKey);
+  return callHost('localhost:8787', path, { ...rest, headers });
 }
 
 /** Activity-log rows of an organisation for one entity, oldest first. */

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../../src/shared/messages';
-import { call, createOrg, PASSWORD, signIn } from '../helpers';
-import { activityOf, body, latestMail, mailCount, remindAndSettle, resetCodeFrom } from './helpers';
+import { call, createOrg, latestMail, mailCount, PASSWORD, signIn } from '../helpers';
+import { activityOf, body, remindAndSettle, resetCodeFrom } from './helpers';
 
 const NEW_PASSWORD = 'Fresh-456';
 const remind = remindAndSettle;

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../../src/shared/messages';
-import { call, createOrg, PASSWORD, signIn } from '../helpers';
-import { activityOf, addUser, body, linkSocial, sessionFor } from './helpers';
+import { addUser, call, createOrg, PASSWORD, signIn } from '../helpers';
+import { activityOf, body, linkSocial, sessionFor } from './helpers';
 
 const NEW_PASSWORD = 'Fresh-456';
 const put = (org: string, path: string, token: string, json: unknown) => call(org, `/api/v1${path}`, { method: 'PUT', token, json });

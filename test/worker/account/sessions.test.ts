@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, createOrg, signIn } from '../helpers';
-import { activityOf, addUser, body } from './helpers';
+import { addUser, call, createOrg, signIn } from '../helpers';
+import { activityOf, body } from './helpers';
 
 const list = (org: string, token: string) => call(org, '/api/v1/session', { token });
 const revokeOne = (org: string, token: string, id: string) => call(org, `/api/v1/session/${id}`, { method: 'DELETE', token });

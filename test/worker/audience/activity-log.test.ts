@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { ActivityLogEntry } from '../../../src/shared/contracts/activity-log';
 import { api, create, list, newSession, type Session } from './helpers';
 
 let s: Session;
@@ -11,25 +12,10 @@ const CHROME_WINDOWS =
 const SAFARI_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 
-interface Entry {
-  id: number;
-  entity: string;
-  entity_id: number | null;
-  action: string;
-  field: string;
-  previous_value: string | null;
-  new_value: string | null;
-  browser: string | null;
-  os: string | null;
-  device: string | null;
-  user_id: number | null;
-  created_at: string;
-}
-
 async function entries(query: string) {
-  return (await list<Entry>(s, 'activity-log', `${query}&page_size=100&sort_by=id&sort_order=asc`)).items;
+  return (await list<ActivityLogEntry>(s, 'activity-log', `${query}&page_size=100&sort_by=id&sort_order=asc`)).items;
 }
-const byField = (items: Entry[]) => Object.fromEntries(items.map((e) => [e.field, [e.previous_value, e.new_value]]));
+const byField = (items: ActivityLogEntry[]) => Object.fromEntries(items.map((e) => [e.field, [e.previous_value, e.new_value]]));
 
 describe('activity log', () => {
   it('records create, update and delete of a field with browser, OS and device from the User-Agent', async () => {
@@ -115,10 +101,10 @@ describe('activity log', () => {
   it('lists newest first by default, searches values, and is read-only', async () => {
     await create(s, 'tag', { name: 'first-tag' });
     await create(s, 'subscription', { name: 'second-sub' });
-    const all = await list<Entry>(s, 'activity-log');
+    const all = await list<ActivityLogEntry>(s, 'activity-log');
     expect(all.items.map((e) => e.entity)).toEqual(['subscription', 'tag']);
-    expect((await list<Entry>(s, 'activity-log', '?search=second')).items.map((e) => e.new_value)).toEqual(['second-sub']);
-    expect((await list<Entry>(s, 'activity-log', '?search=subscription')).meta.total).toBe(1);
+    expect((await list<ActivityLogEntry>(s, 'activity-log', '?search=second')).items.map((e) => e.new_value)).toEqual(['second-sub']);
+    expect((await list<ActivityLogEntry>(s, 'activity-log', '?search=subscription')).meta.total).toBe(1);
     const one = all.items[0];
     expect((await api(s, 'GET', `/activity-log/${one.id}`)).body.data).toEqual(one);
     expect((await api(s, 'POST', '/activity-log', {})).status).toBe(404);

@@ -1,6 +1,6 @@
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
-import { PASSWORD } from '../helpers';
+import { callHost, type CallInit, mailsTo, PASSWORD } from '../helpers';
 
 // Calls on the bare platform host (sign-up, pre-registration, operator), as the browser or the CLI sends them.
 
@@ -13,16 +13,8 @@ export interface Answer<T = any> {
 }
 
 /** A request to the bare platform host; `json` becomes the body, `token` the bearer. */
-export async function platform(path: string, init: RequestInit & { json?: unknown; token?: string } = {}): Promise<Answer> {
-  const headers = new Headers(init.headers);
-  headers.set('host', 'localhost:8787');
-  if (init.token) headers.set('authorization', `Bearer ${init.token}`);
-  let body = init.body;
-  if (init.json !== undefined) {
-    headers.set('content-type', 'application/json');
-    body = JSON.stringify(init.json);
-  }
-  const res = await exports.default.fetch(new Request(`${PLATFORM}${path}`, { ...init, headers, body }));
+export async function platform(path: string, init: CallInit = {}): Promise<Answer> {
+  const res = await callHost(new URL(PLATFORM).host, path, init);
   const text = await res.text();
   let parsed: unknown = text;
   try {
@@ -60,22 +52,6 @@ export async function startSignup(domain: string, overrides: Parameters<typeof s
   return res.body.data as { id: string; status: string; checkout_url: string; email: string; domain: string; amount: number; currency: string };
 }
 
-export interface MailRow {
-  id: number;
-  org_id: number | null;
-  to_address: string;
-  subject: string;
-  text: string | null;
-  html: string | null;
-  status: string;
-}
-
-/** The system mails sent to an address, oldest first. */
-export async function mailsTo(address: string): Promise<MailRow[]> {
-  const { results } = await env.DB.prepare('SELECT * FROM system_mails WHERE to_address = ? ORDER BY id').bind(address).all<MailRow>();
-  return results;
-}
-
 /** The code of the sign-up completion link mailed to an address (the last one). */
 export async function completionCode(address: string, domain: string): Promise<string> {
   const mails = (await mailsTo(address)).filter((m) => m.subject === 'Complete your registration');
@@ -85,6 +61,7 @@ export async function completionCode(address: string, domain: string): Promise<s
   return decodeURIComponent(match![1]);
 }
 
+/** A count(*) AS n query's answer. */
 export async function count(sql: string, ...params: unknown[]): Promise<number> {
   const row = await env.DB.prepare(sql).bind(...params).first<{ n: number }>();
   return row!.n;

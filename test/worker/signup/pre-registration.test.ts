@@ -2,7 +2,8 @@ import { env } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { signInvite } from '../../../src/modules/signup/invite';
 import { MESSAGES } from '../../../src/shared/messages';
-import { count, mailsTo, operator, platform, setSignup, signupBody } from './helpers';
+import { mailsTo } from '../helpers';
+import { count, operator, platform, setSignup, signupBody } from './helpers';
 
 const request = (json: unknown) => platform('/api/v1/pre-registration', { method: 'POST', json });
 const form = (email: string, extra: Record<string, unknown> = {}) => ({

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../../src/shared/messages';
-import { createOrg } from '../helpers';
-import { count, mailsTo, platform, setSignup, signupBody, startSignup } from './helpers';
+import { appFetch, createOrg, mailsTo } from '../helpers';
+import { count, platform, setSignup, signupBody, startSignup } from './helpers';
 
 const post = (json: unknown) => platform('/api/v1/signup', { method: 'POST', json });
 
@@ -178,10 +178,8 @@ describe('test payment', () => {
 
   it('is not offered when Stripe is configured', async () => {
     const view = await startSignup('stripe-on');
-    const { buildApp } = await import('../../../src/app');
     const req = new Request(`http://localhost:8787/api/v1/signup/${view.id}/test-payment`, { method: 'POST', headers: { host: 'localhost:8787' } });
-    const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
-    const res = await buildApp().fetch(req, { ...env, STRIPE_SECRET_KEY: 'sk_test_not_used' }, ctx);
+    const res = await appFetch(req, { env: { STRIPE_SECRET_KEY: 'sk_test_not_used' } });
     expect(res.status).toBe(404);
     expect(await count("SELECT count(*) AS n FROM organizations WHERE domain = 'stripe-on'")).toBe(0);
   });

@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
 import Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { count, mailsTo, platform, setSignup, startSignup } from './helpers';
+import { mailsTo } from '../helpers';
+import { count, platform, setSignup, startSignup } from './helpers';
 
 const SECRET = 'whsec_test_secret_for_relay_tests';
 const crypto = Stripe.createSubtleCryptoProvider();

@@ -5,7 +5,7 @@
 // Its /authorize signs the visitor in at once. The test picks who: `login_hint=<subject>` on the authorize URL
 // becomes the `sub` the userinfo endpoint reports for that code's access token (email <subject>@mock.test,
 // name "Mock <subject>"); `login_hint=deny` answers error=access_denied instead of a code.
-import { OAuth2Server } from 'oauth2-mock-server';
+import { oidcProviderVars, startOidcProvider } from '../../../scripts/oidc-provider.mjs';
 
 const HANDLE = Symbol.for('relay.test.social-mock-provider');
 
@@ -14,14 +14,19 @@ export const MOCK_CLIENT = { id: 'relay-test-client', secret: 'relay-test-secret
 
 /** Starts the provider on 127.0.0.1 (a free port) and returns the worker vars that offer it as the generic OIDC provider. */
 export async function startMockProvider() {
-  const server = new OAuth2Server();
-  await server.issuer.keys.generate('RS256');
+  const provider = await startOidcProvider({ install: signInByHint });
+  globalThis[HANDLE] = provider;
+  return oidcProviderVars(provider.issuer, MOCK_CLIENT);
+}
+
+/** The mock's handlers: `login_hint` picks the subject of the code, its token and the userinfo answer. */
+function signInByHint(service) {
   /** @type {Map<string, string>} */
   const subjectOfCode = new Map();
   /** @type {Map<string, string>} */
   const subjectOfToken = new Map();
 
-  server.service.on('beforeAuthorizeRedirect', (redirect, req) => {
+  service.on('beforeAuthorizeRedirect', (redirect, req) => {
     const hint = typeof req.query?.login_hint === 'string' && req.query.login_hint ? req.query.login_hint : 'johndoe';
     const code = redirect.url.searchParams.get('code');
     if (hint === 'deny') {
@@ -31,11 +36,11 @@ export async function startMockProvider() {
       subjectOfCode.set(code, hint);
     }
   });
-  server.service.on('beforeResponse', (response, req) => {
+  service.on('beforeResponse', (response, req) => {
     const subject = typeof req.body?.code === 'string' ? subjectOfCode.get(req.body.code) : undefined;
     if (subject && typeof response.body.access_token === 'string') subjectOfToken.set(response.body.access_token, subject);
   });
-  server.service.on('beforeUserinfo', (response, req) => {
+  service.on('beforeUserinfo', (response, req) => {
     const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const subject = token ? subjectOfToken.get(token) : undefined;
     if (!subject) {
@@ -45,25 +50,13 @@ export async function startMockProvider() {
     }
     response.body = { sub: subject, email: `${subject}@mock.test`, email_verified: true, name: `Mock ${subject}` };
   });
-
-  await server.start(0, '127.0.0.1');
-  const issuer = `http://127.0.0.1:${server.address().port}`;
-  // Discovery and tokens name the issuer by this URL.
-  server.issuer.url = issuer;
-  globalThis[HANDLE] = server;
-  return {
-    OAUTH_OIDC_ISSUER: issuer,
-    OAUTH_OIDC_CLIENT_ID: MOCK_CLIENT.id,
-    OAUTH_OIDC_CLIENT_SECRET: MOCK_CLIENT.secret,
-    OAUTH_OIDC_NAME: MOCK_CLIENT.name,
-  };
 }
 
 /** Global setup: nothing to start (the config did); the teardown stops the provider. */
 export default function setup() {
   return async () => {
-    const server = globalThis[HANDLE];
+    const provider = globalThis[HANDLE];
     delete globalThis[HANDLE];
-    if (server?.listening) await server.stop();
+    await provider?.close();
   };
 }

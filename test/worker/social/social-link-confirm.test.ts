@@ -1,10 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { DEMO_LOGIN, DEMO_PASSWORD } from '../../../src/modules/demo/demo-info';
-import { hashPassword } from '../../../src/lib/password';
 import { sha256Hex } from '../../../src/lib/tokens';
 import { MESSAGES } from '../../../src/shared/messages';
-import { call, createOrg, PASSWORD, signIn } from '../helpers';
+import { addUser, call, createOrg, signIn } from '../helpers';
 import { confirmLink, PROVIDER, socialFlow } from './flow';
 
 // Link CSRF: the callback only verifies; the link happens when the signed-in user who started it confirms it.
@@ -27,12 +26,6 @@ const stateRow = async (state: string) =>
   env.DB.prepare('SELECT org_id, provider, action, user_id, verified_at, subject, email, display_name, expires_at FROM oauth_states WHERE state_hash = ?')
     .bind(await sha256Hex(state))
     .first<StateRow>();
-
-async function addUser(orgId: number, login: string) {
-  await env.DB.prepare('INSERT INTO users (org_id, name, username, email, password_hash) VALUES (?, ?, ?, ?, ?)')
-    .bind(orgId, login, login, login, await hashPassword(PASSWORD))
-    .run();
-}
 
 /** Signs the owner in and runs the provider part of a link for `subject`: answers the state the callback handed back. */
 async function verifiedLink(domain: string, subject: string) {

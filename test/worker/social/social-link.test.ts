@@ -1,21 +1,13 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/lib/tokens';
-import { hashPassword } from '../../../src/lib/password';
 import { MESSAGES } from '../../../src/shared/messages';
-import { call, createOrg, PASSWORD, signIn } from '../helpers';
+import { addUser, call, createOrg, signIn } from '../helpers';
 import type { SocialProviderView } from '../../../src/shared/contracts/social';
 import { authorize, dataOf, linkFlow, PROVIDER, socialFlow } from './flow';
 
 const linkedRows = (orgId: number) =>
   env.DB.prepare('SELECT user_id, subject, email, display_name FROM social_accounts WHERE org_id = ? ORDER BY id').bind(orgId).all();
-
-async function addUser(orgId: number, username: string, passwordHash: string | null = null) {
-  const row = await env.DB.prepare('INSERT INTO users (org_id, name, username, email, password_hash) VALUES (?, ?, ?, ?, ?) RETURNING id')
-    .bind(orgId, username, username, username, passwordHash ?? (await hashPassword(PASSWORD)))
-    .first<{ id: number }>();
-  return row!.id;
-}
 
 describe('social link', () => {
   it('links the provider account to the signed-in user, lists it and logs it', async () => {
