@@ -1,10 +1,16 @@
 import type { Env } from '../src/env';
+import { SendChannels } from '../src/modules/sending/channels';
 import { eventHandlers } from './events';
 import { importHandlers } from './import';
 import { isDeadLetterQueue, QUEUE_NAMES, type QueueMessageBody } from './messages';
 import { sendHandlers } from './send';
 
-export type MessageHandler = (body: QueueMessageBody, env: Env, message: Message<QueueMessageBody>) => Promise<void>;
+/** What the handlers of one invocation share: the open send channels (one SMTP session per integration). */
+export interface InvocationContext {
+  channels: SendChannels;
+}
+
+export type MessageHandler = (body: QueueMessageBody, env: Env, message: Message<QueueMessageBody>, context?: InvocationContext) => Promise<void>;
 
 /** Handlers by queue name, then message kind. */
 const handlersByQueue: Record<string, Record<string, MessageHandler>> = {
@@ -18,7 +24,15 @@ const handlersByQueue: Record<string, Record<string, MessageHandler>> = {
  * succeeds, retried with backoff when it throws. Handlers are idempotent (at-least-once delivery).
  * Dead-letter queues only record what ended there.
  */
-export async function dispatchQueue(batch: MessageBatch<QueueMessageBody>, env: Env): Promise<void> {
+export async function dispatchQueue(batch: MessageBatch<QueueMessageBody>, env: Env, context: InvocationContext = { channels: new SendChannels(env) }): Promise<void> {
+  try {
+    await dispatchEach(batch, env, context);
+  } finally {
+    await context.channels.close();
+  }
+}
+
+async function dispatchEach(batch: MessageBatch<QueueMessageBody>, env: Env, context: InvocationContext): Promise<void> {
   for (const message of batch.messages) {
     if (isDeadLetterQueue(batch.queue)) {
       console.error(JSON.stringify({ level: 'error', dead_letter: batch.queue, id: message.id, body: message.body }));
@@ -28,7 +42,7 @@ export async function dispatchQueue(batch: MessageBatch<QueueMessageBody>, env: 
     const handler = handlersByQueue[batch.queue]?.[message.body?.kind];
     try {
       if (!handler) throw new Error(`no handler for message kind "${message.body?.kind}" on ${batch.queue}`);
-      await handler(message.body, env, message);
+      await handler(message.body, env, message, context);
       message.ack();
     } catch (error) {
       console.error(JSON.stringify({ level: 'error', queue: batch.queue, id: message.id, error: String(error) }));

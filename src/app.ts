@@ -22,6 +22,7 @@ import { senderRoutes } from './modules/sender/routes';
 import { templateRoutes } from './modules/template/routes';
 import { campaignRoutes } from './modules/campaign/routes';
 import { messageRoutes } from './modules/message/routes';
+import { broadcastRoutes } from './modules/broadcast/routes';
 import { demoGuard } from './middleware/demo-guard';
 import { signupRoutes } from './modules/signup/routes';
 import { preRegistrationRoutes } from './modules/signup/pre-registration-routes';
@@ -52,6 +53,7 @@ const entities = {
   sender: senderRoutes,
   template: templateRoutes,
   campaign: campaignRoutes,
+  broadcast: broadcastRoutes,
   message: messageRoutes,
   organization: organizationRoutes,
   session: sessionRoutes,

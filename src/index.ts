@@ -5,6 +5,7 @@ import { pruneSessions } from './modules/auth/sessions';
 import { pruneRateLimits } from './lib/rate-limit';
 import { rescueStalledImports } from './modules/import/rescue';
 import { rescueStalledMessages } from './modules/message/send-message';
+import { wakeStalledBroadcasts } from './modules/broadcast/rescue';
 import { resetDemoIfDue } from './modules/demo/reset';
 import { rescueStalledSystemMails } from './modules/system-mail/rescue';
 import { dispatchQueue } from '../queues/dispatch';
@@ -20,10 +21,10 @@ export default {
   queue: (batch, env) => dispatchQueue(batch, env),
   /**
    * Cron: housekeeping of expired sessions and stale rate-limit windows; imports, sends and system mails whose
-   * job was lost go again; the shared demo is reset when due.
+   * job was lost go again, forgotten broadcasts are woken; the shared demo is reset when due.
    */
   scheduled: async (_controller, env, ctx) => {
     const db = createDb(env.DB);
-    ctx.waitUntil(Promise.all([pruneSessions(db), pruneRateLimits(db), rescueStalledImports(db, env), rescueStalledMessages(db, env), rescueStalledSystemMails(db, env), resetDemoIfDue(env, db)]));
+    ctx.waitUntil(Promise.all([pruneSessions(db), pruneRateLimits(db), rescueStalledImports(db, env), rescueStalledMessages(db, env), rescueStalledSystemMails(db, env), wakeStalledBroadcasts(db, env), resetDemoIfDue(env, db)]));
   },
 } satisfies ExportedHandler<Env, QueueMessageBody>;

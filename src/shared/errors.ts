@@ -25,7 +25,9 @@ export type ErrorCode =
   | 'demo_locked'
   | 'payment_failed'
   | 'webhook_invalid'
-  | 'provider_unavailable';
+  | 'provider_unavailable'
+  // Broadcasts: an action the broadcast's status does not allow (pause a finished one, start it twice...)
+  | 'invalid_transition';
 
 export interface ErrorBody {
   error: {

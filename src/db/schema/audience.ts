@@ -129,6 +129,29 @@ export const subscriptions = sqliteTable(
   (t) => [uniqueIndex('subscriptions_org_name').on(t.orgId, t.name), index('subscriptions_org_priority').on(t.orgId, t.priority)],
 );
 
+/**
+ * A contact's choice to receive no more messages of a subscription. Broadcasts that skip the unsubscribed
+ * leave these contacts out (skipped, with the reason). Written by the public unsubscribe page.
+ */
+export const unsubscribes = sqliteTable(
+  'unsubscribes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orgId: orgId(),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    subscriptionId: integer('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    /** The message whose link was used, when known. */
+    messageId: integer('message_id'),
+    reason: text('reason'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('unsubscribes_org_subscription_contact').on(t.orgId, t.subscriptionId, t.contactId), index('unsubscribes_contact').on(t.contactId)],
+);
+
 /** Addresses that are never sent to. */
 export const blacklist = sqliteTable(
   'blacklist',

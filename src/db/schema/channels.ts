@@ -1,6 +1,6 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { organizations, timestamps } from './core';
-import { contacts } from './audience';
+import { contacts, subscriptions } from './audience';
 
 // How messages leave: integrations (SMTP servers, the SMS provider) and their senders, the content
 // (templates with attachments, campaigns) and the messages themselves.
@@ -26,6 +26,14 @@ export const integrations = sqliteTable(
     secret: text('secret').notNull(),
     shouldMerge: integer('should_merge', { mode: 'boolean' }).notNull().default(true),
     priority: integer('priority').notNull().default(0),
+    /** Optional ceiling in messages per second, shared by every broadcast and test message using it. */
+    maxRate: real('max_rate'),
+    /** The send gate (src/modules/sending/send-gate.ts): when the next message may start, epoch ms. */
+    nextSlotAt: integer('next_slot_at').notNull().default(0),
+    /** A provider's "try later" (SMTP 421/450/451, Twilio 429) holds every send until then, epoch ms. */
+    heldUntil: integer('held_until').notNull().default(0),
+    /** Consecutive "try later" answers: each doubles the hold. Reset by a batch that gets through. */
+    throttleLevel: integer('throttle_level').notNull().default(0),
     ...timestamps,
   },
   (t) => [index('integrations_org_priority').on(t.orgId, t.priority)],
@@ -127,6 +135,66 @@ export const campaignSettings = sqliteTable(
   (t) => [index('campaign_settings_campaign').on(t.orgId, t.campaignId, t.position)],
 );
 
+/**
+ * A bulk send of one template from one sender to the contacts a filter selects. The BroadcastRunner Durable
+ * Object owns its run; the counters are written in the same transactions as the message rows they count, so
+ * sent + failed + skipped = total holds at every moment.
+ */
+export const broadcasts = sqliteTable(
+  'broadcasts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orgId: orgId(),
+    name: text('name').notNull(),
+    alias: text('alias'),
+    note: text('note'),
+    /** email | phone */
+    type: text('type').notNull(),
+    /** waiting | queued | sending | paused | cancelled | finished */
+    status: text('status').notNull(),
+    senderId: integer('sender_id').references(() => senders.id, { onDelete: 'set null' }),
+    templateId: integer('template_id').references(() => templates.id, { onDelete: 'set null' }),
+    subscriptionId: integer('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
+    doNotUnsubscribe: integer('do_not_unsubscribe', { mode: 'boolean' }).notNull().default(false),
+    skipUnsubscribed: integer('skip_unsubscribed', { mode: 'boolean' }).notNull().default(true),
+    /** Seconds between two sends; 0 = as fast as allowed. */
+    sleep: integer('sleep').notNull().default(0),
+    delayedAt: text('delayed_at'),
+    startedAt: text('started_at'),
+    finishedAt: text('finished_at'),
+    /** { filter, search } as given (src/shared/contracts/broadcast.ts Recipients). */
+    contacts: text('contacts', { mode: 'json' }).notNull(),
+    /** Template and sender frozen when it starts (broadcast-snapshot.ts); null until then. */
+    snapshot: text('snapshot', { mode: 'json' }),
+    /** The highest contact id when it started: contacts created later are not recipients. */
+    lastContactId: integer('last_contact_id'),
+    /** Keyset cursor: recipients with contact id <= cursor have their message row. */
+    cursor: integer('cursor').notNull().default(0),
+    /** True once the cursor has walked the whole filter (total is final). */
+    enumerated: integer('enumerated', { mode: 'boolean' }).notNull().default(false),
+    total: integer('total').notNull().default(0),
+    sent: integer('sent').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    skipped: integer('skipped').notNull().default(0),
+    opens: integer('opens').notNull().default(0),
+    clicks: integer('clicks').notNull().default(0),
+    unsubscribes: integer('unsubscribes').notNull().default(0),
+    /** Why the engine paused it (null when paused by a user). */
+    pausedReason: text('paused_reason'),
+    /** Batches in a row that could not reach the SMTP server at all; three pause the broadcast. */
+    connectFailures: integer('connect_failures').notNull().default(0),
+    /** Until when the integration's send limit holds its messages back (ISO time). */
+    heldUntil: text('held_until'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('broadcasts_org_alias').on(t.orgId, t.alias),
+    index('broadcasts_org_created').on(t.orgId, t.createdAt),
+    index('broadcasts_org_status').on(t.orgId, t.status),
+    index('broadcasts_org_name').on(t.orgId, t.name),
+  ],
+);
+
 /** Every email or SMS the platform sends, test messages included. */
 export const messages = sqliteTable(
   'messages',
@@ -135,17 +203,20 @@ export const messages = sqliteTable(
     orgId: orgId(),
     /** email | sms */
     type: text('type').notNull(),
-    /** queued | sent | failed */
+    /** queued | sending (claimed by a consumer) | sent | failed | skipped (broadcast recipients only) */
     status: text('status').notNull().default('queued'),
     senderId: integer('sender_id').references(() => senders.id, { onDelete: 'set null' }),
     templateId: integer('template_id').references(() => templates.id, { onDelete: 'set null' }),
     contactId: integer('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    /** The broadcast it belongs to (no foreign key: messages predate broadcasts, and broadcasts are never deleted). */
     broadcastId: integer('broadcast_id'),
     isTest: integer('is_test', { mode: 'boolean' }).notNull().default(false),
     fromAddress: text('from_address').notNull(),
     fromName: text('from_name'),
+    /** '' for a broadcast recipient without an address of the broadcast's type (skipped). */
     toAddress: text('to_address').notNull(),
     subject: text('subject'),
+    /** '' for broadcast messages: they are rendered from the broadcast's snapshot when sent or viewed. */
     body: text('body').notNull(),
     bodyPlain: text('body_plain'),
     delayedAt: text('delayed_at'),
@@ -153,7 +224,11 @@ export const messages = sqliteTable(
     /** Provider id: the SMTP Message-ID or the SMS provider's message SID. */
     externalId: text('external_id'),
     error: text('error'),
+    /** A failure that another try may cure (the broadcast's "retry failed" sends these again). */
+    retryable: integer('retryable', { mode: 'boolean' }),
     attempts: integer('attempts').notNull().default(0),
+    /** The token of the delivery that claimed it (status sending): see src/modules/sending/claim.ts. */
+    claim: text('claim'),
     opensTotal: integer('opens_total').notNull().default(0),
     opensUnique: integer('opens_unique').notNull().default(0),
     clicksTotal: integer('clicks_total').notNull().default(0),
@@ -165,6 +240,8 @@ export const messages = sqliteTable(
     index('messages_org_created').on(t.orgId, t.createdAt),
     index('messages_org_status').on(t.orgId, t.status),
     index('messages_org_broadcast').on(t.orgId, t.broadcastId),
+    // One message per recipient per broadcast: a page walked twice never makes a second one.
+    uniqueIndex('messages_broadcast_contact').on(t.broadcastId, t.contactId),
     index('messages_external').on(t.externalId),
     // Deleting a contact sets its messages' contact_id to null: without this it scans every message.
     index('messages_contact').on(t.contactId),

@@ -149,6 +149,8 @@ export const systemMails = sqliteTable(
     /** queued, sending, sent, failed. */
     status: text('status').notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
+    /** The token of the delivery that claimed it (status sending): see src/modules/sending/claim.ts. */
+    claim: text('claim'),
     error: text('error'),
     sentAt: text('sent_at'),
     ...timestamps,

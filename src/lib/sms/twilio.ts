@@ -117,7 +117,10 @@ export async function sendTwilioSms(account: TwilioAccount, sms: { to: string; f
     }
     return { ok: true, externalId: sid };
   } catch (error) {
-    if (error instanceof TwilioError) return { ok: false, retryable: error.retryable, error: error.message };
+    if (error instanceof TwilioError) {
+      const throttled = error.status === 429 || error.code === TOO_MANY_REQUESTS;
+      return { ok: false, retryable: error.retryable, error: error.message, ...(throttled ? { cause: 'throttled' as const } : {}) };
+    }
     return { ok: false, retryable: true, error: `SMS failure: ${String(error)}` };
   }
 }

@@ -157,12 +157,23 @@ export class SmtpTransport implements Transport {
   }
 }
 
+/** SMTP's "try later" replies: service not available, mailbox busy, local error (often a rate limit). */
+const THROTTLE_CODES = new Set([421, 450, 451]);
+
 function toSendResult(delivery: SmtpDelivery, item: SmtpItem): SendResult {
   if (delivery.ok) return { ok: true, externalId: '' };
-  return { ok: false, retryable: delivery.retryable, error: delivery.error ?? `Not sent to ${item.envelope.to.join(', ')}` };
+  const code = delivery.reply?.code ?? delivery.rejected[0]?.reply.code;
+  const error = delivery.error ?? `Not sent to ${item.envelope.to.join(', ')}`;
+  return { ok: false, retryable: delivery.retryable, error, ...(code && THROTTLE_CODES.has(code) ? { cause: 'throttled' as const } : {}) };
 }
 
+/** Kinds of session failure that mean the server could not be reached at all. */
+const UNREACHABLE = new Set(['refused', 'unreachable', 'bad_host']);
+
 function failure(error: unknown): SendResult {
-  if (error instanceof SmtpError) return { ok: false, retryable: error.retryable, error: error.message };
+  if (error instanceof SmtpError) {
+    const cause = error.reply && THROTTLE_CODES.has(error.reply.code) ? 'throttled' : UNREACHABLE.has(error.kind) ? 'unreachable' : undefined;
+    return { ok: false, retryable: error.retryable, error: error.message, ...(cause ? { cause } : {}) };
+  }
   return { ok: false, retryable: true, error: `SMTP failure: ${String(error)}` };
 }

@@ -1,7 +1,8 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { contactAddresses, contactAttributes, contacts, fieldOptions, fields } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 
 // The variables a template sees (documented for users in src/shared/contracts/template.ts): the contact with
 // its addresses and custom fields by alias, the organisation, and the unsubscribe link.
@@ -26,19 +27,32 @@ export interface PlaceholderScope {
 
 /** Loads one contact of the organisation with its addresses and typed field values, or null when it is not theirs. */
 export async function loadContactPlaceholders(db: Database, orgId: number, contactId: number): Promise<ContactPlaceholders | null> {
+  return (await loadContactPlaceholdersMany(db, orgId, [contactId])).get(contactId) ?? null;
+}
+
+/**
+ * Loads many contacts of the organisation at once (one D1 round trip, whatever their number): the sending
+ * engine renders a whole batch of recipients with this. Contacts that are not theirs are absent from the map.
+ */
+export async function loadContactPlaceholdersMany(db: Database, orgId: number, contactIds: readonly number[]): Promise<Map<number, ContactPlaceholders>> {
+  const out = new Map<number, ContactPlaceholders>();
+  if (contactIds.length === 0) return out;
   const contactScope = new TenantScope(db, contacts, orgId);
   const addressScope = new TenantScope(db, contactAddresses, orgId);
   const attributeScope = new TenantScope(db, contactAttributes, orgId);
   const fieldScope = new TenantScope(db, fields, orgId);
+  const ids = JSON.stringify([...new Set(contactIds)]);
+  const inIds = (column: SQLiteColumn) => sql`${column} IN (SELECT value FROM json_each(${ids}))`;
   const [found, addresses, attributes, fieldRows] = await db.batch([
-    contactScope.selectWhere(eq(contacts.id, contactId)).limit(1),
+    db.select({ id: contacts.id, name: contacts.name, note: contacts.note }).from(contacts).where(contactScope.where(inIds(contacts.id))),
     db
-      .select({ type: contactAddresses.type, value: contactAddresses.value })
+      .select({ contactId: contactAddresses.contactId, type: contactAddresses.type, value: contactAddresses.value })
       .from(contactAddresses)
-      .where(addressScope.where(eq(contactAddresses.contactId, contactId)))
+      .where(addressScope.where(inIds(contactAddresses.contactId)))
       .orderBy(asc(contactAddresses.position), asc(contactAddresses.id)),
     db
       .select({
+        contactId: contactAttributes.contactId,
         fieldId: contactAttributes.fieldId,
         valueText: contactAttributes.valueText,
         valueNumber: contactAttributes.valueNumber,
@@ -46,48 +60,55 @@ export async function loadContactPlaceholders(db: Database, orgId: number, conta
       })
       .from(contactAttributes)
       .leftJoin(fieldOptions, and(eq(fieldOptions.id, contactAttributes.optionId), eq(fieldOptions.orgId, contactAttributes.orgId)))
-      .where(attributeScope.where(eq(contactAttributes.contactId, contactId)))
+      .where(attributeScope.where(inIds(contactAttributes.contactId)))
       .orderBy(asc(fieldOptions.position), asc(contactAttributes.id)),
     db.select({ id: fields.id, alias: fields.alias, type: fields.type }).from(fields).where(fieldScope.where()),
   ]);
-  const contact = found[0];
-  if (!contact) return null;
-
-  const byId = new Map(fieldRows.map((f) => [f.id, f]));
-  const values: ContactPlaceholders['fields'] = {};
-  for (const attribute of attributes) {
-    const field = byId.get(attribute.fieldId);
-    if (!field) continue;
-    switch (field.type) {
-      case 'number':
-        values[field.alias] = attribute.valueNumber;
-        break;
-      case 'boolean':
-        values[field.alias] = attribute.valueNumber === null ? null : attribute.valueNumber !== 0;
-        break;
-      case 'select':
-        values[field.alias] = attribute.option;
-        break;
-      case 'multiselect': {
-        const list = Array.isArray(values[field.alias]) ? (values[field.alias] as string[]) : [];
-        if (attribute.option !== null) list.push(attribute.option);
-        values[field.alias] = list;
-        break;
-      }
-      default:
-        values[field.alias] = attribute.valueText;
-    }
+  const byField = new Map(fieldRows.map((f) => [f.id, f]));
+  for (const contact of found) {
+    const values: ContactPlaceholders['fields'] = {};
+    // A multiselect with nothing chosen is an empty list, so `| join` and `for` work on every contact.
+    for (const field of fieldRows) if (field.type === 'multiselect') values[field.alias] = [];
+    out.set(contact.id, { id: contact.id, name: contact.name, note: contact.note, email: null, phone: null, addresses: [], fields: values });
   }
-  // A multiselect with nothing chosen is an empty list, so `| join` and `for` work on every contact.
-  for (const field of fieldRows) if (field.type === 'multiselect' && !(field.alias in values)) values[field.alias] = [];
+  for (const address of addresses) {
+    const contact = out.get(address.contactId);
+    if (!contact) continue;
+    contact.addresses.push({ type: address.type, value: address.value });
+    if (address.type === 'email' && contact.email === null) contact.email = address.value;
+    if (address.type === 'phone' && contact.phone === null) contact.phone = address.value;
+  }
+  for (const attribute of attributes) {
+    const field = byField.get(attribute.fieldId);
+    const contact = out.get(attribute.contactId);
+    if (field && contact) setFieldValue(contact.fields, field, attribute);
+  }
+  return out;
+}
 
-  return {
-    id: contact.id,
-    name: contact.name,
-    note: contact.note,
-    email: addresses.find((a) => a.type === 'email')?.value ?? null,
-    phone: addresses.find((a) => a.type === 'phone')?.value ?? null,
-    addresses,
-    fields: values,
-  };
+/** Puts one stored attribute into the contact's `fields` by alias, typed by the field. */
+function setFieldValue(
+  values: ContactPlaceholders['fields'],
+  field: { alias: string; type: string },
+  attribute: { valueText: string | null; valueNumber: number | null; option: string | null },
+): void {
+  switch (field.type) {
+    case 'number':
+      values[field.alias] = attribute.valueNumber;
+      break;
+    case 'boolean':
+      values[field.alias] = attribute.valueNumber === null ? null : attribute.valueNumber !== 0;
+      break;
+    case 'select':
+      values[field.alias] = attribute.option;
+      break;
+    case 'multiselect': {
+      const list = Array.isArray(values[field.alias]) ? (values[field.alias] as string[]) : [];
+      if (attribute.option !== null) list.push(attribute.option);
+      values[field.alias] = list;
+      break;
+    }
+    default:
+      values[field.alias] = attribute.valueText;
+  }
 }

@@ -51,20 +51,42 @@ export function templateSyntaxErrors(parts: Partial<Record<TemplateField, string
   return errors;
 }
 
-function renderPart(field: TemplateField, text: string, scope: PlaceholderScope, maxBytes: number): string {
+/** Runs `work`, turning any Liquid error into the TemplateRenderError of `field`. */
+function failingAs<T>(field: TemplateField, work: () => T): T {
   try {
-    return renderLiquid(parseLiquid(text), scope, maxBytes);
+    return work();
   } catch (error) {
     const reason = error instanceof LiquidTemplateError ? error.message : String(error);
     throw new TemplateRenderError(field, FAILED[field](reason));
   }
 }
 
+/** Renders for one recipient; throws TemplateRenderError. */
+export type TemplateRenderer = (scope: PlaceholderScope) => RenderedTemplate;
+
+/**
+ * Parses the template once and returns its renderer: a broadcast renders the same template for every
+ * recipient of a batch, so it pays for the parse once. A syntax error throws here, as a TemplateRenderError.
+ */
+export function prepareTemplate(template: TemplateText): TemplateRenderer {
+  const email = template.type === 'email';
+  const parse = (field: TemplateField, text: string | null) => (text ? failingAs(field, () => parseLiquid(text)) : null);
+  const subject = email ? parse('subject', template.subject) : null;
+  const body = parse('body', template.body) ?? [];
+  const bodyPlain = email ? parse('body_plain', template.bodyPlain) : null;
+  return (scope) => {
+    const render = (field: TemplateField, parsed: typeof body | null, maxBytes: number) =>
+      parsed ? failingAs(field, () => renderLiquid(parsed, scope, maxBytes)) : null;
+    const renderedSubject = render('subject', subject, TEMPLATE_LIMITS.renderedSubjectBytes);
+    return {
+      subject: renderedSubject === null ? null : renderedSubject.replace(/[\r\n]+/g, ' ').trim(),
+      body: render('body', body, TEMPLATE_LIMITS.renderedBodyBytes) ?? '',
+      body_plain: render('body_plain', bodyPlain, TEMPLATE_LIMITS.renderedPlainBytes),
+    };
+  };
+}
+
 /** Renders subject (email only), body and plain body (email only) for one recipient; throws TemplateRenderError. */
 export function renderTemplate(template: TemplateText, scope: PlaceholderScope): RenderedTemplate {
-  const email = template.type === 'email';
-  const subject = email && template.subject ? renderPart('subject', template.subject, scope, TEMPLATE_LIMITS.renderedSubjectBytes) : null;
-  const body = renderPart('body', template.body, scope, TEMPLATE_LIMITS.renderedBodyBytes);
-  const bodyPlain = email && template.bodyPlain ? renderPart('body_plain', template.bodyPlain, scope, TEMPLATE_LIMITS.renderedPlainBytes) : null;
-  return { subject: subject === null ? null : subject.replace(/[\r\n]+/g, ' ').trim(), body, body_plain: bodyPlain };
+  return prepareTemplate(template)(scope);
 }

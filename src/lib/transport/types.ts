@@ -26,10 +26,17 @@ export interface OutgoingMessage {
   headers?: Record<string, string> | null;
 }
 
+/**
+ * Why a failure happened, where the engine acts on it: `throttled` is the provider's "try later" (SMTP
+ * 421/450/451, Twilio 429/20429), which slows the integration down instead of failing the recipient;
+ * `unreachable` means no session could be opened at all (refused, unknown host, no answer).
+ */
+export type FailureCause = 'throttled' | 'unreachable';
+
 export type SendResult =
   | { ok: true; externalId: string }
   /** retryable: 4xx SMTP replies, 429/20429 from the SMS provider, timeouts, dropped connections. */
-  | { ok: false; retryable: boolean; error: string };
+  | { ok: false; retryable: boolean; error: string; cause?: FailureCause };
 
 /** A connection to one provider account; sends many messages, then closes. */
 export interface Transport {

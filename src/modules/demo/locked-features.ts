@@ -36,6 +36,9 @@ export const LOCKED_FEATURES: readonly LockedFeature[] = [
   { methods: ['POST'], path: '/sender', why: 'senders' },
   { methods: ['PUT', 'PATCH'], path: '/sender/:id', why: 'senders' },
   { methods: ['POST'], path: '/template/:id/test', why: 'test messages send real mail' },
+  // Broadcasts can be looked at in the demo (and their recipients previewed) but never sent from it.
+  { methods: ['POST'], path: '/broadcast', why: 'broadcasts send real mail' },
+  { methods: ['POST'], path: '/broadcast/:id/:action', why: 'broadcasts send real mail' },
 ];
 
 const compiled = LOCKED_FEATURES.map((feature) => {

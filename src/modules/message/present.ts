@@ -1,12 +1,13 @@
 import type { messages } from '../../db/schema';
 import type { Message, MessageListItem, MessageStatus, MessageType } from '../../shared/contracts/message';
+import type { MessageContent } from './content';
 
 type Row = typeof messages.$inferSelect;
 
-/** A message row in the API shape; `sending` (claimed by a consumer) reads as queued. Lists leave the bodies out. */
-export function presentMessage(row: Row, withBodies: true): Message;
-export function presentMessage(row: Row, withBodies: boolean): Message | MessageListItem;
-export function presentMessage(row: Row, withBodies: boolean): Message | MessageListItem {
+/** A message row in the API shape; `sending` (claimed by a consumer) reads as queued. Lists leave the content out. */
+export function presentMessage(row: Row, content: MessageContent): Message;
+export function presentMessage(row: Row, content: MessageContent | null): Message | MessageListItem;
+export function presentMessage(row: Row, content: MessageContent | null): Message | MessageListItem {
   const item: MessageListItem = {
     id: row.id,
     type: row.type as MessageType,
@@ -33,5 +34,5 @@ export function presentMessage(row: Row, withBodies: boolean): Message | Message
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
-  return withBodies ? { ...item, body: row.body, body_plain: row.bodyPlain } : item;
+  return content ? { ...item, ...content } : item;
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { messages } from '../../db/schema';
 import { messageFilterShape, type Message, type MessageListItem } from '../../shared/contracts/message';
 import { crudRoutes } from '../crud/crud-routes';
+import { messageContent } from './content';
 import { presentMessage } from './present';
 
 /** /message: list (newest first), read, delete one and in bulk. Messages are created by sending, never by hand. */
@@ -29,9 +30,11 @@ export const messageRoutes = crudRoutes<typeof messages, Record<string, never>, 
       // A message a consumer is sending right now is still queued to the user.
       f.status === 'queued' ? inArray(messages.status, ['queued', 'sending']) : f.status ? eq(messages.status, f.status as string) : undefined,
       f.type ? eq(messages.type, f.type as string) : undefined,
+      f.broadcast_id ? eq(messages.broadcastId, f.broadcast_id as number) : undefined,
     ],
   },
   audit: 'message',
-  // Only GET /message/{id} carries the bodies (they can be large): not the list, nor the activity log of a delete.
-  present: (c, rows) => rows.map((row) => presentMessage(row, c.req.method === 'GET' && !!c.req.param('id'))),
+  // Only GET /message/{id} carries the content (it can be large): not the list, nor the activity log of a delete.
+  present: (c, rows) =>
+    Promise.all(rows.map(async (row) => presentMessage(row, c.req.method === 'GET' && c.req.param('id') ? await messageContent(c.env, c.var.db, row) : null))),
 });

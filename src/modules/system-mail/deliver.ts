@@ -5,13 +5,14 @@ import { systemMails } from '../../db/schema';
 import type { Env } from '../../env';
 import { SmtpTransport, type SmtpTransportOptions } from '../../lib/smtp/transport';
 import type { SendResult, Transport } from '../../lib/transport/types';
-import { SEND_LEASE_MS } from '../message/send-message';
-import { enqueueSystemMail, SYSTEM_MAIL_KIND, type SystemMailBody } from './queue-mail';
+import { rawBatch } from '../crud/raw-batch';
+import { claimRows, finishStatement, outcomesJson, type RowOutcome } from '../sending/claim';
+import { SYSTEM_MAIL_KIND, type SystemMailBody } from './queue-mail';
 import { SystemSmtpConfigError, systemFrom, systemSmtpOptions } from './smtp-config';
 
 // The send queue's consumer for 'system-mail'. Delivery is at least once, so a delivery first claims the row
-// (queued -> sending, attempts + 1, a conditional UPDATE only one delivery can win); a redelivered message
-// finds it sending or sent and does nothing. Sent mail loses its text and html: they carry one-time codes.
+// with the claim every message uses (src/modules/sending/claim.ts); a redelivered message finds it sending or
+// sent and does nothing. A mail left sending by a delivery that died is taken over by the cron's rescue.
 
 export const NOT_CONFIGURED = 'system SMTP not configured';
 
@@ -28,14 +29,6 @@ export async function deliverSystemMail(env: Env, body: Pick<SystemMailBody, 'ma
   const db = createDb(env.DB);
   const [row] = await db.select().from(systemMails).where(eq(systemMails.id, body.mailId)).limit(1);
   if (!row || row.status === 'sent' || row.status === 'failed') return;
-  if (row.status === 'sending') {
-    const age = Date.now() - Date.parse(row.updatedAt);
-    if (age < SEND_LEASE_MS) {
-      // Another delivery is sending it: look again once its claim has run out, in case that delivery died.
-      await enqueueSystemMail(env, row.id, Math.ceil((SEND_LEASE_MS - age) / 1000) + 5);
-      return;
-    }
-  }
 
   let options: SmtpTransportOptions | null;
   try {
@@ -53,38 +46,46 @@ export async function deliverSystemMail(env: Env, body: Pick<SystemMailBody, 'ma
     return;
   }
 
-  const now = () => new Date().toISOString();
-  const claimed = await db
-    .update(systemMails)
-    .set({ status: 'sending', attempts: sql`${systemMails.attempts} + 1` as unknown as number, updatedAt: now() })
-    .where(and(eq(systemMails.id, row.id), eq(systemMails.status, row.status), eq(systemMails.updatedAt, row.updatedAt)))
-    .returning();
-  if (claimed.length === 0) return;
-  const mail = claimed[0];
+  // The same claim as every message: only the delivery that takes the row sends it.
+  const claim = await claimRows<SystemMailRow>(db, { table: 'system_mails', ids: [row.id] });
+  const mail = claim.rows[0];
+  if (!mail) return;
 
-  const outcome = await send(open, options, env, mail);
-  const mine = and(eq(systemMails.id, mail.id), eq(systemMails.status, 'sending'));
-  if (outcome.ok) {
-    // The server has it: a failed write here must not lead to a second send, so try it a few times.
-    for (let tries = 1; ; tries++) {
-      try {
-        await db.update(systemMails).set({ status: 'sent', text: null, html: null, error: null, sentAt: now(), updatedAt: now() }).where(mine);
-        return;
-      } catch (error) {
-        if (tries >= 3) throw error;
-      }
+  const result = await send(open, options, env, mail);
+  const outcome: RowOutcome = result.ok
+    ? { id: mail.id, status: 'sent', externalId: null }
+    : result.retryable && mail.attempts < QUEUE_MAX_DELIVERIES
+      ? { id: mail.id, status: 'queued', error: result.error }
+      : { id: mail.id, status: 'failed', error: result.error, retryable: result.retryable };
+  // Sent mail loses its text and html: they carry one-time codes.
+  const clearText = sql`text = CASE WHEN o.s = 'sent' THEN NULL ELSE text END, html = CASE WHEN o.s = 'sent' THEN NULL ELSE html END`;
+  const record = () => rawBatch(db, [finishStatement(db, 'system_mails', claim.token, outcomesJson([outcome]), Date.now(), clearText)]);
+  // The server has it: a failed write here must not lead to a second send, so try it a few times.
+  for (let tries = 1; ; tries++) {
+    try {
+      await record();
+      break;
+    } catch (error) {
+      if (tries >= 3) throw error;
     }
   }
-  if (!outcome.retryable || mail.attempts >= QUEUE_MAX_DELIVERIES) {
-    await db.update(systemMails).set({ status: 'failed', error: outcome.error, updatedAt: now() }).where(mine);
-    return;
+  if (outcome.status === 'queued') {
+    throw new Error(`system mail ${mail.id} not sent yet (attempt ${mail.attempts} of ${QUEUE_MAX_DELIVERIES}): ${outcome.error}`);
   }
-  await db.update(systemMails).set({ status: 'queued', error: outcome.error, updatedAt: now() }).where(mine);
-  throw new Error(`system mail ${mail.id} not sent yet (attempt ${mail.attempts} of ${QUEUE_MAX_DELIVERIES}): ${outcome.error}`);
+}
+
+/** A system mail row as the claim returns it (snake_case). */
+interface SystemMailRow {
+  id: number;
+  to_address: string;
+  subject: string;
+  text: string | null;
+  html: string | null;
+  attempts: number;
 }
 
 /** One attempt; never throws. */
-async function send(open: OpenSystemTransport, options: SmtpTransportOptions, env: Env, mail: typeof systemMails.$inferSelect): Promise<SendResult> {
+async function send(open: OpenSystemTransport, options: SmtpTransportOptions, env: Env, mail: SystemMailRow): Promise<SendResult> {
   let transport: Transport | null = null;
   try {
     transport = open(options);
@@ -92,7 +93,7 @@ async function send(open: OpenSystemTransport, options: SmtpTransportOptions, en
     return await transport.send({
       id: mail.id,
       from: systemFrom(env),
-      to: mail.toAddress,
+      to: mail.to_address,
       subject: mail.subject,
       body: html ?? mail.text ?? '',
       html: html !== null,

@@ -66,5 +66,5 @@ export async function sendTestMessage(c: Ctx, template: typeof templates.$inferS
     await new TenantScope(c.var.db, messages, orgId).update(eq(messages.id, row.id), { status: 'failed', error: 'Could not be put on the send queue' });
     throw error;
   }
-  return c.json({ data: presentMessage(row, true) }, 202);
+  return c.json({ data: presentMessage(row, { body: row.body, body_plain: row.bodyPlain, html: !sms && templateType !== 'text' }) }, 202);
 }

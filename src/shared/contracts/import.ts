@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { BroadcastProgress } from './broadcast';
 import { ADDRESS_TYPES, addressTypeSchema, type AddressType } from '../address';
 import { MESSAGES } from '../messages';
 import { requiredText } from '../zod-helpers';
@@ -188,7 +189,9 @@ export type ImportSummary = Omit<Import, 'rejections' | 'mapping'>;
  */
 export type LiveEvent =
   | { type: 'import.progress'; import: ImportSummary }
-  | { type: 'import.finished'; import: ImportSummary };
+  | { type: 'import.finished'; import: ImportSummary }
+  /** A broadcast's counters or status changed (src/shared/contracts/broadcast.ts). */
+  | { type: 'broadcast.progress'; broadcast: BroadcastProgress };
 
 /** The subprotocol marker that precedes the access token in Sec-WebSocket-Protocol. */
 export const LIVE_TOKEN_PROTOCOL = 'access_token';

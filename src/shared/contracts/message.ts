@@ -3,14 +3,15 @@ import { z } from 'zod';
 // Messages: every email or SMS the platform sends, test messages included. Read and delete only.
 export const MESSAGE_TYPES = ['email', 'sms'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
-/** queued (waiting or being sent), sent, failed (with the error). */
-export const MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const;
+/** queued (waiting or being sent), sent, failed (with the error), skipped (a broadcast recipient left out, with the reason). */
+export const MESSAGE_STATUSES = ['queued', 'sent', 'failed', 'skipped'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** Filters of GET /message (and of the bulk delete), next to page, sort and search. */
 export const messageFilterShape = {
-  status: z.enum(MESSAGE_STATUSES, { error: 'status must be queued, sent or failed' }).optional(),
+  status: z.enum(MESSAGE_STATUSES, { error: 'status must be queued, sent, failed or skipped' }).optional(),
   type: z.enum(MESSAGE_TYPES, { error: 'type must be email or sms' }).optional(),
+  broadcast_id: z.coerce.number({ error: 'broadcast_id must be a broadcast id' }).int('broadcast_id must be a broadcast id').positive('broadcast_id must be a broadcast id').optional(),
 };
 
 export interface Message {
@@ -26,8 +27,11 @@ export interface Message {
   from_name: string | null;
   to_address: string;
   subject: string | null;
+  /** Broadcast messages are rendered again from the broadcast's frozen template when read (their rows keep no body). */
   body: string;
   body_plain: string | null;
+  /** Whether `body` is html (show it sandboxed) or plain text. */
+  html: boolean;
   delayed_at: string | null;
   sent_at: string | null;
   external_id: string | null;
@@ -44,4 +48,4 @@ export interface Message {
 }
 
 /** Items of GET /message leave out the bodies (GET /message/{id} has them). */
-export type MessageListItem = Omit<Message, 'body' | 'body_plain'>;
+export type MessageListItem = Omit<Message, 'body' | 'body_plain' | 'html'>;

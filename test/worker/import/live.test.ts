@@ -63,7 +63,7 @@ describe('GET /api/v1/live', () => {
       type: 'import.finished',
       import: expect.objectContaining({ id: done.id, status: 'success', created_count: 1, updated_count: 0, rejected_count: 1, file_name: 'contacts.csv' }),
     });
-    expect(event.import).not.toHaveProperty('rejections');
+    expect((event as { import: unknown }).import).not.toHaveProperty('rejections');
   });
 
   it('accepts the token as a subprotocol, answers with the marker, and publishes a finish only once', async () => {
@@ -74,7 +74,7 @@ describe('GET /api/v1/live', () => {
     const id = await createImportRow(org, await upload(org, 'name,email\n'), [...mapping]);
     await runImport(env, org.orgId, id);
     const event = await live.next('import.finished');
-    expect(event.import).toMatchObject({ id, status: 'fail', error: 'The file does not contain any rows for import.' });
+    expect((event as { import: unknown }).import).toMatchObject({ id, status: 'fail', error: 'The file does not contain any rows for import.' });
     await runImport(env, org.orgId, id);
     await new Promise((r) => setTimeout(r, 300));
     expect(live.events.filter((e) => e.type === 'import.finished')).toHaveLength(1);

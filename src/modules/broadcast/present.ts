@@ -1,0 +1,58 @@
+import { inArray, sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../context';
+import { senders, subscriptions, templates } from '../../db/schema';
+import { TenantScope } from '../../db/tenant-scope';
+import { actionsFor, type Broadcast, type BroadcastStatus, type BroadcastType, type Recipients } from '../../shared/contracts/broadcast';
+import type { TemplateType } from '../../shared/contracts/template';
+import { progressOf } from './progress';
+import type { BroadcastRow } from './run-store';
+
+type Ctx = Context<AppEnv>;
+
+/** Broadcast rows in the API shape, with their sender, template and subscription named (one query each per page). */
+export async function presentBroadcasts(c: Ctx, rows: BroadcastRow[]): Promise<Broadcast[]> {
+  const orgId = c.var.org.id;
+  const ids = (pick: (r: BroadcastRow) => number | null) => [...new Set(rows.map(pick).filter((id): id is number => id !== null))];
+  const senderIds = ids((r) => r.senderId);
+  const templateIds = ids((r) => r.templateId);
+  const subscriptionIds = ids((r) => r.subscriptionId);
+  const scope = <T extends typeof senders | typeof templates | typeof subscriptions>(table: T) => new TenantScope(c.var.db, table, orgId);
+  const [senderRows, templateRows, subscriptionRows] = await Promise.all([
+    senderIds.length ? c.var.db.select({ id: senders.id, value: senders.value, name: senders.name }).from(senders).where(scope(senders).where(inArray(senders.id, senderIds))) : [],
+    templateIds.length
+      ? c.var.db.select({ id: templates.id, name: templates.name, type: templates.type }).from(templates).where(scope(templates).where(inArray(templates.id, templateIds)))
+      : [],
+    subscriptionIds.length
+      ? c.var.db.select({ id: subscriptions.id, name: subscriptions.name }).from(subscriptions).where(scope(subscriptions).where(sql`${subscriptions.id} IN (SELECT value FROM json_each(${JSON.stringify(subscriptionIds)}))`))
+      : [],
+  ]);
+  const sender = new Map(senderRows.map((s) => [s.id, s]));
+  const template = new Map(templateRows.map((t) => [t.id, { ...t, type: t.type as TemplateType }]));
+  const subscription = new Map(subscriptionRows.map((s) => [s.id, s]));
+  return rows.map((b) => ({
+    ...progressOf(b),
+    name: b.name,
+    alias: b.alias,
+    note: b.note,
+    type: b.type as BroadcastType,
+    sender_id: b.senderId,
+    template_id: b.templateId,
+    subscription_id: b.subscriptionId,
+    do_not_unsubscribe: b.doNotUnsubscribe,
+    skip_unsubscribed: b.skipUnsubscribed,
+    sleep: b.sleep,
+    delayed_at: b.delayedAt,
+    immediate: b.delayedAt === null,
+    contacts: b.contacts as Recipients,
+    opens: b.opens,
+    clicks: b.clicks,
+    unsubscribes: b.unsubscribes,
+    sender: (b.senderId && sender.get(b.senderId)) || null,
+    template: (b.templateId && template.get(b.templateId)) || null,
+    subscription: (b.subscriptionId && subscription.get(b.subscriptionId)) || null,
+    actions: actionsFor(b.status as BroadcastStatus),
+    created_at: b.createdAt,
+    updated_at: b.updatedAt,
+  }));
+}

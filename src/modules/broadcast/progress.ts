@@ -1,0 +1,41 @@
+import type { Env } from '../../env';
+import type { BroadcastProgress, BroadcastStatus } from '../../shared/contracts/broadcast';
+import { publishToOrg } from '../live/publish';
+import type { BroadcastRow } from './run-store';
+
+/** The moving part of a broadcast, as the API and the live channel show it. */
+export function progressOf(b: BroadcastRow, now = Date.now()): BroadcastProgress {
+  return {
+    id: b.id,
+    status: b.status as BroadcastStatus,
+    total: b.total,
+    recipients_final: b.enumerated,
+    sent: b.sent,
+    failed: b.failed,
+    skipped: b.skipped,
+    started_at: b.startedAt,
+    finished_at: b.finishedAt,
+    paused_reason: b.pausedReason,
+    held_until: b.heldUntil && Date.parse(b.heldUntil) > now ? b.heldUntil : null,
+    expected_finish_at: expectedFinish(b, now),
+  };
+}
+
+/**
+ * When a sending broadcast should end: with a sleep, one message every `sleep` seconds; otherwise at the
+ * pace it has kept since it started. Null when it is not sending or nothing has gone yet.
+ */
+function expectedFinish(b: BroadcastRow, now: number): string | null {
+  if (b.status !== 'sending' || !b.startedAt) return null;
+  const left = Math.max(0, b.total - b.sent - b.failed - b.skipped);
+  if (b.sleep > 0) return new Date(now + left * b.sleep * 1000).toISOString();
+  const done = b.sent + b.failed;
+  const elapsed = now - Date.parse(b.startedAt);
+  if (done === 0 || elapsed <= 0 || !b.enumerated) return null;
+  return new Date(now + (left * elapsed) / done).toISOString();
+}
+
+/** Pushes the broadcast's progress to the organisation's consoles (best effort). */
+export async function publishBroadcastProgress(env: Env, orgId: number, b: BroadcastRow): Promise<void> {
+  await publishToOrg(env, orgId, { type: 'broadcast.progress', broadcast: progressOf(b) });
+}

@@ -1,0 +1,61 @@
+import { and, sql, type SQL } from 'drizzle-orm';
+import { blacklist, contactAddresses, contacts, unsubscribes } from '../../db/schema';
+import { SKIP_REASONS, type BroadcastType, type Recipients } from '../../shared/contracts/broadcast';
+import { contactFilterConditions, contactSearch } from '../contact/filters';
+
+// Who a broadcast goes to, in SQL: the one definition the form's preview and the engine's pages share.
+// A recipient is a contact the filter selects; the address used is its first address of the broadcast's type
+// (by position); it is skipped, with the reason, when it has none, when that address is blacklisted, or when
+// the contact unsubscribed from the broadcast's subscription and the broadcast skips the unsubscribed.
+
+export interface RecipientRule {
+  orgId: number;
+  type: BroadcastType;
+  recipients: Recipients;
+  subscriptionId: number | null;
+  skipUnsubscribed: boolean;
+}
+
+/** The conditions on `contacts` that select the recipients (filter and search). */
+export function recipientConditions(rule: RecipientRule): SQL {
+  const { filter, search } = rule.recipients;
+  const ids = filter.ids?.length ? sql`${contacts.id} IN (SELECT value FROM json_each(${JSON.stringify(filter.ids)}))` : undefined;
+  return and(
+    sql`${contacts.orgId} = ${rule.orgId}`,
+    ids,
+    ...contactFilterConditions(filter, rule.orgId),
+    search ? contactSearch(search, rule.orgId) : undefined,
+  ) as SQL;
+}
+
+/** The address a recipient gets the message at: the contact's first address of the broadcast's type. */
+export function recipientAddress(rule: RecipientRule): SQL {
+  return sql`(SELECT ${contactAddresses.value} FROM ${contactAddresses}
+    WHERE ${contactAddresses.contactId} = ${contacts.id} AND ${contactAddresses.orgId} = ${rule.orgId} AND ${contactAddresses.type} = ${rule.type}
+    ORDER BY ${contactAddresses.position}, ${contactAddresses.id} LIMIT 1)`;
+}
+
+/** Why a recipient whose address (column `address` of the inner select) is as given is skipped, or NULL. */
+export function skipReason(rule: RecipientRule, address: SQL, contactId: SQL): SQL {
+  const unsubscribed =
+    rule.skipUnsubscribed && rule.subscriptionId
+      ? sql`WHEN EXISTS (SELECT 1 FROM ${unsubscribes} WHERE ${unsubscribes.orgId} = ${rule.orgId} AND ${unsubscribes.subscriptionId} = ${rule.subscriptionId} AND ${unsubscribes.contactId} = ${contactId}) THEN ${SKIP_REASONS.unsubscribed}`
+      : sql``;
+  return sql`CASE
+    WHEN ${address} IS NULL THEN ${SKIP_REASONS.noAddress[rule.type]}
+    WHEN EXISTS (SELECT 1 FROM ${blacklist} WHERE ${blacklist.orgId} = ${rule.orgId} AND ${blacklist.type} = ${rule.type} AND ${blacklist.value} = ${address}) THEN ${SKIP_REASONS.blacklisted}
+    ${unsubscribed}
+    ELSE NULL END`;
+}
+
+/**
+ * The recipients with contact id in (after, upTo], in contact id order, at most `limit`: `id`, `name`,
+ * `address`, `reason` (null when the message can go). Keyset paging: the cost of a page never depends on how
+ * many pages came before it.
+ */
+export function recipientPage(rule: RecipientRule, after: number, upTo: number | null, limit: number): SQL {
+  const page = sql`SELECT ${contacts.id} AS id, ${contacts.name} AS name, ${recipientAddress(rule)} AS address FROM ${contacts}
+    WHERE ${recipientConditions(rule)} AND ${contacts.id} > ${after} ${upTo === null ? sql`` : sql`AND ${contacts.id} <= ${upTo}`}
+    ORDER BY ${contacts.id} LIMIT ${limit}`;
+  return sql`SELECT r.id, r.name, r.address, ${skipReason(rule, sql`r.address`, sql`r.id`)} AS reason FROM (${page}) AS r`;
+}

@@ -1,0 +1,175 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import { runnerOf } from '../../../durable-objects/broadcast-runner';
+import type { AppEnv } from '../../context';
+import { broadcasts, contacts, messages } from '../../db/schema';
+import { TenantScope } from '../../db/tenant-scope';
+import { ApiError } from '../../lib/api-error';
+import { validJson, validQuery } from '../../lib/validate';
+import {
+  BROADCAST_ACTIONS,
+  BROADCAST_MESSAGES,
+  BROADCAST_STATUSES,
+  broadcastInputSchema,
+  recipientListFilterShape,
+  recipientsPreviewSchema,
+  type Broadcast,
+  type BroadcastAction,
+  type BroadcastInput,
+  type BroadcastRecipient,
+  type BroadcastStatus,
+  type RecipientStatus,
+} from '../../shared/contracts/broadcast';
+import { listQuerySchema, PAGE_SIZE_DEFAULT, type ListResponse } from '../../shared/list';
+import { recordActivity } from '../activity-log/record';
+import { crudRoutes } from '../crud/crud-routes';
+import { searchCondition } from '../crud/list-filter';
+import { rowOr404 } from '../crud/rows';
+import { presentBroadcasts } from './present';
+import { previewRecipients } from './preview';
+import type { BroadcastRow } from './run-store';
+import { applyAction } from './transitions';
+import { validateBroadcast } from './validate';
+
+// /broadcast: list, read and create (no edit: a broadcast is a send, not a draft), the recipients preview,
+// the user's actions, and the recipients of one broadcast. Routes validate, write and hand the broadcast to its
+// BroadcastRunner (durable-objects/broadcast-runner.ts); they never send.
+
+type Ctx = Context<AppEnv>;
+
+/** Hands the broadcast to its runner. If that fails, the cron wakes it later (wakeStalledBroadcasts). */
+async function wake(c: Ctx, id: number, redispatch = false): Promise<void> {
+  try {
+    await runnerOf(c.env, id).wake({ orgId: c.var.org.id, broadcastId: id }, { redispatch });
+  } catch (error) {
+    console.error(JSON.stringify({ level: 'error', broadcast: id, wake: String(error) }));
+  }
+}
+
+async function createBroadcast(c: Ctx, input: BroadcastInput): Promise<BroadcastRow> {
+  const scheduled = input.delayed_at !== null && Date.parse(input.delayed_at) > Date.now();
+  const [row] = await new TenantScope(c.var.db, broadcasts, c.var.org.id).insert({
+    name: input.name,
+    alias: input.alias,
+    note: input.note,
+    type: input.type,
+    status: scheduled ? 'waiting' : 'queued',
+    senderId: input.sender_id,
+    templateId: input.template_id,
+    subscriptionId: input.do_not_unsubscribe ? null : (input.subscription_id ?? null),
+    doNotUnsubscribe: input.do_not_unsubscribe,
+    skipUnsubscribed: input.contacts.filter.skip_unsubscribed ?? true,
+    sleep: input.sleep,
+    delayedAt: input.delayed_at,
+    contacts: input.contacts,
+  });
+  await wake(c, row.id);
+  return row;
+}
+
+const crud = crudRoutes<typeof broadcasts, BroadcastInput, Broadcast>({
+  table: broadcasts,
+  input: broadcastInputSchema as unknown as z.ZodObject<z.ZodRawShape, z.core.$strict>,
+  only: ['list', 'read', 'create'],
+  sortable: {
+    created_at: broadcasts.createdAt,
+    id: broadcasts.id,
+    name: broadcasts.name,
+    status: broadcasts.status,
+    started_at: broadcasts.startedAt,
+    finished_at: broadcasts.finishedAt,
+  },
+  defaultSort: { key: 'created_at', order: 'desc' },
+  search: [broadcasts.name, broadcasts.alias],
+  filters: {
+    shape: { status: z.enum(BROADCAST_STATUSES, { error: `status must be one of: ${BROADCAST_STATUSES.join(', ')}` }).optional() },
+    where: (f) => [f.status ? eq(broadcasts.status, f.status as BroadcastStatus) : undefined],
+  },
+  audit: 'broadcast',
+  validate: (c, input) => validateBroadcast(c, input as BroadcastInput),
+  write: {
+    create: (c, input) => createBroadcast(c, input),
+    // Never mounted (`only` leaves update out): a broadcast is a send, not a draft.
+    update: async () => {
+      throw new ApiError(409, 'conflict', 'Broadcasts cannot be edited');
+    },
+  },
+  present: presentBroadcasts,
+});
+
+const recipientsQuery = listQuerySchema(['id']).extend(recipientListFilterShape);
+
+export const broadcastRoutes = new Hono<AppEnv>()
+  // The form's live count and sample of the recipients.
+  .post('/preview', validJson(recipientsPreviewSchema), async (c) => {
+    const input = c.req.valid('json');
+    const preview = await previewRecipients(c.var.db, {
+      orgId: c.var.org.id,
+      type: input.type,
+      recipients: input.contacts,
+      subscriptionId: input.subscription_id ?? null,
+      skipUnsubscribed: input.contacts.filter.skip_unsubscribed ?? true,
+    });
+    return c.json({ data: preview });
+  })
+  .post(`/:id/:action{${BROADCAST_ACTIONS.join('|')}}`, async (c) => {
+    const existing = await rowOr404(c, broadcasts);
+    const action = c.req.param('action') as BroadcastAction;
+    const row = await applyAction(c.var.db, c.var.org.id, existing.id, action);
+    if (!row) {
+      const now = (await rowOr404(c, broadcasts)).status as BroadcastStatus;
+      throw new ApiError(409, 'invalid_transition', action === 'retry-failed' && now === 'finished' ? BROADCAST_MESSAGES.nothingToRetry : BROADCAST_MESSAGES.transition(action, now));
+    }
+    await wake(c, row.id, action === 'resume' || action === 'retry-failed');
+    await recordActivity(c, 'broadcast', row.id, 'update', [{ field: 'status', previous: existing.status, next: row.status }]);
+    const [data] = await presentBroadcasts(c, [row]);
+    return c.json({ data });
+  })
+  .get('/:id/recipients', validQuery(recipientsQuery), async (c) => {
+    const b = await rowOr404(c, broadcasts);
+    const query = c.req.valid('query');
+    const page = query.page ?? 1;
+    const pageSize = query.page_size ?? PAGE_SIZE_DEFAULT;
+    const where = and(
+      eq(messages.orgId, c.var.org.id),
+      eq(messages.broadcastId, b.id),
+      query.status === 'queued' ? sql`${messages.status} IN ('queued', 'sending')` : query.status ? eq(messages.status, query.status) : undefined,
+      searchCondition([messages.toAddress, contacts.name], query.search),
+    );
+    const joined = sql`${contacts.id} = ${messages.contactId} AND ${contacts.orgId} = ${messages.orgId}`;
+    const [totals, rows] = await c.var.db.batch([
+      c.var.db.select({ total: count() }).from(messages).leftJoin(contacts, joined).where(where),
+      c.var.db
+        .select({
+          id: messages.id,
+          contactId: messages.contactId,
+          name: contacts.name,
+          address: messages.toAddress,
+          status: messages.status,
+          error: messages.error,
+          sentAt: messages.sentAt,
+        })
+        .from(messages)
+        .leftJoin(contacts, joined)
+        .where(where)
+        .orderBy(asc(messages.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+    ]);
+    const total = totals[0]?.total ?? 0;
+    const body: ListResponse<BroadcastRecipient> = {
+      items: rows.map((r) => ({
+        message_id: r.id,
+        contact_id: r.contactId,
+        contact_name: r.name,
+        address: r.address,
+        status: (r.status === 'sending' ? 'queued' : r.status) as RecipientStatus,
+        reason: r.error,
+        sent_at: r.sentAt,
+      })),
+      meta: { total, page, page_size: pageSize, total_pages: Math.ceil(total / pageSize) },
+    };
+    return c.json(body);
+  })
+  .route('/', crud);

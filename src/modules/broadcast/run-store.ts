@@ -1,0 +1,150 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { broadcasts, contacts, messages } from '../../db/schema';
+import { SKIP_REASONS, type BroadcastType, type Recipients } from '../../shared/contracts/broadcast';
+import { rawBatch } from '../crud/raw-batch';
+import { recipientPage, type RecipientRule } from './recipients';
+import type { BroadcastSnapshot } from './snapshot';
+
+// The SQL behind the BroadcastRunner's steps, one function a step. Every write is conditional on the state
+// it expects, and the counters move in the same transaction as the rows they count.
+
+export type BroadcastRow = typeof broadcasts.$inferSelect;
+
+const nowIso = () => new Date().toISOString();
+
+/** The recipient rule of a broadcast row. */
+export function ruleOf(b: BroadcastRow): RecipientRule {
+  return {
+    orgId: b.orgId,
+    type: b.type as BroadcastType,
+    recipients: b.contacts as Recipients,
+    subscriptionId: b.doNotUnsubscribe ? null : b.subscriptionId,
+    skipUnsubscribed: b.skipUnsubscribed,
+  };
+}
+
+/** The broadcast as stored now. */
+export async function loadBroadcast(db: Database, orgId: number, id: number): Promise<BroadcastRow | undefined> {
+  const [row] = await db.select().from(broadcasts).where(and(eq(broadcasts.id, id), eq(broadcasts.orgId, orgId)));
+  return row;
+}
+
+/** waiting|queued -> sending with the frozen content and the recipients fixed (contacts up to the newest id now). */
+export async function markStarted(db: Database, b: BroadcastRow, snapshot: BroadcastSnapshot): Promise<BroadcastRow | undefined> {
+  const now = nowIso();
+  const [row] = await db
+    .update(broadcasts)
+    .set({
+      status: 'sending',
+      snapshot,
+      startedAt: now,
+      lastContactId: sql`(SELECT coalesce(max(${contacts.id}), 0) FROM ${contacts} WHERE ${contacts.orgId} = ${b.orgId})` as unknown as number,
+      updatedAt: now,
+    })
+    .where(and(eq(broadcasts.id, b.id), eq(broadcasts.orgId, b.orgId), sql`${broadcasts.status} IN ('waiting', 'queued')`))
+    .returning();
+  return row;
+}
+
+/** A broadcast that cannot start (its template or sender is gone) is paused with the reason. */
+export async function markUnstartable(db: Database, b: BroadcastRow, reason: string): Promise<void> {
+  await db
+    .update(broadcasts)
+    .set({ status: 'paused', pausedReason: reason, updatedAt: nowIso() })
+    .where(and(eq(broadcasts.id, b.id), eq(broadcasts.orgId, b.orgId), sql`${broadcasts.status} IN ('waiting', 'queued')`));
+}
+
+/**
+ * Writes the message rows of the next page of recipients (queued, or skipped with the reason) and moves the
+ * cursor, the total and the skipped count past them, in one transaction. A page walked again (the object
+ * restarted before it saw the answer) inserts nothing (unique broadcast + contact) and counts nothing (the
+ * cursor moved). Answers whether the walk is complete.
+ */
+export async function writeRecipientPage(db: Database, b: BroadcastRow, pageSize: number): Promise<{ enumerated: boolean }> {
+  const snapshot = b.snapshot as BroadcastSnapshot;
+  const type = b.type === 'phone' ? 'sms' : 'email';
+  const inRange = sql`${messages.broadcastId} = ${b.id} AND ${messages.contactId} > ${b.cursor}`;
+  const [, counted] = await rawBatch(db, [
+    db.run(sql`INSERT INTO ${messages} (org_id, type, status, sender_id, template_id, contact_id, broadcast_id, from_address, from_name, to_address, body, error)
+      SELECT ${b.orgId}, ${type}, CASE WHEN p.reason IS NULL THEN 'queued' ELSE 'skipped' END, ${snapshot.sender.id}, ${snapshot.template.id}, p.id, ${b.id},
+        ${snapshot.sender.value}, ${type === 'email' ? snapshot.sender.name : null}, coalesce(p.address, ''), '', p.reason
+      FROM (${recipientPage(ruleOf(b), b.cursor, b.lastContactId, pageSize)}) AS p WHERE true
+      ON CONFLICT (broadcast_id, contact_id) DO NOTHING`),
+    db.run(sql`UPDATE ${broadcasts} SET
+        cursor = coalesce((SELECT max(${messages.contactId}) FROM ${messages} WHERE ${messages.broadcastId} = ${b.id}), cursor),
+        total = total + (SELECT count(*) FROM ${messages} WHERE ${inRange}),
+        skipped = skipped + (SELECT count(*) FROM ${messages} WHERE ${inRange} AND ${messages.status} = 'skipped'),
+        enumerated = NOT EXISTS (SELECT 1 FROM ${messages} WHERE ${inRange}),
+        updated_at = ${nowIso()}
+      WHERE id = ${b.id} AND org_id = ${b.orgId} AND cursor = ${b.cursor}
+      RETURNING enumerated`),
+  ]);
+  const row = counted.results[0] as { enumerated: number } | undefined;
+  return { enumerated: row ? Number(row.enumerated) === 1 : false };
+}
+
+/** Queued messages of the broadcast after message id `afterId`, in id order: what to put on the send queue next. */
+export async function queuedAfter(db: Database, b: BroadcastRow, afterId: number, limit: number, staleBefore?: string): Promise<number[]> {
+  const rows = await db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.orgId, b.orgId),
+        eq(messages.broadcastId, b.id),
+        eq(messages.status, 'queued'),
+        sql`${messages.id} > ${afterId}`,
+        staleBefore ? sql`${messages.updatedAt} < ${staleBefore}` : undefined,
+      ),
+    )
+    .orderBy(messages.id)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** sending -> finished once every recipient is known and accounted for; returns the row when this call finished it. */
+export async function finishIfDone(db: Database, b: Pick<BroadcastRow, 'id' | 'orgId'>): Promise<BroadcastRow | undefined> {
+  const now = nowIso();
+  const [row] = await db
+    .update(broadcasts)
+    .set({ status: 'finished', finishedAt: now, heldUntil: null, updatedAt: now })
+    .where(finishableCondition(b))
+    .returning();
+  return row;
+}
+
+/** The condition under which a sending broadcast is done. */
+export function finishableCondition(b: Pick<BroadcastRow, 'id' | 'orgId'>) {
+  return and(
+    eq(broadcasts.id, b.id),
+    eq(broadcasts.orgId, b.orgId),
+    eq(broadcasts.status, 'sending'),
+    eq(broadcasts.enumerated, true),
+    sql`${broadcasts.sent} + ${broadcasts.failed} + ${broadcasts.skipped} >= ${broadcasts.total}`,
+  )!;
+}
+
+/**
+ * A cancelled broadcast's messages that never went out become skipped ("cancelled"), `limit` at a time, with
+ * the count in the same transaction. Answers how many it changed (0: nothing left).
+ */
+export async function skipCancelled(db: Database, b: BroadcastRow, limit: number): Promise<number> {
+  const pending = sql`SELECT ${messages.id} FROM ${messages} WHERE ${messages.orgId} = ${b.orgId} AND ${messages.broadcastId} = ${b.id} AND ${messages.status} = 'queued' ORDER BY ${messages.id} LIMIT ${limit}`;
+  const now = nowIso();
+  const [counted] = await rawBatch(db, [
+    db.run(sql`UPDATE ${broadcasts} SET skipped = skipped + (SELECT count(*) FROM (${pending})), updated_at = ${now} WHERE id = ${b.id} AND org_id = ${b.orgId}
+      RETURNING (SELECT count(*) FROM (${pending})) AS changed`),
+    db.run(sql`UPDATE ${messages} SET status = 'skipped', error = ${SKIP_REASONS.cancelled}, updated_at = ${now} WHERE id IN (${pending})`),
+  ]);
+  return Number((counted.results[0] as { changed?: number } | undefined)?.changed ?? 0);
+}
+
+/** Marks the broadcast finished when cancelled and nothing is left in flight (the drain is complete). */
+export async function closeCancelled(db: Database, b: BroadcastRow): Promise<void> {
+  const now = nowIso();
+  await db
+    .update(broadcasts)
+    .set({ finishedAt: now, heldUntil: null, updatedAt: now })
+    .where(and(eq(broadcasts.id, b.id), eq(broadcasts.orgId, b.orgId), eq(broadcasts.status, 'cancelled'), sql`${broadcasts.finishedAt} IS NULL`));
+}

@@ -1,0 +1,79 @@
+import type { Database } from '../../db/client';
+import { integrations } from '../../db/schema';
+import { TenantScope } from '../../db/tenant-scope';
+import type { Env } from '../../env';
+import type { Transport } from '../../lib/transport/types';
+import { providerAccount, type IntegrationRow, type StoredDetails } from '../integration/account';
+import { ProviderUnavailableError, providers as defaultProviders, type Providers } from '../integration/providers';
+
+// The open channels of one queue invocation: each integration's row and transport, opened on first use and
+// shared by every batch of the invocation, so a consumer handed 100 batches opens one SMTP session, not 100.
+
+export interface Channel {
+  integration: IntegrationRow;
+  transport: Transport;
+  /** The SMTP integration's return path (null for SMS). */
+  returnPath: string | null;
+}
+
+/** Errors may say they are permanent with `retryable: false` (or `permanent: true`). */
+export function isPermanent(error: unknown): boolean {
+  const e = error as { retryable?: unknown; permanent?: unknown } | null;
+  return !!e && typeof e === 'object' && (e.retryable === false || e.permanent === true);
+}
+
+export function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+}
+
+/** A channel that cannot be opened: why, and whether trying later can help. */
+export interface ChannelProblem {
+  problem: string;
+  retryable: boolean;
+}
+
+export class SendChannels {
+  private open = new Map<number, Promise<Channel | ChannelProblem>>();
+
+  constructor(
+    private env: Env,
+    private deps: Pick<Providers, 'openTransport'> = defaultProviders,
+  ) {}
+
+  /** The channel of an integration of the organisation, opened once per invocation. */
+  get(db: Database, orgId: number, integrationId: number): Promise<Channel | ChannelProblem> {
+    let channel = this.open.get(integrationId);
+    if (!channel) {
+      channel = this.connect(db, orgId, integrationId);
+      this.open.set(integrationId, channel);
+    }
+    return channel;
+  }
+
+  private async connect(db: Database, orgId: number, integrationId: number): Promise<Channel | ChannelProblem> {
+    const integration = await new TenantScope(db, integrations, orgId).findById(integrationId);
+    if (!integration) return { problem: 'The integration of this sender no longer exists', retryable: false };
+    let account;
+    try {
+      account = await providerAccount(this.env, integration);
+    } catch (error) {
+      return { problem: `The integration's credentials cannot be read: ${errorText(error)}`, retryable: false };
+    }
+    try {
+      const transport = await this.deps.openTransport(account, this.env);
+      const returnPath = integration.type === 'smtp' ? ((integration.details as StoredDetails).return_path ?? null) : null;
+      return { integration, transport, returnPath };
+    } catch (error) {
+      // Not cached as a failure for good: the next batch of this invocation may try again.
+      this.open.delete(integrationId);
+      return { problem: errorText(error), retryable: !(error instanceof ProviderUnavailableError) && !isPermanent(error) };
+    }
+  }
+
+  /** Ends every session (SMTP QUIT). */
+  async close(): Promise<void> {
+    const channels = await Promise.all(this.open.values());
+    this.open.clear();
+    await Promise.all(channels.map((c) => ('transport' in c ? c.transport.close().catch(() => {}) : undefined)));
+  }
+}

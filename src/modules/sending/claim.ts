@@ -1,0 +1,103 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import type { BatchStatement } from '../crud/raw-batch';
+
+// The one place that decides who may send a row. Every sendable row (a message, a system mail) moves
+//   queued --claim--> sending --finish--> sent | failed | queued (released for a retry)
+// A claim is one conditional UPDATE over a whole batch of ids that stamps the rows with a fresh token; only
+// rows that were queued (or whose earlier claim ran out: its delivery died) are taken, so two deliveries of
+// the same queue message, or a redelivery after a crash, never both get a row. Finishing writes every
+// outcome of a batch in one statement that only touches rows still carrying this delivery's token.
+
+/** How long a claim holds; after it another delivery may take over a row whose sender died mid-send. */
+export const SEND_LEASE_MS = 10 * 60_000;
+
+/** Tables with the claim columns: id, status, attempts, claim, updated_at. */
+export type ClaimTable = 'messages' | 'system_mails';
+
+export interface ClaimOptions {
+  table: ClaimTable;
+  ids: readonly number[];
+  /** Extra condition on the rows (the organisation, the broadcast still sending...). */
+  where?: SQL;
+  now?: number;
+}
+
+export interface Claim<Row> {
+  token: string;
+  rows: Row[];
+}
+
+/** What became of one claimed row. */
+export type RowOutcome =
+  | { id: number; status: 'sent'; externalId: string | null; subject?: string | null }
+  | { id: number; status: 'failed'; error: string; retryable: boolean }
+  /** Back to queued for another try; `refund` gives the attempt back (a throttled or held send did not count). */
+  | { id: number; status: 'queued'; error: string | null; refund?: boolean };
+
+const table = (name: ClaimTable) => sql.raw(`"${name}"`);
+
+/** Takes the rows among `ids` that no other delivery holds; returns them (as stored, snake_case) with the token. */
+export async function claimRows<Row = Record<string, unknown>>(db: Database, options: ClaimOptions): Promise<Claim<Row>> {
+  const token = crypto.randomUUID();
+  const now = options.now ?? Date.now();
+  const stamp = new Date(now).toISOString();
+  const leaseEnd = new Date(now - SEND_LEASE_MS).toISOString();
+  const t = table(options.table);
+  const rows = await db.all<Row>(sql`
+    UPDATE ${t} SET status = 'sending', claim = ${token}, attempts = attempts + 1, updated_at = ${stamp}
+    WHERE id IN (SELECT value FROM json_each(${JSON.stringify(options.ids)}))
+      AND (status = 'queued' OR (status = 'sending' AND updated_at < ${leaseEnd}))
+      ${options.where ? sql`AND ${options.where}` : sql``}
+    RETURNING *`);
+  return { token, rows };
+}
+
+/** The outcomes as the JSON the finishing statements read: i id, s status, e error, x external id, r retryable, f refund, j subject. */
+export function outcomesJson(outcomes: readonly RowOutcome[]): string {
+  return JSON.stringify(
+    outcomes.map((o) => ({
+      i: o.id,
+      s: o.status,
+      e: o.status === 'sent' ? null : o.error,
+      x: o.status === 'sent' ? o.externalId : null,
+      r: o.status === 'failed' ? (o.retryable ? 1 : 0) : null,
+      f: o.status === 'queued' && o.refund ? 1 : 0,
+      j: o.status === 'sent' ? (o.subject ?? null) : null,
+    })),
+  );
+}
+
+/**
+ * The statement that records a batch's outcomes on the rows this delivery still holds (claim = token, status
+ * sending). Run it in the same D1 batch as the counters that depend on it (see countClaimed), after them.
+ * `onSent` adds column assignments for sent rows (system mail clears its text, which holds one-time codes).
+ */
+export function finishStatement(db: Database, tableName: ClaimTable, token: string, json: string, now = Date.now(), onSent?: SQL): BatchStatement {
+  const stamp = new Date(now).toISOString();
+  const t = table(tableName);
+  const extra = tableName === 'messages' ? sql`, retryable = o.r, subject = CASE WHEN o.s = 'sent' AND o.j IS NOT NULL THEN o.j ELSE subject END` : sql``;
+  return db.run(sql`
+    UPDATE ${t} SET
+      status = o.s,
+      error = o.e,
+      external_id = CASE WHEN o.s = 'sent' THEN o.x ELSE external_id END,
+      sent_at = CASE WHEN o.s = 'sent' THEN ${stamp} ELSE sent_at END,
+      attempts = attempts - o.f,
+      claim = NULL,
+      updated_at = ${stamp}
+      ${extra}
+      ${onSent ? sql`, ${onSent}` : sql``}
+    FROM (SELECT value ->> 'i' AS i, value ->> 's' AS s, value ->> 'e' AS e, value ->> 'x' AS x, value ->> 'r' AS r, value ->> 'f' AS f, value ->> 'j' AS j FROM json_each(${json})) AS o
+    WHERE ${t}.id = o.i AND ${t}.claim = ${token} AND ${t}.status = 'sending'`);
+}
+
+/**
+ * SQL counting the rows of this batch that end as `status` and are still held by this delivery: used to move
+ * a broadcast's counters in the same transaction as finishStatement, before it. A finish that is run twice
+ * (its answer was lost) finds no held rows the second time and counts nothing.
+ */
+export function countClaimed(token: string, json: string, status: 'sent' | 'failed', broadcastId: number): SQL {
+  return sql`(SELECT count(*) FROM json_each(${json}) AS o JOIN messages AS m ON m.id = o.value ->> 'i'
+    WHERE m.claim = ${token} AND m.status = 'sending' AND m.broadcast_id = ${broadcastId} AND o.value ->> 's' = ${status})`;
+}

@@ -1,0 +1,215 @@
+import { sql } from 'drizzle-orm';
+import { QUEUE_MAX_DELIVERIES } from '../../../queues/messages';
+import { createDb, type Database } from '../../db/client';
+import type { Env } from '../../env';
+import type { OutgoingMessage, SendResult } from '../../lib/transport/types';
+import { rawBatch } from '../crud/raw-batch';
+import { publishBroadcastProgress } from '../broadcast/progress';
+import { recordBroadcastOutcomes, type Reachability } from '../broadcast/outcomes';
+import type { SendChannels } from './channels';
+import { claimRows, finishStatement, outcomesJson, type RowOutcome } from './claim';
+import { ComposeCache, composeBatch, type ClaimedMessage, type Composed } from './compose';
+import { holdIntegration, releaseIntegration, reserveSends } from './send-gate';
+
+// The send queue's consumer of a batch of message ids (one test message, or up to BATCH_SIZE recipients of a
+// broadcast): claim the batch in one statement, render it, send it over the integration's open session
+// (pipelined SMTP, or Twilio a few at a time), then record every outcome in one batched write with the
+// broadcast's counters. Delivery is at least once, so everything here is safe to run twice.
+
+export const SEND_BATCH_KIND = 'send-batch';
+/** Recipients per queue message: one claim, one render pass, one pipelined run, one write. */
+export const BATCH_SIZE = 100;
+
+export type SendBatchBody = {
+  kind: typeof SEND_BATCH_KIND;
+  orgId: number;
+  ids: number[];
+  broadcastId?: number | null;
+};
+
+/** Test hooks: send in chunks of this size and call `afterChunk` after each (a fault test throws there). */
+export interface DeliverFaults {
+  chunkSize?: number;
+  afterChunk?: (sentSoFar: number) => void | Promise<void>;
+}
+
+/** Puts message ids on the send queue, BATCH_SIZE per queue message (optionally delayed). */
+export async function enqueueBatches(env: Pick<Env, 'SEND_QUEUE'>, orgId: number, broadcastId: number | null, ids: readonly number[], delaySeconds?: number): Promise<void> {
+  const bodies: { body: SendBatchBody; delaySeconds?: number }[] = [];
+  for (let i = 0; i < ids.length; i += BATCH_SIZE) {
+    bodies.push({ body: { kind: SEND_BATCH_KIND, orgId, broadcastId, ids: ids.slice(i, i + BATCH_SIZE) }, ...(delaySeconds ? { delaySeconds } : {}) });
+  }
+  // sendBatch takes at most 100 messages (and 256 KB: 100 bodies of 100 ids stay well under it).
+  for (let i = 0; i < bodies.length; i += 100) await env.SEND_QUEUE.sendBatch(bodies.slice(i, i + 100));
+}
+
+/** The outcome of one send result for a row that has now been tried `attempts` times. */
+function outcomeOf(id: number, result: SendResult, attempts: number): RowOutcome {
+  if (result.ok) return { id, status: 'sent', externalId: result.externalId };
+  // A provider's "try later" is not the recipient's fault: it does not use up an attempt.
+  if (result.cause === 'throttled') return { id, status: 'queued', error: result.error, refund: true };
+  if (result.retryable && attempts < QUEUE_MAX_DELIVERIES) return { id, status: 'queued', error: result.error };
+  return { id, status: 'failed', error: result.error, retryable: result.retryable };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface GroupResult {
+  /** Set when rows were held back by the integration's limit or hold: queued again this much later, attempt refunded. */
+  deferMs: number | null;
+  reach: Reachability;
+}
+
+/** Whether the server was reached, from a chunk's results. */
+function reachOf(results: SendResult[], before: Reachability): Reachability {
+  if (before.kind === 'reached' || results.some((r) => r.ok)) return { kind: 'reached' };
+  const failure = results.find((r) => !r.ok && r.cause === 'unreachable');
+  if (failure && !failure.ok && results.every((r) => !r.ok && r.cause === 'unreachable')) return { kind: 'unreachable', error: failure.error };
+  return before.kind === 'unreachable' ? before : { kind: 'unknown' };
+}
+
+/**
+ * Sends one integration's share of the batch, in chunks the send gate allows; writes each row's outcome into
+ * `outcomes` as soon as it is known, so a failure part-way still records what went out.
+ */
+async function sendGroup(
+  db: Database,
+  orgId: number,
+  channels: SendChannels,
+  integrationId: number,
+  items: { row: ClaimedMessage; message: OutgoingMessage }[],
+  outcomes: Map<number, RowOutcome>,
+  faults: DeliverFaults,
+): Promise<GroupResult> {
+  const channel = await channels.get(db, orgId, integrationId);
+  if ('problem' in channel) {
+    for (const { row } of items) outcomes.set(row.id, outcomeOf(row.id, { ok: false, retryable: channel.retryable, error: channel.problem }, row.attempts));
+    return { deferMs: null, reach: { kind: 'unknown' } };
+  }
+  const gated = (channel.integration.maxRate ?? 0) > 0 || channel.integration.heldUntil > Date.now();
+  const chunk = faults.chunkSize ?? (gated && channel.integration.maxRate ? Math.max(1, Math.floor(channel.integration.maxRate)) : items.length);
+  let reach: Reachability = { kind: 'unknown' };
+  for (let start = 0; start < items.length; start += chunk) {
+    const part = items.slice(start, start + chunk);
+    if (gated) {
+      const reservation = await reserveSends(db, orgId, integrationId, part.length);
+      if (!reservation.granted) {
+        for (const { row } of items.slice(start)) outcomes.set(row.id, { id: row.id, status: 'queued', error: null, refund: true });
+        return { deferMs: reservation.retryInMs, reach };
+      }
+      if (reservation.waitMs > 0) await sleep(reservation.waitMs);
+    }
+    const results = await channel.transport.sendMany(part.map((p) => ({ ...p.message, returnPath: p.message.returnPath ?? channel.returnPath })));
+    part.forEach(({ row, message }, k) => {
+      const outcome = outcomeOf(row.id, results[k], row.attempts);
+      // A broadcast row keeps the subject it went out with (rendered per recipient), for the message list.
+      if (outcome.status === 'sent' && row.broadcast_id !== null) outcome.subject = message.subject ?? null;
+      outcomes.set(row.id, outcome);
+    });
+    reach = reachOf(results, reach);
+    if (results.some((r) => !r.ok && r.cause === 'throttled')) {
+      // The provider pushes back: hold the integration and give the rest of the batch back for later.
+      const until = await holdIntegration(db, orgId, integrationId);
+      for (const { row } of items.slice(start + chunk)) outcomes.set(row.id, { id: row.id, status: 'queued', error: null, refund: true });
+      return { deferMs: Math.max(1_000, until - Date.now()), reach };
+    }
+    await faults.afterChunk?.(start + part.length);
+  }
+  if (channel.integration.throttleLevel > 0) await releaseIntegration(db, orgId, integrationId);
+  return { deferMs: null, reach };
+}
+
+/**
+ * The 'send-batch' consumer. `attempt` is the queue's delivery count. Throws (so the queue retries the batch
+ * with backoff) when some rows failed in a way worth retrying; rows held back by a send limit or a provider's
+ * "try later" go on a new, delayed queue message instead, without using up an attempt.
+ */
+export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' | 'ids'>, attempt: number, channels: SendChannels, faults: DeliverFaults = {}): Promise<void> {
+  const orgId = body?.orgId;
+  const ids = body?.ids;
+  if (!Number.isSafeInteger(orgId) || !Array.isArray(ids) || ids.length === 0 || ids.length > 1000 || !ids.every(Number.isSafeInteger)) {
+    throw new Error(`malformed ${SEND_BATCH_KIND} body`);
+  }
+  const db = createDb(env.DB);
+  // Only rows of this organisation, and of a broadcast only while it is sending (paused or cancelled: left queued).
+  const claim = await claimRows<ClaimedMessage>(db, {
+    table: 'messages',
+    ids,
+    where: sql`org_id = ${orgId} AND (broadcast_id IS NULL OR broadcast_id IN (SELECT id FROM broadcasts WHERE org_id = ${orgId} AND status = 'sending'))`,
+  });
+  if (claim.rows.length === 0) return;
+  for (const row of claim.rows) row.attempts = Math.max(Number(row.attempts), attempt);
+
+  const outcomes = new Map<number, RowOutcome>();
+  const deferred: number[] = [];
+  let deferMs = 0;
+  let heldBack = false;
+  let reach: Reachability = { kind: 'unknown' };
+  let crash: unknown = null;
+  try {
+    const composed = await composeBatch(env, db, orgId, claim.rows, new ComposeCache());
+    const groups = new Map<number, { row: ClaimedMessage; message: OutgoingMessage }[]>();
+    for (const c of composed as Composed[]) {
+      if ('failure' in c) outcomes.set(c.row.id, { id: c.row.id, status: 'failed', error: c.failure, retryable: false });
+      else groups.set(c.integrationId, [...(groups.get(c.integrationId) ?? []), { row: c.row, message: c.message }]);
+    }
+    for (const [integrationId, items] of groups) {
+      const result = await sendGroup(db, orgId, channels, integrationId, items, outcomes, faults);
+      reach = result.reach.kind === 'unknown' ? reach : result.reach;
+      if (result.deferMs !== null) {
+        deferMs = Math.max(deferMs, result.deferMs);
+        heldBack = true;
+      }
+    }
+  } catch (error) {
+    crash = error;
+  }
+  // Whatever happened, record what is known: rows sent are sent; rows never tried go back to the queue.
+  for (const row of claim.rows) {
+    if (!outcomes.has(row.id)) outcomes.set(row.id, { id: row.id, status: 'queued', error: crash ? `Interrupted: ${String(crash).slice(0, 300)}` : null, refund: true });
+    const outcome = outcomes.get(row.id)!;
+    if (outcome.status === 'queued' && outcome.refund) deferred.push(row.id);
+  }
+  const list = [...outcomes.values()];
+  await recordOutcomes(env, db, orgId, claim.rows, claim.token, list, heldBack ? Date.now() + deferMs : null, reach);
+  if (crash) throw crash;
+  if (deferred.length) await enqueueBatches(env, orgId, claim.rows[0].broadcast_id, deferred, Math.ceil(Math.max(deferMs, 1_000) / 1000));
+  const retry = list.filter((o) => o.status === 'queued' && !o.refund);
+  if (retry.length) {
+    const first = retry[0] as Extract<RowOutcome, { status: 'queued' }>;
+    throw new Error(`${retry.length} message(s) not sent yet (attempt ${attempt} of ${QUEUE_MAX_DELIVERIES}): ${first.error}`);
+  }
+}
+
+/** The one write of a batch: every row's outcome, and for broadcast rows the counters and the finish check. */
+async function recordOutcomes(
+  env: Env,
+  db: Database,
+  orgId: number,
+  rows: ClaimedMessage[],
+  token: string,
+  outcomes: RowOutcome[],
+  heldUntil: number | null,
+  reach: Reachability,
+): Promise<void> {
+  const json = outcomesJson(outcomes);
+  const broadcastIds = [...new Set(rows.map((r) => r.broadcast_id).filter((id): id is number => id !== null))];
+  if (broadcastIds.length === 0) {
+    await writeWithRetries(() => rawBatch(db, [finishStatement(db, 'messages', token, json)]));
+    return;
+  }
+  const progress = await writeWithRetries(() => recordBroadcastOutcomes(db, orgId, broadcastIds, token, json, reach, heldUntil));
+  for (const b of progress) await publishBroadcastProgress(env, orgId, b);
+}
+
+/** Once the provider has the messages, a failed write must not lead to a second send: try it a few times. */
+async function writeWithRetries<T>(write: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (tries >= 3) throw error;
+      await sleep(200 * tries);
+    }
+  }
+}

@@ -1,0 +1,215 @@
+import { z } from 'zod';
+import { MESSAGES } from '../messages';
+import { IDS_MAX, searchText } from '../list';
+import { optionalText, requiredText } from '../zod-helpers';
+import { contactFilterShape } from './contact';
+import { aliasText, type TemplateType } from './template';
+
+// Broadcasts: one template from one sender to every contact a filter selects (spec 3, 4, 5, 7).
+// The life of a broadcast, each step one conditional write:
+//   waiting (scheduled) -> queued -> sending -> finished
+//   sending <-> paused (by the user, or by the engine when the SMTP server refuses every connection)
+//   waiting | queued | sending | paused -> cancelled (nothing more goes out)
+//   finished -> sending again by "retry failed" (only recipients whose message failed with a retryable error)
+
+/** Broadcast channels: email, or phone (SMS), as the sender's type. */
+export const BROADCAST_TYPES = ['email', 'phone'] as const;
+export type BroadcastType = (typeof BROADCAST_TYPES)[number];
+
+export const BROADCAST_STATUSES = ['waiting', 'queued', 'sending', 'paused', 'cancelled', 'finished'] as const;
+export type BroadcastStatus = (typeof BROADCAST_STATUSES)[number];
+
+/** The actions a user can take on a broadcast: POST /broadcast/{id}/{action}. */
+export const BROADCAST_ACTIONS = ['pause', 'resume', 'cancel', 'retry-failed'] as const;
+export type BroadcastAction = (typeof BROADCAST_ACTIONS)[number];
+
+/** The status each action needs. */
+export const ACTION_FROM: Record<BroadcastAction, readonly BroadcastStatus[]> = {
+  pause: ['queued', 'sending'],
+  resume: ['paused'],
+  cancel: ['waiting', 'queued', 'sending', 'paused'],
+  'retry-failed': ['finished'],
+};
+
+/** Which actions the console offers for a status. */
+export function actionsFor(status: BroadcastStatus): BroadcastAction[] {
+  return BROADCAST_ACTIONS.filter((action) => ACTION_FROM[action].includes(status));
+}
+
+export const BROADCAST_LIMITS = {
+  /** Seconds between two sends (sleep); 0 sends as fast as the engine and the integration allow. */
+  maxSleep: 86_400,
+  /** How far ahead a broadcast can be scheduled. */
+  maxScheduleDays: 365,
+  /** Contacts a preview sample shows. */
+  sampleSize: 5,
+  /** Up to this many matches the preview also counts the skipped ones. */
+  previewSkipCountMax: 100_000,
+} as const;
+
+export const BROADCAST_MESSAGES = {
+  type: 'Type must be email or phone',
+  past: 'The scheduled time cannot be in the past',
+  tooFar: `The scheduled time must be within ${BROADCAST_LIMITS.maxScheduleDays} days`,
+  senderType: (type: BroadcastType) => (type === 'email' ? 'Choose an email sender' : 'Choose a phone sender'),
+  templateType: (type: BroadcastType) => (type === 'email' ? 'Email broadcasts send html or email templates' : 'SMS broadcasts send text templates'),
+  subscriptionNotFound: 'Subscription not found',
+  contactNotFound: 'Contact not found',
+  noRecipients: 'No contact matches the recipients filter',
+  transition: (action: BroadcastAction, status: BroadcastStatus) => `A ${status} broadcast cannot ${action === 'retry-failed' ? 'retry failed messages' : action}`,
+  nothingToRetry: 'No message of this broadcast failed with an error worth retrying',
+} as const;
+
+/** Why a recipient got no message (status skipped). */
+export const SKIP_REASONS = {
+  noAddress: { email: 'The contact has no email address', phone: 'The contact has no phone number' },
+  blacklisted: 'The address is on the blacklist',
+  unsubscribed: 'The contact unsubscribed from this subscription',
+  cancelled: 'The broadcast was cancelled before this message went out',
+} as const;
+
+/** Template types each broadcast type sends (as campaign entries pair them). */
+export const BROADCAST_TEMPLATE_TYPES: Record<BroadcastType, readonly TemplateType[]> = { email: ['html', 'email'], phone: ['text'] };
+
+const id = (label: string) =>
+  z.number({ error: (i) => (i.input == null ? MESSAGES.required : `Choose a ${label}`) }).int(`Choose a ${label}`).positive(`Choose a ${label}`);
+
+/** The recipients filter (spec 5): ids, attributes, tags, address, skip_unsubscribed. Query-style values are accepted. */
+export const recipientFilterSchema = z
+  .object({
+    ids: z.array(z.number({ error: 'ids must be contact ids' }).int('ids must be contact ids').positive('ids must be contact ids')).max(IDS_MAX, `At most ${IDS_MAX} contacts`).optional(),
+    tags: contactFilterShape.tags,
+    address: contactFilterShape.address,
+    attributes: contactFilterShape.attributes,
+    /** Leave out contacts who unsubscribed from the broadcast's subscription (default true). */
+    skip_unsubscribed: z.boolean({ error: 'Must be true or false' }).optional(),
+  })
+  .strict();
+export type RecipientFilter = z.infer<typeof recipientFilterSchema>;
+
+export const recipientsSchema = z
+  .object({
+    filter: recipientFilterSchema.default({}),
+    search: searchText().optional(),
+  })
+  .strict();
+export type Recipients = z.infer<typeof recipientsSchema>;
+
+/**
+ * POST /broadcast (spec 7): name, alias, note, type, template_id, sender_id, sleep, delayed_at (null when
+ * immediate), subscription_id (omitted when do_not_unsubscribe), contacts { filter, search }.
+ */
+export const broadcastInputSchema = z
+  .object({
+    name: requiredText(200),
+    alias: aliasText(),
+    note: optionalText(1000),
+    type: z.enum(BROADCAST_TYPES, { error: (i) => (i.input == null ? MESSAGES.required : BROADCAST_MESSAGES.type) }).default('email'),
+    template_id: id('template'),
+    sender_id: id('sender'),
+    sleep: z
+      .number({ error: 'Must be a number' })
+      .int('Must be a whole number of seconds')
+      .min(0, 'Value must be greater than "-1"')
+      .max(BROADCAST_LIMITS.maxSleep, `At most ${BROADCAST_LIMITS.maxSleep} seconds`)
+      .nullish()
+      .transform((v) => v ?? 0),
+    delayed_at: z.iso.datetime({ offset: true, error: 'Must be a date and time' }).nullish().transform((v) => (v ? new Date(v).toISOString() : null)),
+    subscription_id: id('subscription').nullish(),
+    do_not_unsubscribe: z.boolean({ error: 'Must be true or false' }).optional().default(false),
+    contacts: recipientsSchema.default({ filter: {} }),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (!v.do_not_unsubscribe && v.subscription_id == null) ctx.addIssue({ code: 'custom', message: MESSAGES.required, path: ['subscription_id'] });
+    if (v.delayed_at) {
+      const at = Date.parse(v.delayed_at);
+      // A minute of grace: the form's clock and the request take a moment.
+      if (at < Date.now() - 60_000) ctx.addIssue({ code: 'custom', message: BROADCAST_MESSAGES.past, path: ['delayed_at'] });
+      if (at > Date.now() + BROADCAST_LIMITS.maxScheduleDays * 86_400_000) ctx.addIssue({ code: 'custom', message: BROADCAST_MESSAGES.tooFar, path: ['delayed_at'] });
+    }
+  });
+export type BroadcastInput = z.infer<typeof broadcastInputSchema>;
+
+/** POST /broadcast/preview: how many contacts the recipients filter matches, and a few of them. */
+export const recipientsPreviewSchema = z
+  .object({
+    type: z.enum(BROADCAST_TYPES, { error: BROADCAST_MESSAGES.type }).default('email'),
+    subscription_id: id('subscription').nullish(),
+    contacts: recipientsSchema.default({ filter: {} }),
+  })
+  .strict();
+export type RecipientsPreviewInput = z.infer<typeof recipientsPreviewSchema>;
+
+export interface RecipientsPreview {
+  /** Contacts the filter matches: the broadcast's recipients if it started now. */
+  total: number;
+  /** Of those, how many would be skipped (no address of the type, blacklisted, unsubscribed); null above PREVIEW_SKIP_COUNT_MAX matches, where counting them would take too long for a form. */
+  skipped: number | null;
+  sample: { id: number; name: string; address: string | null; skipped_reason: string | null }[];
+}
+
+/** The part of a broadcast that moves while it sends: GET /broadcast/{id} and the live 'broadcast.progress' event. */
+export interface BroadcastProgress {
+  id: number;
+  status: BroadcastStatus;
+  /** Recipients found so far (final once the engine has walked the whole filter: `recipients_final`). */
+  total: number;
+  recipients_final: boolean;
+  sent: number;
+  failed: number;
+  skipped: number;
+  started_at: string | null;
+  finished_at: string | null;
+  /** Why the engine paused it (e.g. the SMTP server refused every connection); null when a user paused it. */
+  paused_reason: string | null;
+  /** Until when the integration's send limit (or a provider's "try later") holds messages back. */
+  held_until: string | null;
+  /** When it should end at the current pace: sleep between sends, or the integration's limit. */
+  expected_finish_at: string | null;
+}
+
+export interface Broadcast extends BroadcastProgress {
+  name: string;
+  alias: string | null;
+  note: string | null;
+  type: BroadcastType;
+  sender_id: number | null;
+  template_id: number | null;
+  subscription_id: number | null;
+  do_not_unsubscribe: boolean;
+  skip_unsubscribed: boolean;
+  sleep: number;
+  delayed_at: string | null;
+  immediate: boolean;
+  contacts: Recipients;
+  opens: number;
+  clicks: number;
+  unsubscribes: number;
+  sender: { id: number; value: string; name: string | null } | null;
+  template: { id: number; name: string; type: TemplateType } | null;
+  subscription: { id: number; name: string } | null;
+  /** What the user can do now. */
+  actions: BroadcastAction[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** GET /broadcast/{id}/recipients: one row per recipient, with the address used and what became of it. */
+export const RECIPIENT_STATUSES = ['queued', 'sent', 'failed', 'skipped'] as const;
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+
+export const recipientListFilterShape = {
+  status: z.enum(RECIPIENT_STATUSES, { error: 'status must be queued, sent, failed or skipped' }).optional(),
+};
+
+export interface BroadcastRecipient {
+  message_id: number;
+  contact_id: number | null;
+  contact_name: string | null;
+  address: string;
+  status: RecipientStatus;
+  /** The skipped reason, or the provider's words for a failure. */
+  reason: string | null;
+  sent_at: string | null;
+}
