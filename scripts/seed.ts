@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { hashPassword } from '../src/lib/password.ts';
 import { exampleChannelsSql } from '../src/modules/integration/seed-example.ts';
+import { EXAMPLE_AUDIENCE, exampleAudienceSql } from '../src/modules/contact/seed-example.ts';
 import { BIN, localEnv, ROOT } from './lib/run.mjs';
 import { SEED_ORG, SEED_USER } from './lib/seed-data.mjs';
 
@@ -43,7 +44,7 @@ export interface SeedOptions {
 
 /** Writes the seed into the local D1 database (wrangler's default state, or `persistTo`). */
 export async function seed({ persistTo, secretsKey, smtpPort, smsPort }: SeedOptions = {}): Promise<void> {
-  let sql = seedSql(await hashPassword(SEED_USER.password));
+  let sql = `${seedSql(await hashPassword(SEED_USER.password))}\n${exampleAudienceSql(SEED_ORG.domain)}`;
   if (secretsKey) sql += `\n${(await exampleChannelsSql({ org: { domain: SEED_ORG.domain }, secretsKey, smtpPort, smsPort })).sql}`;
   const args = ['d1', 'execute', 'DB', '--local', '--command', sql];
   if (persistTo) args.push('--persist-to', persistTo);
@@ -72,6 +73,7 @@ if (import.meta.filename === process.argv[1] || process.argv[1]?.endsWith('scrip
       console.log(`  login:    ${SEED_USER.username}`);
       console.log(`  password: ${SEED_USER.password}`);
       if (secretsKey) console.log('  channels: local SMTP and SMS integrations, senders hello@acme.test and +15005550006');
+      console.log(`  audience: subscription '${EXAMPLE_AUDIENCE.subscription}', ${EXAMPLE_AUDIENCE.contacts.length} contacts tagged '${EXAMPLE_AUDIENCE.tag}'`);
     },
     (err: Error) => {
       console.error(err.message);

@@ -3,6 +3,7 @@ import { accountDeleteSchema, apiKeyNoteSchema, organizationUpdateSchema, profil
 import { clientLogSchema, tokenCreateSchema } from '../../shared/contracts/auth';
 import { activityLogFilterShape } from '../../shared/contracts/activity-log';
 import { blacklistFilterShape, blacklistInputSchema } from '../../shared/contracts/blacklist';
+import { BROADCAST_STATUSES, broadcastInputSchema, recipientListFilterShape, recipientsPreviewSchema } from '../../shared/contracts/broadcast';
 import { campaignInputSchema } from '../../shared/contracts/campaign';
 import { contactFilterShape, contactInputSchema } from '../../shared/contracts/contact';
 import { fieldFilterShape, fieldInputSchema, fieldUpdateSchema } from '../../shared/contracts/field';
@@ -126,6 +127,7 @@ const ENTITIES: EntityDoc[] = [
   { path: '/template', noun: 'template', ops: ALL, input: templateInputSchema, update: templateUpdateSchema, filters: { type: z.enum(TEMPLATE_TYPES).optional() } },
   { path: '/campaign', noun: 'campaign', ops: ALL, input: campaignInputSchema },
   { path: '/message', noun: 'message', ops: ['list', 'read', 'delete', 'bulkDelete'], filters: messageFilterShape },
+  { path: '/broadcast', noun: 'broadcast', ops: ['list', 'read', 'create'], input: broadcastInputSchema, filters: { status: z.enum(BROADCAST_STATUSES).optional() } },
 ];
 
 const tagOf = (path: string) => path.split('/')[1];
@@ -244,6 +246,19 @@ const EXTRA: ApiOperation[] = [
   { method: 'post', path: '/integration/{id}/test', tag: 'integration', summary: 'Test the connection with the stored settings' },
   { method: 'post', path: '/template/{id}/preview', tag: 'template', summary: 'Render a template, optionally for a contact', body: templatePreviewSchema },
   { method: 'post', path: '/template/{id}/test', tag: 'template', summary: 'Queue a test message of a template', body: testMessageSchema, status: 202 },
+  { method: 'post', path: '/broadcast/preview', tag: 'broadcast', summary: 'Count and sample the contacts a recipients filter selects', body: recipientsPreviewSchema },
+  { method: 'post', path: '/broadcast/{id}/pause', tag: 'broadcast', summary: 'Pause a queued or sending broadcast' },
+  { method: 'post', path: '/broadcast/{id}/resume', tag: 'broadcast', summary: 'Resume a paused broadcast' },
+  { method: 'post', path: '/broadcast/{id}/cancel', tag: 'broadcast', summary: 'Cancel a broadcast: nothing more goes out' },
+  { method: 'post', path: '/broadcast/{id}/retry-failed', tag: 'broadcast', summary: 'Send again to the recipients whose message failed with a retryable error' },
+  {
+    method: 'get',
+    path: '/broadcast/{id}/recipients',
+    tag: 'broadcast',
+    summary: 'The recipients of a broadcast: address used and what became of each message',
+    query: listParams.extend(recipientListFilterShape),
+    response: 'list',
+  },
   { method: 'post', path: '/template/{id}/attachment', tag: 'template', summary: 'Attach files (multipart/form-data, `file` parts)', body: 'multipart', status: 201 },
   { method: 'get', path: '/template/{id}/attachment/{attachmentId}', tag: 'template', summary: 'Download an attachment', response: 'file' },
   { method: 'delete', path: '/template/{id}/attachment/{attachmentId}', tag: 'template', summary: 'Remove an attachment' },

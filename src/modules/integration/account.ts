@@ -48,6 +48,7 @@ export function presentIntegration(row: IntegrationRow): Integration {
     note: row.note,
     should_merge: row.shouldMerge,
     priority: row.priority,
+    max_rate: row.maxRate,
     details: row.type === 'smtp' ? smtpDetails(details) : { sid: details.sid ?? '' },
     last_sync: details.last_sync ?? null,
     created_at: row.createdAt,

@@ -76,12 +76,15 @@ export function outcomesJson(outcomes: readonly RowOutcome[]): string {
 export function finishStatement(db: Database, tableName: ClaimTable, token: string, json: string, now = Date.now(), onSent?: SQL): BatchStatement {
   const stamp = new Date(now).toISOString();
   const t = table(tableName);
-  const extra = tableName === 'messages' ? sql`, retryable = o.r, subject = CASE WHEN o.s = 'sent' AND o.j IS NOT NULL THEN o.j ELSE subject END` : sql``;
+  const extra =
+    tableName === 'messages'
+      ? sql`, retryable = o.r, external_id = CASE WHEN o.s = 'sent' THEN o.x ELSE external_id END,
+          subject = CASE WHEN o.s = 'sent' AND o.j IS NOT NULL THEN o.j ELSE subject END`
+      : sql``;
   return db.run(sql`
     UPDATE ${t} SET
       status = o.s,
       error = o.e,
-      external_id = CASE WHEN o.s = 'sent' THEN o.x ELSE external_id END,
       sent_at = CASE WHEN o.s = 'sent' THEN ${stamp} ELSE sent_at END,
       attempts = attempts - o.f,
       claim = NULL,

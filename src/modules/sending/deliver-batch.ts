@@ -99,7 +99,9 @@ async function sendGroup(
       }
       if (reservation.waitMs > 0) await sleep(reservation.waitMs);
     }
-    const results = await channel.transport.sendMany(part.map((p) => ({ ...p.message, returnPath: p.message.returnPath ?? channel.returnPath })));
+    const results = await channel.transport.sendMany(
+      part.map((p) => (p.row.type === 'email' ? { ...p.message, returnPath: p.message.returnPath ?? channel.returnPath } : p.message)),
+    );
     part.forEach(({ row, message }, k) => {
       const outcome = outcomeOf(row.id, results[k], row.attempts);
       // A broadcast row keeps the subject it went out with (rendered per recipient), for the message list.
@@ -164,9 +166,13 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
   } catch (error) {
     crash = error;
   }
-  // Whatever happened, record what is known: rows sent are sent; rows never tried go back to the queue.
+  // Whatever happened, record what is known: rows sent are sent; rows the crash left unsent go back to the
+  // queue (the attempt counts, so a message that crashes every delivery ends failed instead of looping).
   for (const row of claim.rows) {
-    if (!outcomes.has(row.id)) outcomes.set(row.id, { id: row.id, status: 'queued', error: crash ? `Interrupted: ${String(crash).slice(0, 300)}` : null, refund: true });
+    if (!outcomes.has(row.id)) {
+      const error = `Interrupted: ${String(crash).slice(0, 300)}`;
+      outcomes.set(row.id, row.attempts < QUEUE_MAX_DELIVERIES ? { id: row.id, status: 'queued', error } : { id: row.id, status: 'failed', error, retryable: true });
+    }
     const outcome = outcomes.get(row.id)!;
     if (outcome.status === 'queued' && outcome.refund) deferred.push(row.id);
   }

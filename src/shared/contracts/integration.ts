@@ -51,6 +51,19 @@ export function optionalEmail() {
 
 const secretText = (max: number) => z.string().max(max, `At most ${max} characters`);
 
+/** The highest send rate an integration may be given, messages per second. */
+export const MAX_RATE_LIMIT = 10_000;
+
+/**
+ * Optional ceiling on sends through the integration, in messages per second (e.g. 14 for a new Amazon SES
+ * account, 1 for a Twilio long-code number); null means as fast as the provider takes them.
+ */
+const maxRate = z
+  .number({ error: 'Must be a number' })
+  .gt(0, 'Value must be greater than "0"')
+  .max(MAX_RATE_LIMIT, `At most ${MAX_RATE_LIMIT} messages per second`)
+  .nullish();
+
 /** POST /integration (or /integration/{type}). Fields of the other type are ignored. */
 export const integrationInputSchema = z
   .object({
@@ -58,6 +71,7 @@ export const integrationInputSchema = z
     type: z.enum(INTEGRATION_TYPES, { error: (i) => (i.input === undefined ? MESSAGES.required : INTEGRATION_MESSAGES.type) }),
     note: optionalText(1000),
     should_merge: z.boolean({ error: 'Must be true or false' }).optional(),
+    max_rate: maxRate,
     details: smtpDetailsSchema.partial().strict().nullish(),
     user: z.string().trim().max(320, 'At most 320 characters').optional(),
     password: secretText(1000).optional(),
@@ -93,6 +107,7 @@ export const integrationUpdateSchema = z
     name: requiredText(100),
     note: optionalText(1000),
     should_merge: z.boolean({ error: 'Must be true or false' }).optional(),
+    max_rate: maxRate,
     /** smtp only (merged into the current details); ignored for twilio. */
     details: smtpDetailsSchema.partial().strict().nullish(),
   })
@@ -141,6 +156,8 @@ export interface Integration {
   note: string | null;
   should_merge: boolean;
   priority: number;
+  /** Messages per second at most, shared by everything that sends through it; null: no limit. */
+  max_rate: number | null;
   details: SmtpDetails | TwilioDetails;
   last_sync: IntegrationSyncResult | null;
   created_at: string;
