@@ -1,6 +1,7 @@
 // The example audience of the local platform, so a new user can send a first broadcast within a minute of
-// `npm start`: a subscription, a tag, and a few tagged contacts whose email addresses land in the local mail
-// catcher (it accepts any address) and whose phone numbers land in the SMS catcher. SQL for
+// `npm start`: a subscription, a tag, a few tagged contacts whose email addresses land in the local mail
+// catcher (it accepts any address) and whose phone numbers land in the SMS catcher, and an email and a text
+// template to send them. SQL for
 // `wrangler d1 execute`, idempotent: contacts are found again by their email address. Node runs this file
 // directly from the seed script.
 
@@ -14,11 +15,21 @@ export const EXAMPLE_AUDIENCE = {
     { name: 'Linus Pauling', email: 'linus@example.test', phone: '+15550100004' },
     { name: 'Marie Curie', email: 'marie@example.test', phone: '+15550100005' },
   ],
+  templates: [
+    {
+      alias: 'example-welcome',
+      type: 'email',
+      name: 'Welcome (example)',
+      subject: 'Welcome, {{ contact.name }}',
+      body: '<h1>Hello {{ contact.name }}!</h1><p>Thanks for joining {{ organization.name }}.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>',
+    },
+    { alias: 'example-sms', type: 'text', name: 'Hello SMS (example)', subject: null, body: 'Hi {{ contact.name }}, news from {{ organization.name }}. Reply STOP to opt out.' },
+  ],
 } as const;
 
 const text = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
-/** The SQL that creates (or finds) the example subscription, tag and tagged contacts of an organisation by domain. */
+/** The SQL that creates (or finds) the example subscription, tag, tagged contacts and templates of an organisation by domain. */
 export function exampleAudienceSql(domain: string): string {
   const a = EXAMPLE_AUDIENCE;
   const org = `(SELECT id FROM organizations WHERE domain = ${text(domain)})`;
@@ -27,6 +38,12 @@ export function exampleAudienceSql(domain: string): string {
     `INSERT INTO subscriptions (org_id, name, priority) SELECT ${org}, ${text(a.subscription)}, 1 WHERE ${org} IS NOT NULL ON CONFLICT(org_id, name) DO NOTHING;`,
     `INSERT INTO tags (org_id, name, priority) SELECT ${org}, ${text(a.tag)}, 1 WHERE ${org} IS NOT NULL ON CONFLICT(org_id, name) DO NOTHING;`,
   ];
+  for (const t of a.templates) {
+    lines.push(
+      `INSERT INTO templates (org_id, type, name, alias, subject, body) SELECT ${org}, ${text(t.type)}, ${text(t.name)}, ${text(t.alias)}, ${t.subject === null ? 'NULL' : text(t.subject)}, ${text(t.body)}
+         WHERE ${org} IS NOT NULL ON CONFLICT(org_id, alias) DO NOTHING;`,
+    );
+  }
   for (const c of a.contacts) {
     lines.push(
       `INSERT INTO contacts (org_id, name) SELECT ${org}, ${text(c.name)} WHERE ${org} IS NOT NULL AND ${contactOf(c.email)} IS NULL;`,

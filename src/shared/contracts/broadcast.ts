@@ -56,7 +56,8 @@ export const BROADCAST_MESSAGES = {
   subscriptionNotFound: 'Subscription not found',
   contactNotFound: 'Contact not found',
   noRecipients: 'No contact matches the recipients filter',
-  transition: (action: BroadcastAction, status: BroadcastStatus) => `A ${status} broadcast cannot ${action === 'retry-failed' ? 'retry failed messages' : action}`,
+  transition: (action: BroadcastAction, status: BroadcastStatus) =>
+    `The broadcast is ${status}: it cannot be ${({ pause: 'paused', resume: 'resumed', cancel: 'cancelled', 'retry-failed': 'retried' } as const)[action]} now`,
   nothingToRetry: 'No message of this broadcast failed with an error worth retrying',
 } as const;
 
