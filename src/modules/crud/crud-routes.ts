@@ -1,10 +1,10 @@
-import { asc, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, not, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../../context';
 import { TenantScope, type TenantTable } from '../../db/tenant-scope';
-import { notFound, validationFailed } from '../../lib/api-error';
+import { ApiError, notFound, validationFailed } from '../../lib/api-error';
 import { validJson, validJsonBy, validQuery } from '../../lib/validate';
 import {
   bulkDeleteSchema,
@@ -65,6 +65,11 @@ export interface CrudConfig<T extends TenantTable, Input, Dto> {
    * and must agree with it when given; on update it must match the row, else the row is not found.
    */
   typeSegment?: { field: string; values: readonly [string, ...string[]] };
+  /**
+   * Rows that may not be deleted yet (e.g. a broadcast's message still waiting to go out): `keep` is their SQL
+   * condition, left out of bulk deletes; deleting one of them alone is a 409 with `message`.
+   */
+  undeletable?: { keep: SQL; message: string };
   /** Runs after rows were deleted (one or in bulk), e.g. to remove their files from R2. */
   afterDelete?: (c: Ctx, ids: number[]) => Promise<void>;
   /** Rows to response objects; async so relations can be loaded for a whole page at once. */
@@ -151,9 +156,10 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
 
   if (ops.has('bulkDelete')) {
     app.delete('/', validJson(bulkSchema), async (c) => {
+      const filter = condition(c, c.req.valid('json') as ListFilter);
       const deleted = await c.var.db
         .delete(config.table)
-        .where(condition(c, c.req.valid('json') as ListFilter))
+        .where(config.undeletable ? and(filter, not(config.undeletable.keep)) : filter)
         .returning({ id: config.table.id });
       if (deleted.length) await config.afterDelete?.(c, deleted.map((d) => d.id as number));
       if (config.audit && deleted.length) {
@@ -232,7 +238,9 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
     app.delete('/:id', async (c) => {
       const existing = await rowOr404(c, config.table);
       const before = config.audit ? await presentOne(c, existing) : null;
-      await scopeOf(c).delete(eq(config.table.id, existing.id as number));
+      const mine = eq(config.table.id, existing.id as number);
+      const [gone] = await scopeOf(c).delete(config.undeletable ? and(mine, not(config.undeletable.keep)) : mine);
+      if (!gone) throw new ApiError(409, 'conflict', config.undeletable!.message);
       await config.afterDelete?.(c, [existing.id as number]);
       if (config.audit) await recordActivity(c, config.audit, existing.id as number, 'delete', changedFields(before, null));
       return c.json({ data: { deleted: 1 } });

@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { messages } from '../../db/schema';
 import { messageFilterShape, type Message, type MessageListItem } from '../../shared/contracts/message';
@@ -34,6 +34,11 @@ export const messageRoutes = crudRoutes<typeof messages, Record<string, never>, 
     ],
   },
   audit: 'message',
+  // A broadcast counts on each of its messages being sent, failed or skipped: one still to go cannot be removed.
+  undeletable: {
+    keep: sql`${messages.broadcastId} IS NOT NULL AND ${messages.status} IN ('queued', 'sending')`,
+    message: 'This message of a running broadcast has not gone out yet: cancel the broadcast first, or wait until it is sent',
+  },
   // Only GET /message/{id} carries the content (it can be large): not the list, nor the activity log of a delete.
   present: (c, rows) =>
     Promise.all(rows.map(async (row) => presentMessage(row, c.req.method === 'GET' && c.req.param('id') ? await messageContent(c.env, c.var.db, row) : null))),
