@@ -31,6 +31,8 @@ export async function recordBroadcastOutcomes(
 ): Promise<BroadcastRow[]> {
   const now = new Date().toISOString();
   const unreachable = reach.kind === 'unreachable';
+  // A hold this batch met extends the broadcast's; otherwise an earlier batch's hold stands until it runs out.
+  const held = heldUntil ? new Date(heldUntil).toISOString() : null;
   const pausing = sql`${unreachable ? 1 : 0} = 1 AND connect_failures + 1 >= ${PAUSE_AFTER_UNREACHABLE} AND status = 'sending'`;
   const counters = broadcastIds.map((id) =>
     db.run(sql`UPDATE ${broadcasts} SET
@@ -39,7 +41,7 @@ export async function recordBroadcastOutcomes(
         connect_failures = ${reach.kind === 'reached' ? sql`0` : unreachable ? sql`connect_failures + 1` : sql`connect_failures`},
         paused_reason = CASE WHEN ${pausing} THEN ${unreachable ? unreachableReason(reach.error) : null} ELSE paused_reason END,
         status = CASE WHEN ${pausing} THEN 'paused' ELSE status END,
-        held_until = ${heldUntil ? new Date(heldUntil).toISOString() : null},
+        held_until = ${held ? sql`max(coalesce(held_until, ''), ${held})` : sql`CASE WHEN held_until > ${now} THEN held_until ELSE NULL END`},
         updated_at = ${now}
       WHERE id = ${id} AND org_id = ${orgId}`),
   );

@@ -58,6 +58,8 @@ interface GroupResult {
   /** Set when rows were held back by the integration's limit or hold: queued again this much later, attempt refunded. */
   deferMs: number | null;
   reach: Reachability;
+  /** When the send limit made this group wait noticeably: until when (epoch ms), for the broadcast view. */
+  waitedUntil?: number;
 }
 
 /** Whether the server was reached, from a chunk's results. */
@@ -89,14 +91,16 @@ async function sendGroup(
   const gated = (channel.integration.maxRate ?? 0) > 0 || channel.integration.heldUntil > Date.now();
   const chunk = faults.chunkSize ?? (gated && channel.integration.maxRate ? Math.max(1, Math.floor(channel.integration.maxRate)) : items.length);
   let reach: Reachability = { kind: 'unknown' };
+  let waitedUntil: number | undefined;
   for (let start = 0; start < items.length; start += chunk) {
     const part = items.slice(start, start + chunk);
     if (gated) {
       const reservation = await reserveSends(db, orgId, integrationId, part.length);
       if (!reservation.granted) {
         for (const { row } of items.slice(start)) outcomes.set(row.id, { id: row.id, status: 'queued', error: null, refund: true });
-        return { deferMs: reservation.retryInMs, reach };
+        return { deferMs: reservation.retryInMs, reach, waitedUntil };
       }
+      if (reservation.waitMs > 1_000) waitedUntil = Date.now() + reservation.waitMs;
       if (reservation.waitMs > 0) await sleep(reservation.waitMs);
     }
     const results = await channel.transport.sendMany(
@@ -113,12 +117,12 @@ async function sendGroup(
       // The provider pushes back: hold the integration and give the rest of the batch back for later.
       const until = await holdIntegration(db, orgId, integrationId);
       for (const { row } of items.slice(start + chunk)) outcomes.set(row.id, { id: row.id, status: 'queued', error: null, refund: true });
-      return { deferMs: Math.max(1_000, until - Date.now()), reach };
+      return { deferMs: Math.max(1_000, until - Date.now()), reach, waitedUntil };
     }
     await faults.afterChunk?.(start + part.length);
   }
   if (channel.integration.throttleLevel > 0) await releaseIntegration(db, orgId, integrationId);
-  return { deferMs: null, reach };
+  return { deferMs: null, reach, waitedUntil };
 }
 
 /**
@@ -145,7 +149,7 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
   const outcomes = new Map<number, RowOutcome>();
   const deferred: number[] = [];
   let deferMs = 0;
-  let heldBack = false;
+  let heldUntil: number | null = null;
   let reach: Reachability = { kind: 'unknown' };
   let crash: unknown = null;
   try {
@@ -158,10 +162,9 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
     for (const [integrationId, items] of groups) {
       const result = await sendGroup(db, orgId, channels, integrationId, items, outcomes, faults);
       reach = result.reach.kind === 'unknown' ? reach : result.reach;
-      if (result.deferMs !== null) {
-        deferMs = Math.max(deferMs, result.deferMs);
-        heldBack = true;
-      }
+      if (result.deferMs !== null) deferMs = Math.max(deferMs, result.deferMs);
+      const held = result.deferMs !== null ? Date.now() + result.deferMs : result.waitedUntil;
+      if (held) heldUntil = Math.max(heldUntil ?? 0, held);
     }
   } catch (error) {
     crash = error;
@@ -177,7 +180,7 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
     if (outcome.status === 'queued' && outcome.refund) deferred.push(row.id);
   }
   const list = [...outcomes.values()];
-  await recordOutcomes(env, db, orgId, claim.rows, claim.token, list, heldBack ? Date.now() + deferMs : null, reach);
+  await recordOutcomes(env, db, orgId, claim.rows, claim.token, list, heldUntil, reach);
   if (crash) throw crash;
   if (deferred.length) await enqueueBatches(env, orgId, claim.rows[0].broadcast_id, deferred, Math.ceil(Math.max(deferMs, 1_000) / 1000));
   const retry = list.filter((o) => o.status === 'queued' && !o.refund);
