@@ -36,7 +36,7 @@ export const messageRoutes = crudRoutes<typeof messages, Record<string, never>, 
   audit: 'message',
   // A broadcast counts on each of its messages being sent, failed or skipped: one still to go cannot be removed.
   undeletable: {
-    keep: sql`${messages.broadcastId} IS NOT NULL AND ${messages.status} IN ('queued', 'sending')`,
+    keep: sql`(${messages.broadcastId} IS NOT NULL AND ${messages.status} IN ('queued', 'sending'))`,
     message: 'This message of a running broadcast has not gone out yet: cancel the broadcast first, or wait until it is sent',
   },
   // Only GET /message/{id} carries the content (it can be large): not the list, nor the activity log of a delete.
