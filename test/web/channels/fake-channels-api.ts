@@ -13,6 +13,7 @@ export const SMTP: Integration = {
   status: 'active',
   note: null,
   should_merge: true,
+  max_rate: null,
   priority: 1,
   details: { server: 'smtp.example.com', port: 587, ssl: false, tls: true, domain: null, return_path: null, user: 'mailer' },
   last_sync: null,

@@ -42,18 +42,26 @@ describe('integration form', () => {
       user: 'mailer',
       password: ' p w ', // a password is taken exactly as typed
       should_merge: true,
+      max_rate: null,
     });
+  });
+
+  it('sends the send limit as a number, and an empty one as null (no limit)', () => {
+    const values = { ...integrationFormValues(null), name: 'SES', 'details.server': 'email-smtp.example.com', user: 'u', password: 'p', max_rate: 14 };
+    expect(integrationCreatePayload(values)).toMatchObject({ max_rate: 14 });
+    expect(integrationUpdatePayload({ ...integrationFormValues(smtp), max_rate: null }, smtp)).toMatchObject({ max_rate: null });
+    expect(integrationFormValues({ ...smtp, max_rate: 2.5 }).max_rate).toBe(2.5);
   });
 
   it('creates twilio with sid, token and the merge choice; no smtp details', () => {
     const values = { ...integrationFormValues(null), type: 'twilio', name: 'SMS', sid: ' AC0123456789abcdef0123456789abcdef ', token: 'tok', should_merge: false, 'details.server': 'x' };
-    expect(integrationCreatePayload(values)).toEqual({ name: 'SMS', type: 'twilio', note: null, sid: 'AC0123456789abcdef0123456789abcdef', token: 'tok', should_merge: false });
+    expect(integrationCreatePayload(values)).toEqual({ name: 'SMS', type: 'twilio', note: null, max_rate: null, sid: 'AC0123456789abcdef0123456789abcdef', token: 'tok', should_merge: false });
   });
 
   it('updates without type or secrets: smtp sends its details, twilio its merge choice', () => {
     const smtpBody = integrationUpdatePayload({ ...integrationFormValues(smtp), 'details.port': 465, 'details.ssl': true }, smtp);
-    expect(smtpBody).toEqual({ name: 'Mail', note: null, details: { server: 'smtp.example.com', port: 465, ssl: true, tls: true, domain: null, return_path: null } });
-    expect(integrationUpdatePayload({ ...integrationFormValues(twilio), should_merge: false }, twilio)).toEqual({ name: 'SMS', note: null, should_merge: false });
+    expect(smtpBody).toEqual({ name: 'Mail', note: null, max_rate: null, details: { server: 'smtp.example.com', port: 465, ssl: true, tls: true, domain: null, return_path: null } });
+    expect(integrationUpdatePayload({ ...integrationFormValues(twilio), should_merge: false }, twilio)).toEqual({ name: 'SMS', note: null, max_rate: null, should_merge: false });
   });
 
   it('never puts a secret into the form values of a saved integration', () => {

@@ -103,6 +103,7 @@ export function integrationFormFields(types: readonly string[], creating: boolea
   }
   fields.push(
     { name: 'should_merge', labelKey: 'integrations.fields.should_merge', kind: 'switch', descriptionKey: 'integrations.hints.shouldMerge', visible: isTwilio },
+    { name: 'max_rate', labelKey: 'integrations.fields.max_rate', kind: 'number', descriptionKey: 'integrations.hints.maxRate' },
     { name: 'note', labelKey: 'integrations.fields.note', kind: 'textarea', maxLength: 1000 },
   );
   return fields;
@@ -125,11 +126,14 @@ export function integrationFormValues(item: Integration | null): FormValues {
     sid: '',
     token: '',
     should_merge: item?.should_merge ?? true,
+    max_rate: item?.max_rate ?? null,
     note: item?.note ?? '',
   };
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
+/** The send limit as the API takes it: a positive number, or null for none. */
+const maxRate = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 function smtpDetails(values: FormValues) {
   return {
@@ -144,14 +148,14 @@ function smtpDetails(values: FormValues) {
 
 /** POST /integration body: the chosen type's connection and secrets only. */
 export function integrationCreatePayload(values: FormValues): IntegrationInput {
-  const base = { name: text(values.name), type: values.type as IntegrationType, note: text(values.note) || null };
+  const base = { name: text(values.name), type: values.type as IntegrationType, note: text(values.note) || null, max_rate: maxRate(values.max_rate) };
   if (values.type === 'twilio') return { ...base, sid: text(values.sid).trim(), token: text(values.token), should_merge: Boolean(values.should_merge) };
   return { ...base, details: smtpDetails(values), user: text(values.user).trim(), password: text(values.password), should_merge: true } as IntegrationInput;
 }
 
 /** PUT /integration/{id} body: name and note, plus the smtp connection or the twilio merge choice (the type is fixed). */
 export function integrationUpdatePayload(values: FormValues, item: Integration): IntegrationUpdate {
-  const base = { name: text(values.name), note: text(values.note) || null };
+  const base = { name: text(values.name), note: text(values.note) || null, max_rate: maxRate(values.max_rate) };
   if (item.type === 'smtp') return { ...base, details: smtpDetails(values) } as IntegrationUpdate;
   return { ...base, should_merge: Boolean(values.should_merge) };
 }
