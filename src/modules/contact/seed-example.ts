@@ -9,7 +9,7 @@ export const EXAMPLE_AUDIENCE = {
   subscription: 'Newsletter',
   tag: 'Early adopters',
   contacts: [
-    { name: 'Grace Hopper', email: 'grace@example.test', phone: '+15550100001' },
+    { name: 'Emmy Noether', email: 'emmy@example.test', phone: '+15550100001' },
     { name: 'Alan Turing', email: 'alan@example.test', phone: '+15550100002' },
     { name: 'Katherine Johnson', email: 'katherine@example.test', phone: '+15550100003' },
     { name: 'Linus Pauling', email: 'linus@example.test', phone: '+15550100004' },
