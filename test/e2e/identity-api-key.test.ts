@@ -114,7 +114,8 @@ describe('an API key from /me/api, used against the API (headless Chromium)', ()
     expect(new URL(docs.url()).pathname).toBe('/api/swagger-ui');
     await docs.locator('.swagger-ui .opblock').first().waitFor({ timeout: 30_000 });
     // Swagger UI renders a long list virtually (only the rows in view exist in the page): count what it loaded.
-    const loaded = () => docs.evaluate(() => (window as unknown as { ui: { specSelectors: { operations(): { size: number } } } }).ui.specSelectors.operations().size);
+    type SwaggerWindow = { ui: { specSelectors: { operations(): { size: number } } } };
+    const loaded = () => docs.evaluate(() => (globalThis as unknown as SwaggerWindow).ui.specSelectors.operations().size);
     await expect.poll(loaded, { timeout: 30_000 }).toBeGreaterThan(100);
     // Paths are listed relative to the server /api/v1.
     expect(await docs.locator('.swagger-ui').innerText()).toMatch(/(^|\n)\/init\/guest(\n|$)/);
