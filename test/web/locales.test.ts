@@ -38,6 +38,8 @@ describe('locale files', () => {
     const sameEverywhere = ['app.name', 'list.columns.id', 'list.total',
       // channels: protocol and brand names, an example host name
       'integrations.fields.tls', 'integrations.hints.serverExample', 'integrations.types.smtp', 'integrations.types.twilio', 'templates.types.html',
+      // broadcasts: SMS
+      'broadcasts.types.phone', 'messages.types.sms',
     ];
     const cognates: Record<string, string[]> = {
       de: ['nav.import', 'account.organization', 'home.organization', 'profile.organization', 'test.organization', 'tags.fields.name',
@@ -45,20 +47,27 @@ describe('locale files', () => {
         'contacts.fields.name', 'fields.fields.name', 'subscriptions.fields.name', 'imports.targets.name', 'contacts.fields.tags', 'contacts.filters.tags', 'imports.targets.tags', 'activityLog.entities.tag', 'activityLog.entities.integration', 'activityLog.fields.browser', 'imports.history.status', 'fields.optionLabel',
         // channels: Variable, Optional
         'templates.placeholders.variable', 'campaigns.hints.toAddress',
+        // broadcasts: Alias, Name, Status, Tags
+        'broadcasts.fields.alias', 'broadcasts.fields.name', 'broadcasts.fields.status', 'broadcasts.filter.tags', 'messages.fields.status',
       ],
       fr: ['nav.contacts', 'nav.messages', 'list.actions', 'account.organization', 'account.session', 'profile.organization', 'test.organization',
         // audience: Contacts, Contact, Message, Action, Date, Type, Options, Option
         'contacts.title', 'activityLog.entities.contact', 'imports.groups.contact', 'activityLog.entities.message', 'activityLog.fields.action', 'activityLog.fields.date', 'blacklist.fields.type', 'fields.fields.type', 'fields.fields.options', 'fields.optionLabel',
         // channels: Active, Variable
         'integrations.statuses.active', 'templates.placeholders.variable',
+        // broadcasts: Alias, Note, Type, Tags, Contact, Messages
+        'broadcasts.fields.alias', 'broadcasts.fields.note', 'broadcasts.fields.type', 'broadcasts.filter.tags', 'broadcasts.recipientColumns.contact',
+        'messages.fields.contact', 'messages.fields.type', 'messages.title',
       ],
-      ro: ['nav.import'],
+      ro: ['nav.import', 'broadcasts.fields.alias', 'broadcasts.recipientColumns.contact', 'messages.fields.contact'],
       ru: [],
-      pt: [],
+      pt: ['broadcasts.fields.alias'],
       es: [
         'audience.no', // No
         // channels: Variable
         'templates.placeholders.variable',
+        // broadcasts: Alias, No, Error
+        'broadcasts.fields.alias', 'broadcasts.no', 'messages.fields.error',
       ],
       zh: [],
     };

@@ -53,6 +53,5 @@ export async function presentBroadcasts(c: Ctx, rows: BroadcastRow[]): Promise<B
     subscription: (b.subscriptionId && subscription.get(b.subscriptionId)) || null,
     actions: actionsFor(b.status as BroadcastStatus),
     created_at: b.createdAt,
-    updated_at: b.updatedAt,
   }));
 }

@@ -18,6 +18,7 @@ export function progressOf(b: BroadcastRow, now = Date.now()): BroadcastProgress
     paused_reason: b.pausedReason,
     held_until: b.heldUntil && Date.parse(b.heldUntil) > now ? b.heldUntil : null,
     expected_finish_at: expectedFinish(b, now),
+    updated_at: b.updatedAt,
   };
 }
 

@@ -168,6 +168,8 @@ export interface BroadcastProgress {
   held_until: string | null;
   /** When it should end at the current pace: sleep between sends, or the integration's limit. */
   expected_finish_at: string | null;
+  /** When the row last changed: of two progress reports, the later one is current. */
+  updated_at: string;
 }
 
 export interface Broadcast extends BroadcastProgress {
@@ -193,7 +195,6 @@ export interface Broadcast extends BroadcastProgress {
   /** What the user can do now. */
   actions: BroadcastAction[];
   created_at: string;
-  updated_at: string;
 }
 
 /** GET /broadcast/{id}/recipients: one row per recipient, with the address used and what became of it. */

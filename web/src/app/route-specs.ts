@@ -28,6 +28,11 @@ import { TagFormPage } from '../features/tags/TagFormPage';
 import { TagListPage } from '../features/tags/TagListPage';
 import { CampaignFormPage } from '../features/campaigns/CampaignFormPage';
 import { CampaignListPage } from '../features/campaigns/CampaignListPage';
+import { BroadcastFormPage } from '../features/broadcasts/BroadcastFormPage';
+import { BroadcastListPage } from '../features/broadcasts/BroadcastListPage';
+import { BroadcastViewPage } from '../features/broadcasts/BroadcastViewPage';
+import { MessageListPage } from '../features/messages/MessageListPage';
+import { MessageViewPage } from '../features/messages/MessageViewPage';
 import { IntegrationCredentialsPage } from '../features/integrations/IntegrationCredentialsPage';
 import { IntegrationFormPage } from '../features/integrations/IntegrationFormPage';
 import { IntegrationListPage } from '../features/integrations/IntegrationListPage';
@@ -92,6 +97,11 @@ export const ROUTE_SPECS: RouteSpec[] = [
   { name: 'campaign_list', path: '/campaign', component: CampaignListPage },
   { name: 'campaign_create', path: '/campaign/create', component: CampaignFormPage },
   { name: 'campaign_update', path: '/campaign/update/:id', component: CampaignFormPage },
+  { name: 'broadcast_list', path: '/broadcast', component: BroadcastListPage },
+  { name: 'broadcast_create', path: '/broadcast/create', component: BroadcastFormPage },
+  { name: 'broadcast_view', path: '/broadcast/view/:id', component: BroadcastViewPage },
+  { name: 'message_list', path: '/message', component: MessageListPage },
+  { name: 'message_view', path: '/message/view/:id', component: MessageViewPage },
 ];
 
 /** The console's route table with the configured lists applied. */

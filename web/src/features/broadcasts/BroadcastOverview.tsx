@@ -1,0 +1,79 @@
+import { Alert, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { Broadcast } from '@shared/contracts/broadcast';
+import { useTranslation } from 'react-i18next';
+import { DateTime } from '../../components/common/DateTime';
+import { translateBroadcastText } from '../../lib/broadcast-messages';
+import { BroadcastActions } from './BroadcastActions';
+import { progressPercent } from './broadcast-config';
+import { BroadcastStatusBadge } from './StatusBadge';
+
+function Figure({ labelKey, value, testId }: { labelKey: string; value: number; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {t(labelKey)}
+      </Text>
+      <Text fw={700} size="lg" data-testid={testId}>
+        {value.toLocaleString()}
+      </Text>
+    </div>
+  );
+}
+
+/** The overview of a broadcast: status, actions, progress and totals, times; it moves with the live progress. */
+export function BroadcastOverview({ broadcast: b, onChanged }: { broadcast: Broadcast; onChanged: (next: Broadcast) => void }) {
+  const { t } = useTranslation();
+  const held = b.held_until && Date.parse(b.held_until) > Date.now();
+  return (
+    <Paper withBorder p="md" data-testid="broadcast-overview">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Group gap="sm">
+            <Title order={2}>{b.name}</Title>
+            <BroadcastStatusBadge status={b.status} />
+          </Group>
+          <BroadcastActions broadcast={b} onChanged={onChanged} />
+        </Group>
+        {b.paused_reason && (
+          <Alert color="yellow" data-testid="paused-reason">
+            {translateBroadcastText(t, b.paused_reason)}
+          </Alert>
+        )}
+        {held && (
+          <Alert color="blue" data-testid="held-back">
+            {t('broadcasts.heldBack')} <DateTime value={b.held_until} />
+          </Alert>
+        )}
+        <Progress value={progressPercent(b)} size="lg" data-testid="broadcast-progress" aria-valuenow={progressPercent(b)} animated={b.status === 'sending'} />
+        <SimpleGrid cols={{ base: 2, sm: 4, md: 7 }}>
+          <Figure labelKey="broadcasts.fields.total" value={b.total} testId="figure-total" />
+          <Figure labelKey="broadcasts.fields.sent" value={b.sent} testId="figure-sent" />
+          <Figure labelKey="broadcasts.fields.failed" value={b.failed} testId="figure-failed" />
+          <Figure labelKey="broadcasts.fields.skipped" value={b.skipped} testId="figure-skipped" />
+          <Figure labelKey="broadcasts.fields.opens" value={b.opens} testId="figure-opens" />
+          <Figure labelKey="broadcasts.fields.clicks" value={b.clicks} testId="figure-clicks" />
+          <Figure labelKey="broadcasts.fields.unsubscribes" value={b.unsubscribes} testId="figure-unsubscribes" />
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <Text size="sm">
+            {t('broadcasts.fields.started_at')}: <DateTime value={b.started_at} />
+          </Text>
+          <Text size="sm">
+            {t('broadcasts.fields.finished_at')}: <DateTime value={b.finished_at} />
+          </Text>
+          {b.expected_finish_at && (
+            <Text size="sm" data-testid="expected-finish">
+              {t('broadcasts.fields.expected_finish_at')}: <DateTime value={b.expected_finish_at} />
+            </Text>
+          )}
+          {b.status === 'waiting' && (
+            <Text size="sm">
+              {t('broadcasts.fields.delayed_at')}: <DateTime value={b.delayed_at} />
+            </Text>
+          )}
+        </SimpleGrid>
+      </Stack>
+    </Paper>
+  );
+}

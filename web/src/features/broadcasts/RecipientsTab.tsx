@@ -1,0 +1,82 @@
+import { ActionIcon, Badge, Select } from '@mantine/core';
+import { IconEye } from '@tabler/icons-react';
+import { RECIPIENT_STATUSES, type BroadcastRecipient } from '@shared/contracts/broadcast';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { pathOf } from '../../app/route-table';
+import { useRouteTable } from '../../app/services-context';
+import { DateTime } from '../../components/common/DateTime';
+import { ListScreen } from '../../components/list/ListScreen';
+import type { ListColumn } from '../../components/list/types';
+import { translateBroadcastText } from '../../lib/broadcast-messages';
+import { recipientsListHook } from './api';
+
+type Row = BroadcastRecipient & { id: number };
+
+const STATUS_COLOR: Record<string, string> = { queued: 'cyan', sent: 'green', failed: 'red', skipped: 'gray' };
+
+function Reason({ text }: { text: string | null }) {
+  const { t } = useTranslation();
+  return <>{text ? translateBroadcastText(t, text) : ''}</>;
+}
+
+function StatusChip({ status }: { status: string }) {
+  const { t } = useTranslation();
+  return (
+    <Badge color={STATUS_COLOR[status]} variant="light">
+      {t(`messages.statuses.${status}`)}
+    </Badge>
+  );
+}
+
+const COLUMNS: ListColumn<Row>[] = [
+  { key: 'contact_name', labelKey: 'broadcasts.recipientColumns.contact', render: (r) => r.contact_name ?? '—' },
+  { key: 'address', labelKey: 'broadcasts.recipientColumns.address', render: (r) => r.address || '—' },
+  { key: 'status', labelKey: 'broadcasts.fields.status', render: (r) => <StatusChip status={r.status} /> },
+  { key: 'reason', labelKey: 'broadcasts.recipientColumns.reason', render: (r) => <Reason text={r.reason} /> },
+  { key: 'sent_at', labelKey: 'broadcasts.recipientColumns.sent_at', render: (r) => <DateTime value={r.sent_at} /> },
+  { key: 'id', labelKey: 'list.columns.id', sortable: true, width: 80 },
+];
+
+/** The "recipients data" tab: every recipient with the address used and what became of its message. */
+export function RecipientsTab({ broadcastId }: { broadcastId: number }) {
+  const { t } = useTranslation();
+  const table = useRouteTable();
+  const useRecipients = useMemo(() => recipientsListHook(broadcastId), [broadcastId]);
+  return (
+    <ListScreen<Row>
+      listKey="broadcast-recipients"
+      titleKey="broadcasts.tabs.recipients"
+      columns={COLUMNS}
+      defaultSort={{ key: 'id', order: 'asc' }}
+      useList={useRecipients}
+      filters={{
+        defaults: { status: '' },
+        toQuery: (values) => ({ status: values.status || undefined }),
+        render: (values, onChange) => (
+          <Select
+            mb="md"
+            w={200}
+            clearable
+            label={t('broadcasts.fields.status')}
+            data-testid="filter-recipient-status"
+            data={RECIPIENT_STATUSES.map((s) => ({ value: s, label: t(`messages.statuses.${s}`) }))}
+            value={String(values.status ?? '') || null}
+            onChange={(status) => onChange({ status: status ?? '' })}
+          />
+        ),
+      }}
+      rowActions={(row) => {
+        const href = pathOf(table, 'message_view', { id: row.message_id });
+        return href ? (
+          <Link href={href} asChild>
+            <ActionIcon component="a" href={href} variant="subtle" aria-label={t('messages.view')} title={t('messages.view')} data-testid="row-view">
+              <IconEye size={16} />
+            </ActionIcon>
+          </Link>
+        ) : null;
+      }}
+    />
+  );
+}

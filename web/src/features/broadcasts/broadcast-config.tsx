@@ -1,0 +1,46 @@
+import { Group, Progress, Text } from '@mantine/core';
+import type { Broadcast } from '@shared/contracts/broadcast';
+import { useTranslation } from 'react-i18next';
+import { DateTime } from '../../components/common/DateTime';
+import type { ListColumn } from '../../components/list/types';
+import { useLiveBroadcast } from './live-progress';
+import { BroadcastStatusBadge } from './StatusBadge';
+
+/** The share of recipients accounted for (sent, failed or skipped), 0 to 100. */
+export function progressPercent(b: Pick<Broadcast, 'total' | 'sent' | 'failed' | 'skipped'>): number {
+  return b.total > 0 ? Math.min(100, Math.round(((b.sent + b.failed + b.skipped) / b.total) * 100)) : 0;
+}
+
+function LiveStatus({ row }: { row: Broadcast }) {
+  return <BroadcastStatusBadge status={useLiveBroadcast(row).status} />;
+}
+
+function LiveCounts({ row }: { row: Broadcast }) {
+  const { t } = useTranslation();
+  const b = useLiveBroadcast(row);
+  return (
+    <Group gap={6} wrap="nowrap" miw={200}>
+      <Progress value={progressPercent(b)} w={80} size="sm" aria-label={t('broadcasts.fields.progress')} />
+      <Text size="xs" data-testid="broadcast-counts">
+        {t('broadcasts.counts', { sent: b.sent, failed: b.failed, skipped: b.skipped, total: b.total })}
+      </Text>
+    </Group>
+  );
+}
+
+/** Broadcast list columns (server-sorted where the API sorts). */
+export const BROADCAST_COLUMNS: ListColumn<Broadcast>[] = [
+  { key: 'name', labelKey: 'broadcasts.fields.name', sortable: true },
+  { key: 'status', labelKey: 'broadcasts.fields.status', sortable: true, render: (row) => <LiveStatus row={row} /> },
+  { key: 'type', labelKey: 'broadcasts.fields.type', render: (row) => <TypeLabel type={row.type} /> },
+  { key: 'progress', labelKey: 'broadcasts.fields.progress', render: (row) => <LiveCounts row={row} /> },
+  { key: 'started_at', labelKey: 'broadcasts.fields.started_at', sortable: true, render: (row) => <DateTime value={row.started_at ?? row.delayed_at} /> },
+  { key: 'finished_at', labelKey: 'broadcasts.fields.finished_at', sortable: true, render: (row) => <DateTime value={row.finished_at} /> },
+  { key: 'created_at', labelKey: 'list.columns.created_at', sortable: true, render: (row) => <DateTime value={row.created_at} /> },
+  { key: 'id', labelKey: 'list.columns.id', sortable: true, width: 80 },
+];
+
+function TypeLabel({ type }: { type: Broadcast['type'] }) {
+  const { t } = useTranslation();
+  return <>{t(`broadcasts.types.${type}`)}</>;
+}

@@ -1,0 +1,48 @@
+import { ActionIcon } from '@mantine/core';
+import { IconEye } from '@tabler/icons-react';
+import type { MessageListItem } from '@shared/contracts/message';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearch } from 'wouter';
+import { pathOf } from '../../app/route-table';
+import { useRouteTable } from '../../app/services-context';
+import { ListScreen } from '../../components/list/ListScreen';
+import { useMessageCalls, useMessageList } from './api';
+import { MESSAGE_COLUMNS, MESSAGE_FILTER_DEFAULTS, MessageFilters } from './message-config';
+
+function ViewAction({ row }: { row: MessageListItem }) {
+  const { t } = useTranslation();
+  const href = pathOf(useRouteTable(), 'message_view', { id: row.id });
+  if (!href) return null;
+  return (
+    <Link href={href} asChild>
+      <ActionIcon component="a" href={href} variant="subtle" aria-label={t('messages.view')} title={t('messages.view')} data-testid="row-view">
+        <IconEye size={16} />
+      </ActionIcon>
+    </Link>
+  );
+}
+
+/** /message: server-paged messages with status, type and broadcast filters (?broadcast_id= preselects one); view and delete. */
+export function MessageListPage() {
+  const calls = useMessageCalls();
+  const fromUrl = new URLSearchParams(useSearch()).get('broadcast_id');
+  return (
+    <ListScreen<MessageListItem>
+      key={fromUrl ?? 'all'}
+      listKey="message"
+      section="messages"
+      titleKey="messages.title"
+      columns={MESSAGE_COLUMNS}
+      defaultSort={{ key: 'created_at', order: 'desc' }}
+      calls={calls}
+      useList={useMessageList}
+      itemLabel={(m) => m.to_address || `#${m.id}`}
+      filters={{
+        defaults: fromUrl ? { ...MESSAGE_FILTER_DEFAULTS, broadcast_id: fromUrl } : MESSAGE_FILTER_DEFAULTS,
+        toQuery: (v) => ({ status: v.status || undefined, type: v.type || undefined, broadcast_id: v.broadcast_id || undefined }),
+        render: (values, onChange) => <MessageFilters values={values} onChange={onChange} />,
+      }}
+      rowActions={(row) => <ViewAction row={row} />}
+    />
+  );
+}

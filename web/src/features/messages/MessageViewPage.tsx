@@ -1,0 +1,154 @@
+import { Anchor, Button, Code, Group, Paper, Table, Tabs, Text, Title } from '@mantine/core';
+import type { Message } from '@shared/contracts/message';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import type { PageProps } from '../../app/route-table';
+import { pathOf } from '../../app/route-table';
+import { useRouteTable } from '../../app/services-context';
+import { confirmDelete } from '../../components/common/confirm';
+import { DateTime } from '../../components/common/DateTime';
+import { notifyError, notifySuccess } from '../../components/common/notify';
+import { LoadState } from '../../components/form/LoadState';
+import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
+import { translateBroadcastText } from '../../lib/broadcast-messages';
+import { translateApiError } from '../../lib/server-messages';
+import { useMessage, useMessageCalls } from './api';
+import { MessageStatusBadge } from './message-config';
+
+/** The "content" tab: html in a sandboxed frame (no script runs, no same origin), text and SMS as text. */
+export function MessageContent({ message }: { message: Message }) {
+  const { t } = useTranslation();
+  return (
+    <Paper withBorder p="md">
+      {message.subject && (
+        <Text fw={600} mb="sm" data-testid="message-subject">
+          {message.subject}
+        </Text>
+      )}
+      {message.html ? (
+        <iframe
+          title={t('messages.contentFrame')}
+          sandbox=""
+          srcDoc={message.body}
+          data-testid="message-body-html"
+          style={{ width: '100%', minHeight: 420, border: '1px solid var(--mantine-color-default-border)', borderRadius: 8, background: 'white' }}
+        />
+      ) : (
+        <Code block data-testid="message-body-text">
+          {message.body}
+        </Code>
+      )}
+      {message.html && message.body_plain && (
+        <Code block mt="sm" data-testid="message-body-plain">
+          {message.body_plain}
+        </Code>
+      )}
+    </Paper>
+  );
+}
+
+function BaseInfo({ message: m }: { message: Message }) {
+  const { t } = useTranslation();
+  const table = useRouteTable();
+  const link = (route: string, id: number | null, text: string) => {
+    const href = id ? pathOf(table, route, { id }) : null;
+    return href ? (
+      <Link href={href} asChild>
+        <Anchor href={href}>{text}</Anchor>
+      </Link>
+    ) : (
+      '—'
+    );
+  };
+  const rows: [string, ReactNode][] = [
+    ['messages.fields.type', t(`messages.types.${m.type}`)],
+    ['messages.fields.status', <MessageStatusBadge status={m.status} />],
+    ['messages.fields.from', m.from_name ? `${m.from_name} <${m.from_address}>` : m.from_address],
+    ['messages.fields.to_address', m.to_address || '—'],
+    ['messages.fields.subject', m.subject ?? '—'],
+    ['messages.fields.sent_at', <DateTime value={m.sent_at} />],
+    ['messages.fields.external_id', m.external_id ?? '—'],
+    ['messages.fields.error', m.error ? translateBroadcastText(t, m.error) : '—'],
+    ['messages.fields.attempts', String(m.attempts)],
+    ['messages.fields.opens', `${m.opens_total} / ${m.opens_unique}`],
+    ['messages.fields.clicks', `${m.clicks_total} / ${m.clicks_unique}`],
+    ['messages.fields.clicked_at', <DateTime value={m.clicked_at} />],
+    ['messages.fields.broadcast', link('broadcast_view', m.broadcast_id, `#${m.broadcast_id}`)],
+    ['messages.fields.contact', link('contact_update', m.contact_id, `#${m.contact_id}`)],
+    ['list.columns.created_at', <DateTime value={m.created_at} />],
+  ];
+  return (
+    <Paper withBorder p="md" data-testid="message-base-info">
+      <Table>
+        <Table.Tbody>
+          {rows.map(([key, value]) => (
+            <Table.Tr key={key}>
+              <Table.Th w={220}>{t(key)}</Table.Th>
+              <Table.Td>{value}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Paper>
+  );
+}
+
+/** /message/view/:id: tabs "base info" and "content"; delete after a confirmation. No create or edit. */
+export function MessageViewPage({ params }: PageProps) {
+  const { t } = useTranslation();
+  const table = useRouteTable();
+  const [, navigate] = useLocation();
+  const calls = useMessageCalls();
+  const id = Number(params.id) || null;
+  const { data, error, isLoading } = useMessage(id);
+  const message = data?.data ?? null;
+  const remove = () =>
+    confirmDelete({
+      title: t('list.deleteOneTitle'),
+      message: t('messages.deleteConfirm'),
+      confirmLabel: t('common.delete'),
+      cancelLabel: t('common.cancel'),
+      onConfirm: () =>
+        void calls.remove(id!).then(
+          () => {
+            notifySuccess(t('list.deletedOne'));
+            navigate(pathOf(table, 'message_list') ?? '/');
+          },
+          (e) => notifyError(translateApiError(t, e)),
+        ),
+    });
+  return (
+    <>
+      <PageBreadcrumbs section="messages" current={{ labelKey: 'messages.view', text: message ? `#${message.id}` : undefined }} />
+      <LoadState error={error} loading={isLoading || !message}>
+        {() => (
+          <>
+            <Group justify="space-between" mb="md">
+              <Title order={2}>{message!.subject || message!.to_address || `#${message!.id}`}</Title>
+              <Button color="red" variant="light" size="xs" onClick={remove} data-testid="message-delete">
+                {t('common.delete')}
+              </Button>
+            </Group>
+            <Tabs defaultValue="base" keepMounted={false}>
+              <Tabs.List>
+                <Tabs.Tab value="base" data-testid="tab-base">
+                  {t('messages.tabs.base')}
+                </Tabs.Tab>
+                <Tabs.Tab value="content" data-testid="tab-content">
+                  {t('messages.tabs.content')}
+                </Tabs.Tab>
+              </Tabs.List>
+              <Tabs.Panel value="base" pt="md">
+                <BaseInfo message={message!} />
+              </Tabs.Panel>
+              <Tabs.Panel value="content" pt="md">
+                <MessageContent message={message!} />
+              </Tabs.Panel>
+            </Tabs>
+          </>
+        )}
+      </LoadState>
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import { Badge, Group, Select, Tooltip } from '@mantine/core';
+import { MESSAGE_STATUSES, MESSAGE_TYPES, type MessageListItem, type MessageStatus } from '@shared/contracts/message';
+import type { Broadcast } from '@shared/contracts/broadcast';
+import { useTranslation } from 'react-i18next';
+import { DateTime } from '../../components/common/DateTime';
+import { useAllRows } from '../../components/list/use-client-list';
+import type { ListColumn } from '../../components/list/types';
+
+const STATUS_COLOR: Record<MessageStatus, string> = { queued: 'cyan', sent: 'green', failed: 'red', skipped: 'gray' };
+
+/** A message's status chip. */
+export function MessageStatusBadge({ status }: { status: MessageStatus }) {
+  const { t } = useTranslation();
+  return (
+    <Badge color={STATUS_COLOR[status]} variant="light" data-testid="message-status" data-status={status}>
+      {t(`messages.statuses.${status}`)}
+    </Badge>
+  );
+}
+
+/** The provider's id cut to 5 characters (spec 2), the whole of it on hover. */
+function ExternalId({ value }: { value: string | null }) {
+  if (!value) return <>—</>;
+  return (
+    <Tooltip label={value}>
+      <span data-testid="external-id">{value.length > 5 ? `${value.slice(0, 5)}…` : value}</span>
+    </Tooltip>
+  );
+}
+
+function TypeLabel({ type }: { type: string }) {
+  const { t } = useTranslation();
+  return <>{t(`messages.types.${type}`)}</>;
+}
+
+/** Message list columns. */
+export const MESSAGE_COLUMNS: ListColumn<MessageListItem>[] = [
+  { key: 'to_address', labelKey: 'messages.fields.to_address', sortable: true },
+  { key: 'subject', labelKey: 'messages.fields.subject', sortable: true, render: (row) => row.subject ?? '' },
+  { key: 'status', labelKey: 'messages.fields.status', sortable: true, render: (row) => <MessageStatusBadge status={row.status} /> },
+  { key: 'type', labelKey: 'messages.fields.type', sortable: true, render: (row) => <TypeLabel type={row.type} /> },
+  { key: 'external_id', labelKey: 'messages.fields.external_id', render: (row) => <ExternalId value={row.external_id} /> },
+  { key: 'sent_at', labelKey: 'messages.fields.sent_at', sortable: true, render: (row) => <DateTime value={row.sent_at} /> },
+  { key: 'created_at', labelKey: 'list.columns.created_at', sortable: true, render: (row) => <DateTime value={row.created_at} /> },
+  { key: 'id', labelKey: 'list.columns.id', sortable: true, width: 80 },
+];
+
+/** The list's filters (spec 2: status, type and broadcast): empty values and query parameters. */
+export const MESSAGE_FILTER_DEFAULTS = { status: '', type: '', broadcast_id: '' };
+
+/** The filter inputs of the message list. */
+export function MessageFilters({ values, onChange }: { values: Record<string, unknown>; onChange: (patch: Record<string, unknown>) => void }) {
+  const { t } = useTranslation();
+  const { data: broadcasts = [] } = useAllRows<Broadcast>('/broadcast', { sort_by: 'created_at', sort_order: 'desc' });
+  const select = (key: string, label: string, data: { value: string; label: string }[], testId: string) => (
+    <Select w={220} clearable label={label} data-testid={testId} data={data} value={String(values[key] ?? '') || null} onChange={(v) => onChange({ [key]: v ?? '' })} searchable />
+  );
+  return (
+    <Group gap="sm" mb="md" wrap="wrap">
+      {select('status', t('messages.fields.status'), MESSAGE_STATUSES.map((s) => ({ value: s, label: t(`messages.statuses.${s}`) })), 'filter-status')}
+      {select('type', t('messages.fields.type'), MESSAGE_TYPES.map((s) => ({ value: s, label: t(`messages.types.${s}`) })), 'filter-type')}
+      {select('broadcast_id', t('messages.fields.broadcast'), broadcasts.map((b) => ({ value: String(b.id), label: b.name })), 'filter-broadcast')}
+    </Group>
+  );
+}
