@@ -162,6 +162,7 @@ function BroadcastForm({ initial }: { initial: BroadcastFormValues }) {
             <Select
               label={t('broadcasts.fields.subscription')}
               required
+              searchable
               data-testid="form-field-subscription_id"
               data={subscriptions.map((s) => ({ value: String(s.id), label: s.name }))}
               value={values.subscription_id}
