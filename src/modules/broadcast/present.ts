@@ -51,7 +51,7 @@ export async function presentBroadcasts(c: Ctx, rows: BroadcastRow[]): Promise<B
     sender: (b.senderId && sender.get(b.senderId)) || null,
     template: (b.templateId && template.get(b.templateId)) || null,
     subscription: (b.subscriptionId && subscription.get(b.subscriptionId)) || null,
-    actions: actionsFor(b.status as BroadcastStatus),
+    actions: actionsFor(b.status as BroadcastStatus, b.failed),
     created_at: b.createdAt,
   }));
 }

@@ -31,9 +31,9 @@ export const ACTION_FROM: Record<BroadcastAction, readonly BroadcastStatus[]> = 
   'retry-failed': ['finished'],
 };
 
-/** Which actions the console offers for a status. */
-export function actionsFor(status: BroadcastStatus): BroadcastAction[] {
-  return BROADCAST_ACTIONS.filter((action) => ACTION_FROM[action].includes(status));
+/** Which actions a broadcast offers now: those its status allows (retry failed only when something failed). */
+export function actionsFor(status: BroadcastStatus, failed: number): BroadcastAction[] {
+  return BROADCAST_ACTIONS.filter((action) => ACTION_FROM[action].includes(status) && (action !== 'retry-failed' || failed > 0));
 }
 
 export const BROADCAST_LIMITS = {

@@ -2,14 +2,18 @@ import { Paper, Table } from '@mantine/core';
 import type { Broadcast } from '@shared/contracts/broadcast';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Tag } from '@shared/contracts/tag';
 import { DateTime } from '../../components/common/DateTime';
+import { useAllRows } from '../../components/list/use-client-list';
 
 /** The "base info" tab: what the broadcast was created with, its recipients filter included. */
 export function BroadcastBaseInfo({ broadcast: b }: { broadcast: Broadcast }) {
   const { t } = useTranslation();
+  const { data: tags = [] } = useAllRows<Tag>('/tag');
+  const tagName = (id: number) => tags.find((tag) => tag.id === id)?.name ?? `#${id}`;
   const f = b.contacts.filter;
   const filter = [
-    f.tags?.length ? `${t('broadcasts.filter.tags')}: ${f.tags.join(', ')}` : null,
+    f.tags?.length ? `${t('broadcasts.filter.tags')}: ${f.tags.map(tagName).join(', ')}` : null,
     f.ids?.length ? `${t('broadcasts.filter.ids')}: ${f.ids.join(', ')}` : null,
     f.address ? `${t('broadcasts.filter.address')}: ${f.address}` : null,
     ...(f.attributes ?? []).map((a) => `${t('broadcasts.filter.field')} ${a.field_id} = ${a.value}`),

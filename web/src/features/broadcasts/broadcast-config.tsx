@@ -31,7 +31,7 @@ function LiveCounts({ row }: { row: Broadcast }) {
 /** Broadcast list columns (server-sorted where the API sorts). */
 export const BROADCAST_COLUMNS: ListColumn<Broadcast>[] = [
   { key: 'name', labelKey: 'broadcasts.fields.name', sortable: true },
-  { key: 'status', labelKey: 'broadcasts.fields.status', sortable: true, render: (row) => <LiveStatus row={row} /> },
+  { key: 'status', labelKey: 'broadcasts.fields.status', sortable: true, width: 140, render: (row) => <LiveStatus row={row} /> },
   { key: 'type', labelKey: 'broadcasts.fields.type', render: (row) => <TypeLabel type={row.type} /> },
   { key: 'progress', labelKey: 'broadcasts.fields.progress', render: (row) => <LiveCounts row={row} /> },
   { key: 'started_at', labelKey: 'broadcasts.fields.started_at', sortable: true, render: (row) => <DateTime value={row.started_at ?? row.delayed_at} /> },

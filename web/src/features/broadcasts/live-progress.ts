@@ -22,5 +22,5 @@ export function useLiveBroadcast<T extends Broadcast | null | undefined>(loaded:
   if (!loaded) return loaded;
   const pushed = all[loaded.id];
   if (!pushed || pushed.updated_at < loaded.updated_at) return loaded;
-  return { ...loaded, ...pushed, actions: actionsFor(pushed.status) } as T;
+  return { ...loaded, ...pushed, actions: actionsFor(pushed.status, pushed.failed) } as T;
 }
