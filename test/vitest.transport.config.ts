@@ -24,6 +24,8 @@ export default defineConfig(async () => {
         miniflare: {
           bindings: {
             JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+            // Integration secrets (the broadcast fault tests store an smtp integration).
+            SECRETS_KEY: 'test1:test-secrets-key-test-secrets-key-0123456789',
             // The system-mail transport test reads and writes D1 (test/transport/system-mail.test.ts applies them).
             TEST_MIGRATIONS: await readD1Migrations(path.join(root, 'migrations')),
           },

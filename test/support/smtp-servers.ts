@@ -2,7 +2,9 @@
 // client must cope with. Everything they receive goes into a shared mailbox the tests read over HTTP.
 //
 // Recipient local parts steer the answers: reject5-* gets 550 at RCPT, reject4-* 450 at RCPT, data5-* makes the
-// message fail with 554 after DATA, data4-* with 451.
+// message fail with 554 after DATA, data4-* with 451. Two "try later" answers that pass: busy421-* gets 421 at
+// RCPT the first time the address is tried on a server (smtp-server then closes the session), slow451-* gets 451
+// (a rate limit; the session goes on); both are accepted on the next try.
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import type { ReceivedMail } from './transport-context';
 import type { TestTls } from './tls-cert.mjs';
@@ -33,6 +35,7 @@ function codeError(code: number, message: string): Error & { responseCode: numbe
 
 /** Starts one smtp-server with the given options, recording into `mailbox` under `name`. */
 export async function startSmtpServer(name: string, mailbox: Mailbox, options: Partial<SMTPServerOptions>): Promise<RunningServer> {
+  const triedOnce = new Set<string>();
   const server = new SMTPServer({
     logger: false,
     banner: `relay test server ${name}`,
@@ -52,6 +55,11 @@ export async function startSmtpServer(name: string, mailbox: Mailbox, options: P
       const local = address.address.split('@')[0];
       if (local.startsWith('reject5')) return callback(codeError(550, '5.1.1 No such user here'));
       if (local.startsWith('reject4')) return callback(codeError(450, '4.2.1 Mailbox busy, try again later'));
+      const busy = local.startsWith('busy421') ? 421 : local.startsWith('slow451') ? 451 : 0;
+      if (busy && !triedOnce.has(address.address)) {
+        triedOnce.add(address.address);
+        return callback(codeError(busy, busy === 421 ? '4.7.0 Too many connections, closing' : '4.7.1 Rate limit exceeded, slow down'));
+      }
       callback();
     },
     onData(stream, session, callback) {
