@@ -35,6 +35,9 @@ const locked = (userId: number): [string, string, unknown?][] => [
   ['PUT', '/sender/1', { value: 'a@example.com' }],
   ['PATCH', '/sender/1', { value: 'a@example.com' }],
   ['POST', '/template/1/test', { sender_id: 1, to: 'a@example.com' }],
+  ['POST', '/broadcast', { name: 'x', sender_id: 1, template_id: 1, do_not_unsubscribe: true }],
+  ['POST', '/broadcast/1/resume'],
+  ['POST', '/broadcast/1/retry-failed'],
 ];
 
 function send(org: string, token: string, method: string, path: string, json?: unknown) {

@@ -1,0 +1,267 @@
+// Broadcast rules through the real API on the Workers runtime: the form rules of spec 5, the recipients preview
+// and its skipped reasons, the actions as conditional writes (a second click is a 409), tenancy, the demo lock,
+// and a run driven step by step (the runner's alarm with its send queue recorded, then the real consumer with a
+// recording transport), so every count can be checked.
+import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import type { BroadcastRunner } from '../../../durable-objects/broadcast-runner';
+import type { Env } from '../../../src/env';
+import { SendChannels } from '../../../src/modules/sending/channels';
+import { deliverBatch, type SendBatchBody } from '../../../src/modules/sending/deliver-batch';
+import { DEMO_LOGIN, DEMO_PASSWORD } from '../../../src/modules/demo/demo-info';
+import { channels, createTemplate, insertContact, newOrg, recordingProviders, type Org } from '../channels/channel-helpers';
+import { call, signIn } from '../helpers';
+
+const E = env as unknown as Env;
+const IN_AN_HOUR = () => new Date(Date.now() + 3_600_000).toISOString();
+
+/** An organisation with channels, an email and a text template, a subscription, a tag and tagged contacts. */
+async function setup(prefix = 'bc') {
+  const o = await newOrg(prefix);
+  const ch = await channels(o);
+  const email = await createTemplate(o, { type: 'email', name: 'News', subject: 'Hi {{ contact.name }}', body: '<p>Hello {{ contact.name }}</p>' });
+  const text = await createTemplate(o, { type: 'text', name: 'SMS', body: 'Hi {{ contact.name }}' });
+  const subscription = (await o.api('POST', '/subscription', { name: 'News' })).body.data;
+  const tag = (await o.api('POST', '/tag', { name: 'VIP' })).body.data;
+  const people = {
+    ann: await insertContact(o.orgId, 'Ann', [{ type: 'email', value: 'ann@example.com' }, { type: 'phone', value: '+15550000001' }]),
+    bob: await insertContact(o.orgId, 'Bob', [{ type: 'phone', value: '+15550000002' }]),
+    cat: await insertContact(o.orgId, 'Cat', [{ type: 'email', value: 'cat@example.com' }]),
+    dan: await insertContact(o.orgId, 'Dan', [{ type: 'email', value: 'dan@example.com' }]),
+  };
+  for (const id of Object.values(people)) await env.DB.prepare('INSERT INTO contact_tags (org_id, contact_id, tag_id) VALUES (?, ?, ?)').bind(o.orgId, id, tag.id).run();
+  const body = (extra: Record<string, unknown> = {}) => ({
+    name: 'Launch',
+    type: 'email',
+    sender_id: ch.email.id,
+    template_id: email.id,
+    subscription_id: subscription.id,
+    contacts: { filter: { tags: [tag.id] } },
+    ...extra,
+  });
+  return { o, ch, email, text, subscription, tag, people, body };
+}
+
+/** Runs the broadcast's runner alarm once with its send queue recorded; answers what it queued. */
+async function runAlarm(o: Org, broadcastId: number, after?: (state: DurableObjectState) => Promise<void>): Promise<SendBatchBody[]> {
+  const queued: SendBatchBody[] = [];
+  const queue = { sendBatch: async (batch: { body: SendBatchBody }[]) => void queued.push(...batch.map((m) => m.body)) } as unknown as Queue;
+  const stub = E.BROADCAST.get(E.BROADCAST.idFromName(String(broadcastId)));
+  await runInDurableObject(stub, async (instance: BroadcastRunner, state) => {
+    (instance as unknown as { env: Env }).env = { ...E, SEND_QUEUE: queue } as Env;
+    await state.storage.put('ref', { orgId: o.orgId, broadcastId });
+    await instance.alarm();
+    await after?.(state);
+    await state.storage.deleteAlarm();
+  });
+  return queued;
+}
+
+/** A scheduled broadcast (nothing runs by itself), moved to queued so the test's alarm starts it now. */
+async function startable(o: Org, body: Record<string, unknown>) {
+  const res = await o.api('POST', '/broadcast', { ...body, delayed_at: IN_AN_HOUR() });
+  expect(res.status, res.text).toBe(201);
+  const id = res.body.data.id as number;
+  // The runner was woken and sleeps until the scheduled time: take its alarm away, the test runs it instead.
+  await runInDurableObject(E.BROADCAST.get(E.BROADCAST.idFromName(String(id))), (_instance, state) => state.storage.deleteAlarm());
+  await env.DB.prepare("UPDATE broadcasts SET status = 'queued' WHERE id = ?").bind(id).run();
+  return id;
+}
+
+async function deliverAll(bodies: SendBatchBody[], results: Parameters<typeof recordingProviders>[0] = [{ ok: true, externalId: 'x' }]) {
+  const rec = recordingProviders(results);
+  const channelsOf = new SendChannels(E, rec.providers);
+  for (const body of bodies) await deliverBatch(E, body, 1, channelsOf).catch(() => {});
+  await channelsOf.close();
+  return rec;
+}
+
+describe('creating a broadcast', () => {
+  it('answers the spec 5 messages and stores nothing when the form is wrong', async () => {
+    const { o, body, ch, text } = await setup();
+    let res = await o.api('POST', '/broadcast', {});
+    expect(res.status).toBe(422);
+    expect(res.body.error.fields).toMatchObject({ name: ['This field is required'], sender_id: ['This field is required'], template_id: ['This field is required'] });
+    res = await o.api('POST', '/broadcast', body({ subscription_id: undefined }));
+    expect(res.body.error.fields.subscription_id).toEqual(['This field is required']);
+    res = await o.api('POST', '/broadcast', body({ delayed_at: '2020-01-01T00:00:00Z' }));
+    expect(res.body.error.fields.delayed_at).toEqual(['The scheduled time cannot be in the past']);
+    res = await o.api('POST', '/broadcast', body({ sender_id: ch.phone.id }));
+    expect(res.body.error.fields.sender_id).toEqual(['Choose an email sender']);
+    res = await o.api('POST', '/broadcast', body({ template_id: text.id }));
+    expect(res.body.error.fields.template_id).toEqual(['Email broadcasts send html or email templates']);
+    res = await o.api('POST', '/broadcast', body({ contacts: { filter: { address: 'nobody-here' } } }));
+    expect(res.body.error.fields.contacts).toEqual(['No contact matches the recipients filter']);
+    res = await o.api('POST', '/broadcast', body({ sleep: -1 }));
+    expect(res.status).toBe(422);
+    res = await o.api('POST', '/broadcast', 'not json at all');
+    expect(res.status).toBeLessThan(500);
+    expect((await o.api('GET', '/broadcast')).body.meta.total).toBe(0);
+  });
+
+  it('creates an SMS broadcast without a subscription when do_not_unsubscribe is on, scheduled as waiting', async () => {
+    const { o, body, ch, text } = await setup();
+    const at = IN_AN_HOUR();
+    const res = await o.api('POST', '/broadcast', body({ type: 'phone', sender_id: ch.phone.id, template_id: text.id, subscription_id: undefined, do_not_unsubscribe: true, delayed_at: at }));
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.data).toMatchObject({ status: 'waiting', type: 'phone', subscription_id: null, do_not_unsubscribe: true, immediate: false, delayed_at: at, actions: ['cancel'] });
+  });
+
+  it('previews the recipients with the address each gets and why some are skipped', async () => {
+    const { o, subscription, tag, people } = await setup();
+    await o.api('POST', '/blacklist', { type: 'email', value: 'dan@example.com' });
+    await env.DB.prepare('INSERT INTO unsubscribes (org_id, contact_id, subscription_id) VALUES (?, ?, ?)').bind(o.orgId, people.cat, subscription.id).run();
+    const preview = (skip: boolean) => o.api('POST', '/broadcast/preview', { type: 'email', subscription_id: subscription.id, contacts: { filter: { tags: [tag.id], skip_unsubscribed: skip } } });
+    const res = await preview(true);
+    expect(res.body.data.total).toBe(4);
+    expect(res.body.data.skipped).toBe(3);
+    const reasons = Object.fromEntries(res.body.data.sample.map((s: { name: string; skipped_reason: string | null }) => [s.name, s.skipped_reason]));
+    expect(reasons).toEqual({
+      Ann: null,
+      Bob: 'The contact has no email address',
+      Cat: 'The contact unsubscribed from this subscription',
+      Dan: 'The address is on the blacklist',
+    });
+    expect((await preview(false)).body.data.skipped).toBe(2);
+  });
+});
+
+describe('a broadcast run, step by step', () => {
+  it('writes one message per recipient (skipped ones with their reason), sends the rest once, and finishes with counts that add up', async () => {
+    const { o, body, subscription, people } = await setup();
+    await env.DB.prepare('INSERT INTO unsubscribes (org_id, contact_id, subscription_id) VALUES (?, ?, ?)').bind(o.orgId, people.cat, subscription.id).run();
+    const id = await startable(o, body());
+    const queued = await runAlarm(o, id);
+    expect(queued.flatMap((q) => q.ids)).toHaveLength(2); // Ann and Dan
+    // A contact created after the start is not a recipient; editing the template changes nothing underway.
+    const late = await insertContact(o.orgId, 'Late', [{ type: 'email', value: 'late@example.com' }]);
+    await env.DB.prepare('INSERT INTO contact_tags (org_id, contact_id, tag_id) SELECT org_id, ?, tag_id FROM contact_tags WHERE contact_id = ?').bind(late, people.ann).run();
+    await env.DB.prepare("UPDATE templates SET subject = 'Changed' WHERE org_id = ?").bind(o.orgId).run();
+    expect(await runAlarm(o, id)).toEqual([]); // the same alarm again: nothing new
+
+    const rec = await deliverAll([...queued, ...queued]);
+    expect(rec.sent.map((m) => m.to).sort()).toEqual(['ann@example.com', 'dan@example.com']);
+    expect(rec.sent.map((m) => m.subject).sort()).toEqual(['Hi Ann', 'Hi Dan']);
+    expect(rec.sent[0].headers?.['List-Unsubscribe']).toMatch(/^<http:\/\/.+\/unsubscribe\?m=/);
+
+    const b = (await o.api('GET', `/broadcast/${id}`)).body.data;
+    expect(b).toMatchObject({ status: 'finished', total: 4, sent: 2, failed: 0, skipped: 2, recipients_final: true });
+    const recipients = (await o.api('GET', `/broadcast/${id}/recipients?page_size=10`)).body;
+    expect(recipients.meta.total).toBe(4);
+    const byName = Object.fromEntries(recipients.items.map((r: { contact_name: string; status: string; reason: string | null; address: string }) => [r.contact_name, [r.status, r.address, r.reason]]));
+    expect(byName).toEqual({
+      Ann: ['sent', 'ann@example.com', null],
+      Bob: ['skipped', '', 'The contact has no email address'],
+      Cat: ['skipped', 'cat@example.com', 'The contact unsubscribed from this subscription'],
+      Dan: ['sent', 'dan@example.com', null],
+    });
+    expect((await o.api('GET', `/broadcast/${id}/recipients?status=skipped`)).body.meta.total).toBe(2);
+    expect((await o.api('GET', `/broadcast/${id}/recipients?search=dan`)).body.meta.total).toBe(1);
+
+    // The message list filters by broadcast; a message's content is rendered again from the frozen template.
+    const list = (await o.api('GET', `/message?broadcast_id=${id}&status=sent`)).body;
+    expect(list.meta.total).toBe(2);
+    const message = (await o.api('GET', `/message/${list.items[0].id}`)).body.data;
+    expect(message).toMatchObject({ html: true, broadcast_id: id });
+    expect(message.body).toMatch(/<p>Hello (Ann|Dan)<\/p>/);
+  });
+
+  it('pauses (nothing more is claimed), resumes, and retries only the retryable failures', async () => {
+    const { o, body } = await setup();
+    const id = await startable(o, body());
+    const queued = await runAlarm(o, id);
+    expect((await o.api('POST', `/broadcast/${id}/pause`)).body.data.status).toBe('paused');
+    expect((await o.api('POST', `/broadcast/${id}/pause`)).status).toBe(409);
+    expect((await deliverAll(queued)).sent).toHaveLength(0);
+
+    expect((await o.api('POST', `/broadcast/${id}/resume`)).body.data.status).toBe('sending');
+    // Cat's mailbox fails for good, Dan's server says "try later" until the attempts run out.
+    const results = (to: string) => (to.startsWith('cat') ? { ok: false as const, retryable: false, error: '550 no such user' } : to.startsWith('dan') ? { ok: false as const, retryable: true, error: 'timeout' } : { ok: true as const, externalId: 'x' });
+    const ch = new SendChannels(E, {
+      openTransport: async () => ({
+        send: async (m) => results(m.to),
+        sendMany: async (ms) => ms.map((m) => results(m.to)),
+        close: async () => {},
+      }),
+    });
+    for (let attempt = 1; attempt <= 6; attempt++) for (const q of queued) await deliverBatch(E, q, attempt, ch).catch(() => {});
+    await ch.close();
+    let b = (await o.api('GET', `/broadcast/${id}`)).body.data;
+    expect(b).toMatchObject({ status: 'finished', sent: 1, failed: 2, skipped: 1, actions: ['retry-failed'] });
+
+    const retried = await o.api('POST', `/broadcast/${id}/retry-failed`);
+    expect(retried.body.data).toMatchObject({ status: 'sending', failed: 1 });
+    const again = await deliverAll(await runAlarm(o, id));
+    expect(again.sent.map((m) => m.to)).toEqual(['dan@example.com']);
+    b = (await o.api('GET', `/broadcast/${id}`)).body.data;
+    expect(b).toMatchObject({ status: 'finished', sent: 2, failed: 1, skipped: 1 });
+    expect((await o.api('POST', `/broadcast/${id}/retry-failed`)).status).toBe(409); // only a permanent failure is left
+  });
+
+  it('cancels a scheduled and a sending broadcast: what did not go out is skipped, and a second cancel is a 409', async () => {
+    const { o, body } = await setup();
+    const waiting = (await o.api('POST', '/broadcast', body({ delayed_at: IN_AN_HOUR() }))).body.data.id;
+    const [first, second] = await Promise.all([o.api('POST', `/broadcast/${waiting}/cancel`), o.api('POST', `/broadcast/${waiting}/cancel`)]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+
+    const id = await startable(o, body());
+    const queued = await runAlarm(o, id);
+    expect((await o.api('POST', `/broadcast/${id}/cancel`)).body.data.status).toBe('cancelled');
+    await runAlarm(o, id);
+    expect((await deliverAll(queued)).sent).toHaveLength(0);
+    const b = (await o.api('GET', `/broadcast/${id}`)).body.data;
+    expect(b).toMatchObject({ status: 'cancelled', sent: 0, total: 4 });
+    expect(b.skipped).toBe(4);
+    expect(b.finished_at).toBeTruthy();
+    expect((await o.api('GET', `/broadcast/${id}/recipients?status=skipped`)).body.items[0].reason).toMatch(/cancelled|no email/);
+  });
+
+  it('paces a broadcast with sleep: one message per alarm, the next one sleep seconds later', async () => {
+    const { o, body } = await setup();
+    const id = await startable(o, body({ sleep: 30 }));
+    const before = Date.now();
+    let next = 0;
+    const first = await runAlarm(o, id, async (state) => {
+      next = (await state.storage.getAlarm()) ?? 0;
+    });
+    expect(first.flatMap((q) => q.ids)).toHaveLength(1);
+    expect(next).toBeGreaterThanOrEqual(before + 30_000);
+    const second = await runAlarm(o, id);
+    expect(second.flatMap((q) => q.ids)).toHaveLength(1);
+    expect(second[0].ids[0]).toBeGreaterThan(first[0].ids[0]);
+    const b = (await o.api('GET', `/broadcast/${id}`)).body.data;
+    expect(Date.parse(b.expected_finish_at)).toBeGreaterThan(before + 29_000);
+  });
+});
+
+describe('tenancy and the demo', () => {
+  it("another organisation's broadcast, message, template, sender, subscription, contact and tag are not found and change nothing", async () => {
+    const a = await setup('ta');
+    const b = await setup('tb');
+    const theirs = await startable(b.o, b.body());
+    for (const [method, path] of [
+      ['GET', `/broadcast/${theirs}`],
+      ['GET', `/broadcast/${theirs}/recipients`],
+      ['POST', `/broadcast/${theirs}/pause`],
+      ['POST', `/broadcast/${theirs}/cancel`],
+    ] as const) {
+      expect((await a.o.api(method, path)).status, `${method} ${path}`).toBe(404);
+    }
+    expect((await a.o.api('GET', '/broadcast')).body.meta.total).toBe(0);
+    const res = await a.o.api('POST', '/broadcast', a.body({ sender_id: b.ch.email.id, template_id: b.email.id, subscription_id: b.subscription.id, contacts: { filter: { tags: [b.tag.id], ids: [b.people.ann] } } }));
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.error.fields).sort()).toEqual(['contacts.filter.ids', 'contacts.filter.tags', 'sender_id', 'subscription_id', 'template_id']);
+    expect((await a.o.api('GET', '/broadcast')).body.meta.total).toBe(0);
+    expect((await b.o.api('GET', `/broadcast/${theirs}`)).body.data.status).toBe('queued');
+  });
+
+  it('the shared demo lists broadcasts and previews recipients (creating and acting are locked: test/worker/demo)', async () => {
+    const token = (await signIn('demo', DEMO_LOGIN, DEMO_PASSWORD)).access_token;
+    const list = await call('demo', '/api/v1/broadcast', { token });
+    expect(list.status).toBe(200);
+    const preview = await call('demo', '/api/v1/broadcast/preview', { method: 'POST', token, json: { type: 'email', contacts: { filter: {} } } });
+    expect(preview.status).toBe(200);
+    expect(((await preview.json()) as { data: { total: number } }).data.total).toBeGreaterThan(0);
+  });
+});
