@@ -32,21 +32,35 @@ export async function dispatchQueue(batch: MessageBatch<QueueMessageBody>, env: 
   }
 }
 
+/**
+ * Messages handled at once per invocation on the send queue: while one batch is on the SMTP session, the next
+ * ones are claimed and rendered (D1 round trips overlap). Other queues go one message at a time.
+ */
+const SEND_CONCURRENCY = 4;
+
 async function dispatchEach(batch: MessageBatch<QueueMessageBody>, env: Env, context: InvocationContext): Promise<void> {
-  for (const message of batch.messages) {
-    if (isDeadLetterQueue(batch.queue)) {
-      console.error(JSON.stringify({ level: 'error', dead_letter: batch.queue, id: message.id, body: message.body }));
-      message.ack();
-      continue;
-    }
-    const handler = handlersByQueue[batch.queue]?.[message.body?.kind];
-    try {
-      if (!handler) throw new Error(`no handler for message kind "${message.body?.kind}" on ${batch.queue}`);
-      await handler(message.body, env, message, context);
-      message.ack();
-    } catch (error) {
-      console.error(JSON.stringify({ level: 'error', queue: batch.queue, id: message.id, error: String(error) }));
-      message.retry({ delaySeconds: Math.min(300, 2 ** message.attempts) });
-    }
+  const parallel = batch.queue === QUEUE_NAMES.send ? SEND_CONCURRENCY : 1;
+  let next = 0;
+  const lane = async () => {
+    while (next < batch.messages.length) await dispatchOne(batch, batch.messages[next++], env, context);
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, batch.messages.length) }, lane));
+}
+
+/** One message: to its handler, acked when that succeeds, retried with backoff when it throws. */
+async function dispatchOne(batch: MessageBatch<QueueMessageBody>, message: Message<QueueMessageBody>, env: Env, context: InvocationContext): Promise<void> {
+  if (isDeadLetterQueue(batch.queue)) {
+    console.error(JSON.stringify({ level: 'error', dead_letter: batch.queue, id: message.id, body: message.body }));
+    message.ack();
+    return;
+  }
+  const handler = handlersByQueue[batch.queue]?.[message.body?.kind];
+  try {
+    if (!handler) throw new Error(`no handler for message kind "${message.body?.kind}" on ${batch.queue}`);
+    await handler(message.body, env, message, context);
+    message.ack();
+  } catch (error) {
+    console.error(JSON.stringify({ level: 'error', queue: batch.queue, id: message.id, error: String(error) }));
+    message.retry({ delaySeconds: Math.min(300, 2 ** message.attempts) });
   }
 }

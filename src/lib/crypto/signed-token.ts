@@ -5,8 +5,21 @@ import { deriveKey, fromBase64Url, parseKeyRing, toBase64Url } from './secret-bo
 // key rotation (as long as the old entry stays in the ring). HMAC-SHA256 with a key derived per purpose.
 
 const encoder = new TextEncoder();
-const hmacKey = (secret: string, purpose: string) =>
-  deriveKey(secret, `relay/signed-token/${purpose}`, { name: 'HMAC', hash: 'SHA-256' }, ['sign', 'verify']);
+
+// Derived keys by purpose and secret: a broadcast signs a link per recipient, and deriving the key (HKDF) costs
+// more than the signature itself. Only derived CryptoKeys are kept, never the secrets' text beyond the map key.
+const derived = new Map<string, Promise<CryptoKey>>();
+function hmacKey(secret: string, purpose: string): Promise<CryptoKey> {
+  const id = `${purpose}\u0000${secret}`;
+  let key = derived.get(id);
+  if (!key) {
+    if (derived.size > 32) derived.clear();
+    key = deriveKey(secret, `relay/signed-token/${purpose}`, { name: 'HMAC', hash: 'SHA-256' }, ['sign', 'verify']);
+    derived.set(id, key);
+    key.catch(() => derived.delete(id));
+  }
+  return key;
+}
 
 /** Signs a small JSON payload for one purpose (e.g. 'unsubscribe'). */
 export async function signToken(keyRing: string | undefined, purpose: string, payload: Record<string, unknown>): Promise<string> {

@@ -21,6 +21,9 @@ export interface Providers {
   listPhoneNumbers(account: Extract<ProviderAccount, { type: 'twilio' }>, env: Env): Promise<string[]>;
 }
 
+/** SMTP sessions one consumer invocation keeps open per integration (a Worker invocation may hold 6 connections). */
+const SMTP_SESSIONS = 2;
+
 /** Raised by a provider function that cannot work in this build; the consumers treat it as permanent. */
 export class ProviderUnavailableError extends Error {}
 
@@ -36,7 +39,9 @@ const transportEnv = (env: Env) => env as unknown as TransportEnv;
 /** The real providers: the transport engineer's factory, connection test and Twilio number listing. */
 export const providers: Providers = {
   async openTransport(account, env) {
-    return openTransport(transportIntegration(account), transportEnv(env));
+    // Two SMTP sessions: the send consumer works on several batches at once (queues/dispatch.ts); a single
+    // message only ever opens the first.
+    return openTransport(transportIntegration(account), transportEnv(env), { connections: SMTP_SESSIONS });
   },
   async testConnection(account, env) {
     return testIntegrationConnection(transportIntegration(account), transportEnv(env));

@@ -4,45 +4,15 @@
 // RTT_MS (default 0) puts a proxy in front of the sink that delays every packet by half of it each way, to see
 // what round trips cost on a real network (loopback has almost none).
 // Ends with: smtp (relay, 1 connection): <x> msg/s | worker-mailer (1 connection): <y> msg/s | ratio <x/y>
-import { fork, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
+import { freePort, startBenchWorker, startSink } from './harness.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '../../..');
 const N = Math.max(1, Number(process.env.N) || 10000);
 const CONNECTIONS = [1, 4];
 const RTT_MS = Math.max(0, Number(process.env.RTT_MS) || 0);
-/** ONLY=relay,worker-mailer,nodemailer picks the clients to run (default: all three). */
-const ONLY = (process.env.ONLY || 'relay,worker-mailer,nodemailer').split(',').map((s) => s.trim());
 
-async function freePort() {
-  const server = net.createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** The sink child process and a way to read its message count. */
-async function startSink() {
-  const child = fork(path.join(HERE, 'sink.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const port = await new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve(m.port));
-    child.once('exit', (code) => reject(new Error(`the sink exited (${code})`)));
-  });
-  const count = () =>
-    new Promise((resolve) => {
-      child.once('message', (m) => resolve(m.count));
-      child.send({ count: true });
-    });
-  return { port, count, stop: () => child.kill() };
-}
 
 /** A TCP proxy to `targetPort` that holds every chunk for `oneWayMs` in each direction (order kept). */
 async function startDelayProxy(targetPort, oneWayMs) {
@@ -75,57 +45,6 @@ async function startDelayProxy(targetPort, oneWayMs) {
   };
 }
 
-/** `wrangler dev` of the bench worker on a free port with a throwaway state folder. */
-async function startBenchWorker() {
-  const port = await freePort();
-  const state = mkdtempSync(path.join(os.tmpdir(), 'relay-bench-smtp-'));
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js'),
-      'dev',
-      '--config',
-      path.join(HERE, 'wrangler.toml'),
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--persist-to',
-      state,
-      '--log-level',
-      'warn',
-      '--show-interactive-dev-session=false',
-    ],
-    { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
-  );
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  const stop = () => {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-    rmSync(state, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output.slice(-3000)}`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) break;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) {
-      stop();
-      throw new Error(`wrangler dev did not start within 120 s:\n${output.slice(-3000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return { url, stop };
-}
 
 /**
  * worker-mailer never clears the timer it starts for each server reply, and workerd refuses more than 10,000 active

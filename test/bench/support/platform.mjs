@@ -64,6 +64,8 @@ export async function startBenchPlatform(label) {
     const args = ['dev', '--config', config, '--no-bundle', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', stateDir];
     args.push('--inspector-port', String(inspectorPort), '--inspector-ip', '127.0.0.1');
     args.push('--show-interactive-dev-session=false', '--var', `JWT_SECRET:${randomBytes(32).toString('hex')}`);
+    // Integration secrets are sealed with it (the broadcast bench stores an smtp integration).
+    args.push('--var', `SECRETS_KEY:bench:${randomBytes(32).toString('hex')}`);
     child = spawn(path.join(BIN, 'wrangler'), args, { cwd: root, env: wranglerEnv(), stdio: ['ignore', log, log], detached: true });
     child.once('exit', () => (exited = true));
     const host = `${SEED_ORG.domain}.localhost:${port}`;

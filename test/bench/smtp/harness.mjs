@@ -1,0 +1,90 @@
+// The pieces of the SMTP benchmarks that run things: a free port, the counting sink in its own process, and the
+// bench worker (test/bench/smtp/worker.ts: our transport in workerd) under wrangler dev. Used by bench:smtp and
+// bench:broadcast (which compares a whole broadcast with the bare transport).
+import { fork, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '../../..');
+
+/** ONLY=relay,worker-mailer,nodemailer picks the clients to run (default: all three). */
+const ONLY = (process.env.ONLY || 'relay,worker-mailer,nodemailer').split(',').map((s) => s.trim());
+
+export async function freePort() {
+  const server = net.createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The sink child process and a way to read its message count. */
+export async function startSink() {
+  const child = fork(path.join(HERE, 'sink.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve(m.port));
+    child.once('exit', (code) => reject(new Error(`the sink exited (${code})`)));
+  });
+  const count = () =>
+    new Promise((resolve) => {
+      child.once('message', (m) => resolve(m.count));
+      child.send({ count: true });
+    });
+  return { port, count, stop: () => child.kill() };
+}
+
+/** `wrangler dev` of the bench worker on a free port with a throwaway state folder. */
+export async function startBenchWorker() {
+  const port = await freePort();
+  const state = mkdtempSync(path.join(os.tmpdir(), 'relay-bench-smtp-'));
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js'),
+      'dev',
+      '--config',
+      path.join(HERE, 'wrangler.toml'),
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--persist-to',
+      state,
+      '--log-level',
+      'warn',
+      '--show-interactive-dev-session=false',
+    ],
+    { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
+  );
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () => {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+    rmSync(state, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output.slice(-3000)}`);
+    try {
+      if ((await fetch(`${url}/health`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) {
+      stop();
+      throw new Error(`wrangler dev did not start within 120 s:\n${output.slice(-3000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { url, stop };
+}
