@@ -7,7 +7,9 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { BroadcastRunner } from '../../../durable-objects/broadcast-runner';
 import type { Env } from '../../../src/env';
+import { createDb } from '../../../src/db/client';
 import { SendChannels } from '../../../src/modules/sending/channels';
+import { holdIntegration, reserveSends } from '../../../src/modules/sending/send-gate';
 import { deliverBatch, type SendBatchBody } from '../../../src/modules/sending/deliver-batch';
 import { DEMO_LOGIN, DEMO_PASSWORD } from '../../../src/modules/demo/demo-info';
 import { channels, createTemplate, insertContact, newOrg, recordingProviders, type Org } from '../channels/channel-helpers';
@@ -263,5 +265,41 @@ describe('tenancy and the demo', () => {
     const preview = await call('demo', '/api/v1/broadcast/preview', { method: 'POST', token, json: { type: 'email', contacts: { filter: {} } } });
     expect(preview.status).toBe(200);
     expect(((await preview.json()) as { data: { total: number } }).data.total).toBeGreaterThan(0);
+  });
+});
+
+describe('the send limits of an integration', () => {
+  it('reserves sends at the integration rate: the next batch waits its turn, a far one is refused and retried later', async () => {
+    const { o, ch } = await setup('gate');
+    const db = createDb(E.DB);
+    expect((await o.api('PATCH', `/integration/${ch.smtp.id}`, { max_rate: 10 })).body.data.max_rate).toBe(10);
+    const now = Date.now();
+    expect(await reserveSends(db, o.orgId, ch.smtp.id, 10, now)).toEqual({ granted: true, waitMs: 0 });
+    // Ten more at 10 per second start a second later; 200 more would start beyond the wait a consumer accepts.
+    expect(await reserveSends(db, o.orgId, ch.smtp.id, 10, now)).toEqual({ granted: true, waitMs: 1000 });
+    const far = await reserveSends(db, o.orgId, ch.smtp.id, 250, now);
+    expect(far).toMatchObject({ granted: true });
+    const refused = await reserveSends(db, o.orgId, ch.smtp.id, 10, now);
+    expect(refused.granted).toBe(false);
+    // A provider's "try later" holds the integration, longer each time it repeats.
+    const first = await holdIntegration(db, o.orgId, ch.smtp.id, now);
+    const second = await holdIntegration(db, o.orgId, ch.smtp.id, now);
+    expect(first - now).toBe(2000);
+    expect(second - now).toBe(4000);
+  });
+
+  it('pauses a broadcast whose server cannot be reached for three batches in a row, with the reason', async () => {
+    const { o, body } = await setup('down');
+    const id = await startable(o, body());
+    const [batch] = await runAlarm(o, id);
+    const unreachable = { ok: false as const, retryable: true, error: 'The connection to 127.0.0.1:2525 was refused', cause: 'unreachable' as const };
+    const ch = new SendChannels(E, { openTransport: async () => ({ send: async () => unreachable, sendMany: async (ms) => ms.map(() => unreachable), close: async () => {} }) });
+    for (let attempt = 1; attempt <= 4; attempt++) await deliverBatch(E, batch, attempt, ch).catch(() => {});
+    await ch.close();
+    const b = (await o.api('GET', `/broadcast/${id}`)).body.data;
+    expect(b.status).toBe('paused');
+    expect(b.paused_reason).toMatch(/could not be reached for 3 batches in a row.*refused/);
+    expect(b.failed).toBe(0); // nobody burnt as failed: the messages wait for the resume
+    expect(b.actions).toEqual(['resume', 'cancel']);
   });
 });
