@@ -1,6 +1,6 @@
-import { Stack, Tabs } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { Stack } from '@mantine/core';
 import type { PageProps } from '../../app/route-table';
+import { DetailTabs } from '../../components/common/DetailTabs';
 import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { useBroadcast } from './api';
@@ -11,7 +11,6 @@ import { RecipientsTab } from './RecipientsTab';
 
 /** /broadcast/view/:id: the overview (live), then the tabs "base info" and "recipients data". */
 export function BroadcastViewPage({ params }: PageProps) {
-  const { t } = useTranslation();
   useBroadcastProgressFeed();
   const id = Number(params.id) || null;
   const { data, error, isLoading, mutate } = useBroadcast(id);
@@ -23,22 +22,12 @@ export function BroadcastViewPage({ params }: PageProps) {
         {() => (
           <Stack>
             <BroadcastOverview broadcast={broadcast!} onChanged={(next) => void mutate({ data: next }, { revalidate: false })} />
-            <Tabs defaultValue="base" keepMounted={false}>
-              <Tabs.List>
-                <Tabs.Tab value="base" data-testid="tab-base">
-                  {t('broadcasts.tabs.base')}
-                </Tabs.Tab>
-                <Tabs.Tab value="recipients" data-testid="tab-recipients">
-                  {t('broadcasts.tabs.recipients')}
-                </Tabs.Tab>
-              </Tabs.List>
-              <Tabs.Panel value="base" pt="md">
-                <BroadcastBaseInfo broadcast={broadcast!} />
-              </Tabs.Panel>
-              <Tabs.Panel value="recipients" pt="md">
-                <RecipientsTab broadcastId={broadcast!.id} />
-              </Tabs.Panel>
-            </Tabs>
+            <DetailTabs
+              tabs={[
+                { value: 'base', labelKey: 'broadcasts.tabs.base', content: () => <BroadcastBaseInfo broadcast={broadcast!} /> },
+                { value: 'recipients', labelKey: 'broadcasts.tabs.recipients', content: () => <RecipientsTab broadcastId={broadcast!.id} /> },
+              ]}
+            />
           </Stack>
         )}
       </LoadState>

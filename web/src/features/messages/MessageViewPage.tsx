@@ -1,4 +1,4 @@
-import { Anchor, Button, Code, Group, Paper, Table, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Button, Code, Group, Paper, Table, Text, Title } from '@mantine/core';
 import type { Message } from '@shared/contracts/message';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,8 @@ import { pathOf } from '../../app/route-table';
 import { useRouteTable } from '../../app/services-context';
 import { confirmDelete } from '../../components/common/confirm';
 import { DateTime } from '../../components/common/DateTime';
+import { DetailTabs } from '../../components/common/DetailTabs';
+import { SandboxedHtml } from '../../components/common/SandboxedHtml';
 import { notifyError, notifySuccess } from '../../components/common/notify';
 import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
@@ -27,13 +29,7 @@ export function MessageContent({ message }: { message: Message }) {
         </Text>
       )}
       {message.html ? (
-        <iframe
-          title={t('messages.contentFrame')}
-          sandbox=""
-          srcDoc={message.body}
-          data-testid="message-body-html"
-          style={{ width: '100%', minHeight: 420, border: '1px solid var(--mantine-color-default-border)', borderRadius: 8, background: 'white' }}
-        />
+        <SandboxedHtml title={t('messages.contentFrame')} html={message.body} testId="message-body-html" />
       ) : (
         <Code block data-testid="message-body-text">
           {message.body}
@@ -130,22 +126,12 @@ export function MessageViewPage({ params }: PageProps) {
                 {t('common.delete')}
               </Button>
             </Group>
-            <Tabs defaultValue="base" keepMounted={false}>
-              <Tabs.List>
-                <Tabs.Tab value="base" data-testid="tab-base">
-                  {t('messages.tabs.base')}
-                </Tabs.Tab>
-                <Tabs.Tab value="content" data-testid="tab-content">
-                  {t('messages.tabs.content')}
-                </Tabs.Tab>
-              </Tabs.List>
-              <Tabs.Panel value="base" pt="md">
-                <BaseInfo message={message!} />
-              </Tabs.Panel>
-              <Tabs.Panel value="content" pt="md">
-                <MessageContent message={message!} />
-              </Tabs.Panel>
-            </Tabs>
+            <DetailTabs
+              tabs={[
+                { value: 'base', labelKey: 'messages.tabs.base', content: () => <BaseInfo message={message!} /> },
+                { value: 'content', labelKey: 'messages.tabs.content', content: () => <MessageContent message={message!} /> },
+              ]}
+            />
           </>
         )}
       </LoadState>

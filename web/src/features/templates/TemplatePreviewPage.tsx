@@ -4,6 +4,7 @@ import type { TemplatePreview } from '@shared/contracts/template';
 import { IconPencil, IconRefresh, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SandboxedHtml } from '../../components/common/SandboxedHtml';
 import useSWR from 'swr';
 import { Link } from 'wouter';
 import { pathOf, type PageProps } from '../../app/route-table';
@@ -51,13 +52,7 @@ function RenderedPreview({ preview, type }: { preview: TemplatePreview; type: st
             {preview.body}
           </Code>
         ) : (
-          <iframe
-            title={t('templates.preview.frameTitle')}
-            sandbox=""
-            srcDoc={preview.body}
-            data-testid="preview-body"
-            style={{ width: '100%', minHeight: 420, border: '1px solid var(--mantine-color-default-border)', borderRadius: 8, background: 'white' }}
-          />
+          <SandboxedHtml title={t('templates.preview.frameTitle')} html={preview.body} testId="preview-body" />
         )}
       </div>
       {type !== 'text' && (
