@@ -36,7 +36,7 @@ export async function dispatchQueue(batch: MessageBatch<QueueMessageBody>, env: 
  * Messages handled at once per invocation on the send queue: while one batch is on the SMTP session, the next
  * ones are claimed and rendered (D1 round trips overlap). Other queues go one message at a time.
  */
-const SEND_CONCURRENCY = 4;
+const SEND_CONCURRENCY = 8;
 
 async function dispatchEach(batch: MessageBatch<QueueMessageBody>, env: Env, context: InvocationContext): Promise<void> {
   const parallel = batch.queue === QUEUE_NAMES.send ? SEND_CONCURRENCY : 1;

@@ -36,6 +36,21 @@ function messageBytes(stateDir) {
   }
 }
 
+/** PROFILE=1: the functions that took the most CPU in the worker isolate during the broadcast (self time). */
+function printProfile(profile) {
+  const self = new Map();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const dt = profile.timeDeltas;
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id).callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + (dt[i] ?? 0));
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  console.log(`profile: ${(total / 1e6).toFixed(1)} s sampled in the isolate; top self time:`);
+  for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${(us / 1e3).toFixed(0).padStart(6)} ms  ${key}`);
+}
+
 async function main() {
   const sink = await startSink();
   let platform = null;
@@ -66,6 +81,10 @@ async function main() {
 
     const inspector = await connectInspector(platform.inspectorPort);
     const heap = sampleHeap(inspector);
+    if (process.env.PROFILE) {
+      await inspector.call('Profiler.enable');
+      await inspector.call('Profiler.start');
+    }
     const before = await sink.count();
     started = performance.now();
     const created = await api('POST', '/broadcast', {
@@ -90,12 +109,13 @@ async function main() {
         token = await signIn(port, host);
       }
       if (b.status === 'paused') throw new Error(`the broadcast paused itself: ${b.paused_reason}`);
-      if (performance.now() - lastLog > 5_000) {
+      if (performance.now() - lastLog > (Number(process.env.LOG_MS) || 5_000)) {
         lastLog = performance.now();
-        console.log(`  ... ${b.status}: ${b.sent} sent, ${b.failed} failed of ${b.total}${b.recipients_final ? '' : ' (still finding recipients)'}`);
+        console.log(`  ... ${((performance.now() - started) / 1000).toFixed(1)} s ${b.status}: ${b.sent} sent, ${b.failed} failed of ${b.total}${b.recipients_final ? '' : ' (still finding recipients)'}`);
       }
     }
     const seconds = (performance.now() - started) / 1000;
+    if (process.env.PROFILE) printProfile((await inspector.call('Profiler.stop')).profile);
     const peak = await heap.stop();
     inspector.close();
     const delivered = (await sink.count()) - before;

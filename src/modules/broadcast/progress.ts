@@ -36,7 +36,20 @@ function expectedFinish(b: BroadcastRow, now: number): string | null {
   return new Date(now + (left * elapsed) / done).toISOString();
 }
 
-/** Pushes the broadcast's progress to the organisation's consoles (best effort). */
+/** While a broadcast sends, its counters are pushed at most this often from one isolate (status changes always go). */
+const PUSH_EVERY_MS = 500;
+const lastPush = new Map<number, { at: number; status: string }>();
+
+/**
+ * Pushes the broadcast's progress to the organisation's consoles (best effort). Counter-only changes are
+ * thinned out per isolate: a broadcast finishing hundreds of batches a second needs no more than a few pushes;
+ * a change of status is always pushed, and the last push of a run is the finished one.
+ */
 export async function publishBroadcastProgress(env: Env, orgId: number, b: BroadcastRow): Promise<void> {
+  const now = Date.now();
+  const last = lastPush.get(b.id);
+  if (last && last.status === b.status && now - last.at < PUSH_EVERY_MS) return;
+  if (lastPush.size > 1000) lastPush.clear();
+  lastPush.set(b.id, { at: now, status: b.status });
   await publishToOrg(env, orgId, { type: 'broadcast.progress', broadcast: progressOf(b) });
 }

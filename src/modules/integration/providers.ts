@@ -22,7 +22,7 @@ export interface Providers {
 }
 
 /** SMTP sessions one consumer invocation keeps open per integration (a Worker invocation may hold 6 connections). */
-const SMTP_SESSIONS = 2;
+const SMTP_SESSIONS = 3;
 
 /** Raised by a provider function that cannot work in this build; the consumers treat it as permanent. */
 export class ProviderUnavailableError extends Error {}

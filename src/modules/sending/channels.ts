@@ -1,4 +1,4 @@
-import type { Database } from '../../db/client';
+import { createDb, type Database } from '../../db/client';
 import { integrations } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import type { Env } from '../../env';
@@ -34,11 +34,17 @@ export interface ChannelProblem {
 
 export class SendChannels {
   private open = new Map<number, Promise<Channel | ChannelProblem>>();
+  private client: Database | null = null;
 
   constructor(
     private env: Env,
     private deps: Pick<Providers, 'openTransport'> = defaultProviders,
   ) {}
+
+  /** The invocation's database client, made once: building drizzle's schema map costs milliseconds each time. */
+  get db(): Database {
+    return (this.client ??= createDb(this.env.DB));
+  }
 
   /** The channel of an integration of the organisation, opened once per invocation. */
   get(db: Database, orgId: number, integrationId: number): Promise<Channel | ChannelProblem> {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { QUEUE_MAX_DELIVERIES } from '../../../queues/messages';
-import { createDb, type Database } from '../../db/client';
+import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import type { OutgoingMessage, SendResult } from '../../lib/transport/types';
 import { rawBatch } from '../crud/raw-batch';
@@ -136,7 +136,7 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
   if (!Number.isSafeInteger(orgId) || !Array.isArray(ids) || ids.length === 0 || ids.length > 1000 || !ids.every(Number.isSafeInteger)) {
     throw new Error(`malformed ${SEND_BATCH_KIND} body`);
   }
-  const db = createDb(env.DB);
+  const db = channels.db;
   // Only rows of this organisation, and of a broadcast only while it is sending (paused or cancelled: left queued).
   const claim = await claimRows<ClaimedMessage>(db, {
     table: 'messages',
