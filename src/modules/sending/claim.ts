@@ -20,6 +20,8 @@ export interface ClaimOptions {
   ids: readonly number[];
   /** Extra condition on the rows (the organisation, the broadcast still sending...). */
   where?: SQL;
+  /** The columns to answer (default all): a batch of 100 rows converts noticeably faster with only what is used. */
+  columns?: readonly string[];
   now?: number;
 }
 
@@ -49,7 +51,7 @@ export async function claimRows<Row = Record<string, unknown>>(db: Database, opt
     WHERE id IN (SELECT value FROM json_each(${JSON.stringify(options.ids)}))
       AND (status = 'queued' OR (status = 'sending' AND updated_at < ${leaseEnd}))
       ${options.where ? sql`AND ${options.where}` : sql``}
-    RETURNING *`);
+    RETURNING ${options.columns ? sql.raw(options.columns.map((c) => `"${c}"`).join(', ')) : sql.raw('*')}`);
   return { token, rows };
 }
 

@@ -34,6 +34,12 @@ export interface ClaimedMessage {
   attempts: number;
 }
 
+/** The columns of a claimed message that composing and recording read (the claim answers only these). */
+export const CLAIMED_COLUMNS = [
+  'id', 'org_id', 'type', 'status', 'sender_id', 'template_id', 'contact_id', 'broadcast_id',
+  'from_address', 'from_name', 'to_address', 'subject', 'body', 'body_plain', 'attempts',
+] as const satisfies readonly (keyof ClaimedMessage)[];
+
 export type Composed =
   | { row: ClaimedMessage; integrationId: number; message: OutgoingMessage }
   | { row: ClaimedMessage; failure: string };

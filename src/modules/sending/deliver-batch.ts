@@ -8,7 +8,7 @@ import { publishBroadcastProgress } from '../broadcast/progress';
 import { recordBroadcastOutcomes, type Reachability } from '../broadcast/outcomes';
 import type { SendChannels } from './channels';
 import { claimRows, finishStatement, outcomesJson, type RowOutcome } from './claim';
-import { ComposeCache, composeBatch, type ClaimedMessage, type Composed } from './compose';
+import { CLAIMED_COLUMNS, ComposeCache, composeBatch, type ClaimedMessage, type Composed } from './compose';
 import { holdIntegration, releaseIntegration, reserveSends } from './send-gate';
 
 // The send queue's consumer of a batch of message ids (one test message, or up to BATCH_SIZE recipients of a
@@ -141,6 +141,7 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
   const claim = await claimRows<ClaimedMessage>(db, {
     table: 'messages',
     ids,
+    columns: CLAIMED_COLUMNS,
     where: sql`org_id = ${orgId} AND (broadcast_id IS NULL OR broadcast_id IN (SELECT id FROM broadcasts WHERE org_id = ${orgId} AND status = 'sending'))`,
   });
   if (claim.rows.length === 0) return;
