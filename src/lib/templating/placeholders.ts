@@ -37,18 +37,17 @@ export async function loadContactPlaceholders(db: Database, orgId: number, conta
 export async function loadContactPlaceholdersMany(db: Database, orgId: number, contactIds: readonly number[]): Promise<Map<number, ContactPlaceholders>> {
   const out = new Map<number, ContactPlaceholders>();
   if (contactIds.length === 0) return out;
-  const contactScope = new TenantScope(db, contacts, orgId);
-  const addressScope = new TenantScope(db, contactAddresses, orgId);
-  const attributeScope = new TenantScope(db, contactAttributes, orgId);
   const fieldScope = new TenantScope(db, fields, orgId);
   const ids = JSON.stringify([...new Set(contactIds)]);
-  const inIds = (column: SQLiteColumn) => sql`${column} IN (SELECT value FROM json_each(${ids}))`;
+  // Found by the ids (primary key / contact_id indexes); the organisation is checked on each row found. The
+  // unary + keeps SQLite from walking an org_id index over every contact of the organisation instead.
+  const mine = (orgColumn: SQLiteColumn, idColumn: SQLiteColumn) => sql`+${orgColumn} = ${orgId} AND ${idColumn} IN (SELECT value FROM json_each(${ids}))`;
   const [found, addresses, attributes, fieldRows] = await db.batch([
-    db.select({ id: contacts.id, name: contacts.name, note: contacts.note }).from(contacts).where(contactScope.where(inIds(contacts.id))),
+    db.select({ id: contacts.id, name: contacts.name, note: contacts.note }).from(contacts).where(mine(contacts.orgId, contacts.id)),
     db
       .select({ contactId: contactAddresses.contactId, type: contactAddresses.type, value: contactAddresses.value })
       .from(contactAddresses)
-      .where(addressScope.where(inIds(contactAddresses.contactId)))
+      .where(mine(contactAddresses.orgId, contactAddresses.contactId))
       .orderBy(asc(contactAddresses.position), asc(contactAddresses.id)),
     db
       .select({
@@ -60,7 +59,7 @@ export async function loadContactPlaceholdersMany(db: Database, orgId: number, c
       })
       .from(contactAttributes)
       .leftJoin(fieldOptions, and(eq(fieldOptions.id, contactAttributes.optionId), eq(fieldOptions.orgId, contactAttributes.orgId)))
-      .where(attributeScope.where(inIds(contactAttributes.contactId)))
+      .where(mine(contactAttributes.orgId, contactAttributes.contactId))
       .orderBy(asc(fieldOptions.position), asc(contactAttributes.id)),
     db.select({ id: fields.id, alias: fields.alias, type: fields.type }).from(fields).where(fieldScope.where()),
   ]);

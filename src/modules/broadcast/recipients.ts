@@ -21,7 +21,8 @@ export function recipientConditions(rule: RecipientRule): SQL {
   const { filter, search } = rule.recipients;
   const ids = filter.ids?.length ? sql`${contacts.id} IN (SELECT value FROM json_each(${JSON.stringify(filter.ids)}))` : undefined;
   return and(
-    sql`${contacts.orgId} = ${rule.orgId}`,
+    // Unary +: pages go by contact id (the primary key), not by an org_id index over every contact and a sort.
+    sql`+${contacts.orgId} = ${rule.orgId}`,
     ids,
     ...contactFilterConditions(filter, rule.orgId),
     search ? contactSearch(search, rule.orgId) : undefined,

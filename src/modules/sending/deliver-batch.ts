@@ -142,7 +142,7 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
     table: 'messages',
     ids,
     columns: CLAIMED_COLUMNS,
-    where: sql`org_id = ${orgId} AND (broadcast_id IS NULL OR broadcast_id IN (SELECT id FROM broadcasts WHERE org_id = ${orgId} AND status = 'sending'))`,
+    where: sql`+org_id = ${orgId} AND (+broadcast_id IS NULL OR +broadcast_id IN (SELECT id FROM broadcasts WHERE org_id = ${orgId} AND status = 'sending'))`,
   });
   if (claim.rows.length === 0) return;
   for (const row of claim.rows) row.attempts = Math.max(Number(row.attempts), attempt);
