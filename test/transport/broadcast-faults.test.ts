@@ -170,7 +170,7 @@ describe.skipIf(NOT_SET_UP)('broadcast faults against a real SMTP server', () =>
     expect(await broadcast(s)).toMatchObject({ status: 'finished', total: 4, sent: 4, failed: 0 });
   });
 
-  it('(e) "try later" (421, 451) is retried without using an attempt, 550 fails those recipients, and the broadcast goes on', async () => {
+  it('(e) "try later" (421, 451) is retried later instead of failing, 550 fails those recipients, and the broadcast goes on', async () => {
     const s = await setup(S.smtp.open, ['ok', 'busy421', 'reject5', 'slow451', 'ok', 'reject5']);
     const [body] = await runAlarm(s);
     const deferred: SendBatchBody[] = [];
@@ -178,7 +178,7 @@ describe.skipIf(NOT_SET_UP)('broadcast faults against a real SMTP server', () =>
     // 451 (a rate limit): the recipient waits on a new, delayed queue message and the integration is held.
     // (421 closes the session: the transport took a new one and delivered it in the same run.)
     const slow = await one("SELECT id, status, attempts FROM messages WHERE broadcast_id = ? AND to_address LIKE 'slow451%'", s.broadcastId);
-    expect(slow).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(slow).toMatchObject({ status: 'queued', attempts: 1 });
     expect(deferred.flatMap((d) => d.ids)).toContain(slow!.id);
     const held = await one('SELECT held_until, throttle_level FROM integrations WHERE org_id = ?', s.orgId);
     expect(Number(held!.held_until)).toBeGreaterThan(Date.now() - 1000);

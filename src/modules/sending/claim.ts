@@ -36,8 +36,11 @@ export interface Claim<Row> {
 export type RowOutcome =
   | { id: number; status: 'sent'; externalId: string | null; subject?: string | null }
   | { id: number; status: 'failed'; error: string; retryable: boolean }
-  /** Back to queued for another try; `refund` gives the attempt back (a throttled or held send did not count). */
-  | { id: number; status: 'queued'; error: string | null; refund?: boolean };
+  /**
+   * Back to queued for another try. `later`: on a new, delayed queue message (a send limit or the provider's
+   * "try later"), not by failing the delivery; `refund`: the attempt is given back (the row was never tried).
+   */
+  | { id: number; status: 'queued'; error: string | null; later?: boolean; refund?: boolean };
 
 const table = (name: ClaimTable) => sql.raw(`"${name}"`);
 

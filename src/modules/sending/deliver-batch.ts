@@ -43,11 +43,16 @@ export async function enqueueBatches(env: Pick<Env, 'SEND_QUEUE'>, orgId: number
   for (let i = 0; i < bodies.length; i += 100) await env.SEND_QUEUE.sendBatch(bodies.slice(i, i + 100));
 }
 
+/**
+ * A provider's "try later" is not the recipient's fault: it is tried again later this many times (the integration
+ * held longer each time, up to 5 minutes) before the message fails as retryable.
+ */
+export const THROTTLED_TRIES = 20;
+
 /** The outcome of one send result for a row that has now been tried `attempts` times. */
 function outcomeOf(id: number, result: SendResult, attempts: number): RowOutcome {
   if (result.ok) return { id, status: 'sent', externalId: result.externalId };
-  // A provider's "try later" is not the recipient's fault: it does not use up an attempt.
-  if (result.cause === 'throttled') return { id, status: 'queued', error: result.error, refund: true };
+  if (result.cause === 'throttled' && attempts < THROTTLED_TRIES) return { id, status: 'queued', error: result.error, later: true };
   if (result.retryable && attempts < QUEUE_MAX_DELIVERIES) return { id, status: 'queued', error: result.error };
   return { id, status: 'failed', error: result.error, retryable: result.retryable };
 }
@@ -97,7 +102,7 @@ async function sendGroup(
     if (gated) {
       const reservation = await reserveSends(db, orgId, integrationId, part.length);
       if (!reservation.granted) {
-        for (const { row } of items.slice(start)) outcomes.set(row.id, { id: row.id, status: 'queued', error: null, refund: true });
+        for (const { row } of items.slice(start)) outcomes.set(row.id, { id: row.id, status: 'queued', error: null, later: true, refund: true });
         return { deferMs: reservation.retryInMs, reach, waitedUntil };
       }
       if (reservation.waitMs > 1_000) waitedUntil = Date.now() + reservation.waitMs;
@@ -116,7 +121,7 @@ async function sendGroup(
     if (results.some((r) => !r.ok && r.cause === 'throttled')) {
       // The provider pushes back: hold the integration and give the rest of the batch back for later.
       const until = await holdIntegration(db, orgId, integrationId);
-      for (const { row } of items.slice(start + chunk)) outcomes.set(row.id, { id: row.id, status: 'queued', error: null, refund: true });
+      for (const { row } of items.slice(start + chunk)) outcomes.set(row.id, { id: row.id, status: 'queued', error: null, later: true, refund: true });
       return { deferMs: Math.max(1_000, until - Date.now()), reach, waitedUntil };
     }
     await faults.afterChunk?.(start + part.length);
@@ -127,8 +132,8 @@ async function sendGroup(
 
 /**
  * The 'send-batch' consumer. `attempt` is the queue's delivery count. Throws (so the queue retries the batch
- * with backoff) when some rows failed in a way worth retrying; rows held back by a send limit or a provider's
- * "try later" go on a new, delayed queue message instead, without using up an attempt.
+ * with backoff) when some rows failed in a way worth retrying; rows held back by a send limit (attempt given
+ * back) or a provider's "try later" go on a new, delayed queue message instead.
  */
 export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' | 'ids'>, attempt: number, channels: SendChannels, faults: DeliverFaults = {}): Promise<void> {
   const orgId = body?.orgId;
@@ -178,13 +183,13 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
       outcomes.set(row.id, row.attempts < QUEUE_MAX_DELIVERIES ? { id: row.id, status: 'queued', error } : { id: row.id, status: 'failed', error, retryable: true });
     }
     const outcome = outcomes.get(row.id)!;
-    if (outcome.status === 'queued' && outcome.refund) deferred.push(row.id);
+    if (outcome.status === 'queued' && outcome.later) deferred.push(row.id);
   }
   const list = [...outcomes.values()];
   await recordOutcomes(env, db, orgId, claim.rows, claim.token, list, heldUntil, reach);
   if (crash) throw crash;
   if (deferred.length) await enqueueBatches(env, orgId, claim.rows[0].broadcast_id, deferred, Math.ceil(Math.max(deferMs, 1_000) / 1000));
-  const retry = list.filter((o) => o.status === 'queued' && !o.refund);
+  const retry = list.filter((o) => o.status === 'queued' && !o.later);
   if (retry.length) {
     const first = retry[0] as Extract<RowOutcome, { status: 'queued' }>;
     throw new Error(`${retry.length} message(s) not sent yet (attempt ${attempt} of ${QUEUE_MAX_DELIVERIES}): ${first.error}`);
