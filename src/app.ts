@@ -3,6 +3,7 @@ import type { AppEnv } from './context';
 import { handleError, handleNotFound } from './middleware/errors';
 import { requireAuth } from './middleware/auth';
 import { requestContext } from './middleware/request-context';
+import { securityHeaders } from './middleware/security-headers';
 import { tenant } from './middleware/tenant';
 import { initRoutes, internalUserRoutes } from './modules/auth/init-routes';
 import { internalAuthRoutes } from './modules/auth/routes';
@@ -89,6 +90,7 @@ export function buildApp() {
 
   const app = new Hono<AppEnv>();
   app.use('*', requestContext);
+  app.use('*', securityHeaders);
   app.onError(handleError);
   app.notFound(handleNotFound);
   // Platform routes first: a matched platform handler answers before the tenant middleware would run.

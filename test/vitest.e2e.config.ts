@@ -7,6 +7,7 @@ export default defineConfig({
     environment: 'node',
     include: ['test/e2e/**/*.test.ts'],
     globalSetup: ['test/e2e/global-setup.ts'],
+    setupFiles: ['test/e2e/csp-guard.ts'],
     fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 240_000,

@@ -5,6 +5,10 @@ import { API_KEY_HEADER } from '../../shared/contracts/account';
 
 export const SWAGGER_ASSETS = { css: '/api-docs/swagger-ui.css', js: '/api-docs/swagger-ui-bundle.js' } as const;
 export const OPENAPI_PATH = '/api/openapi.json';
+/** The few lines that start Swagger UI, served as a file: the Content-Security-Policy allows no inline script. */
+export const SWAGGER_INIT_PATH = '/api/swagger-ui/init.js';
+
+export const swaggerInitScript = `window.ui = SwaggerUIBundle({ url: '${OPENAPI_PATH}', dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: true });\n`;
 
 /** The HTML of /api/swagger-ui. */
 export function swaggerPage(): string {
@@ -21,9 +25,7 @@ export function swaggerPage(): string {
   API keys go in the ${API_KEY_HEADER} header as username:key, with X-ORG naming the organisation.</noscript>
   <div id="swagger-ui"></div>
   <script src="${SWAGGER_ASSETS.js}"></script>
-  <script>
-    window.ui = SwaggerUIBundle({ url: '${OPENAPI_PATH}', dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: true });
-  </script>
+  <script src="${SWAGGER_INIT_PATH}"></script>
 </body>
 </html>`;
 }

@@ -168,8 +168,14 @@ describe('GET /api/swagger-ui', () => {
     const html = await res.text();
     expect(html).toContain('<link rel="stylesheet" href="/api-docs/swagger-ui.css">');
     expect(html).toContain('<script src="/api-docs/swagger-ui-bundle.js"></script>');
-    expect(html).toContain("url: '/api/openapi.json'");
-    expect(html).toContain('SwaggerUIBundle(');
+    // No inline script (the policy forbids it): the start-up lines are a same-origin file.
+    expect(html).not.toMatch(/<script>/);
+    expect(html).toContain('<script src="/api/swagger-ui/init.js"></script>');
+    const init = await exports.default.fetch(new Request('http://localhost:8787/api/swagger-ui/init.js'));
+    expect(init.headers.get('content-type')).toContain('text/javascript');
+    const script = await init.text();
+    expect(script).toContain("url: '/api/openapi.json'");
+    expect(script).toContain('SwaggerUIBundle(');
     // Every src and href is a same-origin path: no CDN, no other host.
     const urls = [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
     expect(urls.length).toBeGreaterThanOrEqual(2);

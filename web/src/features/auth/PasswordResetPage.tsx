@@ -2,11 +2,12 @@ import { Alert, Anchor, Button, Card, Stack, Title } from '@mantine/core';
 import { MESSAGES } from '@shared/messages';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearch } from 'wouter';
+import { Link } from 'wouter';
 import { useServices } from '../../app/services-context';
 import { PasswordField } from '../../components/form/PasswordField';
 import { isApiError } from '../../lib/api-error';
 import { fieldErrorText, useFormErrors } from '../../lib/field-errors';
+import { useOneTimeQuery } from '../../lib/one-time-query';
 import { translateApiError, translateServerMessage } from '../../lib/server-messages';
 
 export const PASSWORD_RESET_PATH = '/internal-user/password-reset';
@@ -15,7 +16,7 @@ export const PASSWORD_RESET_PATH = '/internal-user/password-reset';
 export function PasswordResetPage() {
   const { t } = useTranslation();
   const { client } = useServices();
-  const code = new URLSearchParams(useSearch()).get('code')?.trim() ?? '';
+  const code = useOneTimeQuery().get('code')?.trim() ?? '';
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const [tried, setTried] = useState(false);

@@ -3,8 +3,9 @@ import type { TokenResponse } from '@shared/contracts/auth';
 import { MESSAGES } from '@shared/messages';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useSearch } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { useServices } from '../../app/services-context';
+import { useOneTimeQuery } from '../../lib/one-time-query';
 import { translateApiError, translateServerMessage } from '../../lib/server-messages';
 
 export const SIGN_COMPLETE_PATH = '/internal-user/sign-complete';
@@ -14,14 +15,14 @@ export function SignCompletePage() {
   const { t } = useTranslation();
   const { client, session } = useServices();
   const [, navigate] = useLocation();
-  const search = useSearch();
+  const query = useOneTimeQuery();
   const started = useRef(false);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const code = new URLSearchParams(search).get('code')?.trim();
+    const code = query.get('code')?.trim();
     if (!code) {
       setError(translateServerMessage(t, MESSAGES.signCompleteInvalid));
       return;
@@ -40,7 +41,7 @@ export function SignCompletePage() {
         setError(translateApiError(t, failure));
       }
     })();
-  }, [client, navigate, search, session, t]);
+  }, [client, navigate, query, session, t]);
 
   return (
     <Card withBorder maw={440} mx="auto" mt="xl" data-testid="sign-complete">

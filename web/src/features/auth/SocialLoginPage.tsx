@@ -1,10 +1,11 @@
 import { Alert, Anchor, Card, Loader, Stack } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useSearch } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { MESSAGES } from '@shared/messages';
 import { useServices } from '../../app/services-context';
 import { takeOAuthState } from '../../lib/oauth-state';
+import { useOneTimeQuery } from '../../lib/one-time-query';
 import { translateServerMessage } from '../../lib/server-messages';
 
 /**
@@ -16,7 +17,7 @@ import { translateServerMessage } from '../../lib/server-messages';
 export function SocialLoginPage() {
   const { t } = useTranslation();
   const { session, client } = useServices();
-  const search = useSearch();
+  const query = useOneTimeQuery();
   const [, navigate] = useLocation();
   const started = useRef(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -24,9 +25,6 @@ export function SocialLoginPage() {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const query = new URLSearchParams(search);
-    // Tokens must not stay in the address bar or the history.
-    window.history.replaceState(window.history.state, '', window.location.pathname);
     const error = query.get('error');
     const ours = takeOAuthState(query.get('state'));
     if (error) {
@@ -62,7 +60,7 @@ export function SocialLoginPage() {
         setFailure(t('auth.socialFailed'));
       }
     })();
-  }, [search, session, client, navigate, t]);
+  }, [query, session, client, navigate, t]);
 
   return (
     <Card withBorder maw={440} mx="auto" mt="xl" data-testid="social-login">
