@@ -15,11 +15,9 @@ export function takeCspViolations(): string[] {
 
 /** Every page of the context reports what the console's policy refused, as an event and as Chromium logs it. */
 async function watchPolicy(context: BrowserContext): Promise<BrowserContext> {
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`[csp-violation] ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} on ${event.documentURI}`);
-    });
-  });
+  await context.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => {
+    console.error('[csp-violation] ' + event.violatedDirective + ' blocked ' + (event.blockedURI || 'inline') + ' on ' + event.documentURI);
+  });`);
   context.on('console', (message) => {
     const text = message.text();
     if (text.startsWith('[csp-violation]') || text.includes('Content Security Policy')) violations.push(text);
