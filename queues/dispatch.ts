@@ -4,6 +4,7 @@ import { eventHandlers } from './events';
 import { importHandlers } from './import';
 import { isDeadLetterQueue, QUEUE_NAMES, type QueueMessageBody } from './messages';
 import { sendHandlers } from './send';
+import { countTrackingBatch, isTrackingHits } from './tracking-batch';
 
 /** What the handlers of one invocation share: the open send channels (one SMTP session per integration). */
 export interface InvocationContext {
@@ -39,12 +40,17 @@ export async function dispatchQueue(batch: MessageBatch<QueueMessageBody>, env: 
 const SEND_CONCURRENCY = 8;
 
 async function dispatchEach(batch: MessageBatch<QueueMessageBody>, env: Env, context: InvocationContext): Promise<void> {
+  let messages = batch.messages;
+  if (batch.queue === QUEUE_NAMES.events) {
+    await countTrackingBatch(messages.filter(isTrackingHits), env);
+    messages = messages.filter((m) => !isTrackingHits(m));
+  }
   const parallel = batch.queue === QUEUE_NAMES.send ? SEND_CONCURRENCY : 1;
   let next = 0;
   const lane = async () => {
-    while (next < batch.messages.length) await dispatchOne(batch, batch.messages[next++], env, context);
+    while (next < messages.length) await dispatchOne(batch, messages[next++], env, context);
   };
-  await Promise.all(Array.from({ length: Math.min(parallel, batch.messages.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(parallel, messages.length) }, lane));
 }
 
 /** One message: to its handler, acked when that succeeds, retried with backoff when it throws. */

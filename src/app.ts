@@ -4,6 +4,11 @@ import { handleError, handleNotFound } from './middleware/errors';
 import { requireAuth } from './middleware/auth';
 import { requestContext } from './middleware/request-context';
 import { securityHeaders } from './middleware/security-headers';
+import { trackingRoutes } from './modules/tracking/routes';
+import { broadcastReportRoutes, messageReportRoutes } from './modules/tracking/report-routes';
+import { unsubscribePublicRoutes } from './modules/unsubscribe/public-routes';
+import { oneClickRoutes } from './modules/unsubscribe/one-click';
+import { contactOptOutRoutes } from './modules/unsubscribe/contact-routes';
 import { tenant } from './middleware/tenant';
 import { initRoutes, internalUserRoutes } from './modules/auth/init-routes';
 import { internalAuthRoutes } from './modules/auth/routes';
@@ -61,6 +66,13 @@ const entities = {
   'internal-api-key': apiKeyRoutes,
 } as const;
 
+/** More routes under an entity's path (same sign-in): engagement reports and a contact's opt-outs. */
+const entityExtras = [
+  ['broadcast', broadcastReportRoutes],
+  ['message', messageReportRoutes],
+  ['contact', contactOptOutRoutes],
+] as const;
+
 /** Builds the worker's Hono app: context, tenant, then public and signed-in API routes, then the console. */
 export function buildApp() {
   // Platform calls: made on the bare platform host, before (and without) an organisation.
@@ -70,6 +82,8 @@ export function buildApp() {
   platform.route('/operator/demo', demoOperatorRoutes);
   platform.route('/operator', operatorRoutes);
   platform.route('/social/callback', socialCallbackRoutes);
+  // Public, on any host: the signed link names the organisation and contact (src/modules/unsubscribe).
+  platform.route('/unsubscribe', unsubscribePublicRoutes);
 
   const api = new Hono<AppEnv>();
   api.use('*', tenant);
@@ -87,6 +101,7 @@ export function buildApp() {
     api.use(`/${path}/*`, requireAuth);
     api.route(`/${path}`, routes);
   }
+  for (const [path, routes] of entityExtras) api.route(`/${path}`, routes);
 
   const app = new Hono<AppEnv>();
   app.use('*', requestContext);
@@ -97,6 +112,8 @@ export function buildApp() {
   app.route('/api/v1', platform);
   app.route('/api/v1', api);
   app.route('/api', apiDocsRoutes);
+  app.route('/t', trackingRoutes);
+  app.route('/unsubscribe', oneClickRoutes);
   app.route('/', consoleRoutes);
   return app;
 }

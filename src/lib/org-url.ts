@@ -11,3 +11,9 @@ export function orgUrl(env: { PUBLIC_URL: string }, orgDomain: string, pathAndQu
   const base = new URL(env.PUBLIC_URL || 'https://localhost');
   return `${base.protocol}//${orgDomain}.${base.host}${pathAndQuery.startsWith('/') ? '' : '/'}${pathAndQuery}`;
 }
+
+/** An organisation's own origin, e.g. https://acme.example.com (no trailing slash). */
+export function orgOrigin(env: { PUBLIC_URL: string }, orgDomain: string): string {
+  const base = new URL(env.PUBLIC_URL || 'https://localhost');
+  return `${base.protocol}//${orgDomain}.${base.host}`;
+}

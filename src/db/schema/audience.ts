@@ -144,12 +144,37 @@ export const unsubscribes = sqliteTable(
     subscriptionId: integer('subscription_id')
       .notNull()
       .references(() => subscriptions.id, { onDelete: 'cascade' }),
-    /** The message whose link was used, when known. */
+    /** The message whose link was used, when known, and its broadcast. */
     messageId: integer('message_id'),
+    broadcastId: integer('broadcast_id'),
+    /** One of UNSUBSCRIBE_REASONS (src/shared/contracts/unsubscribe.ts), or null when none was given. */
     reason: text('reason'),
+    /** The recipient's own words, when given. */
+    comment: text('comment'),
+    /** page | one-click | console */
+    source: text('source'),
     ...timestamps,
   },
-  (t) => [uniqueIndex('unsubscribes_org_subscription_contact').on(t.orgId, t.subscriptionId, t.contactId), index('unsubscribes_contact').on(t.contactId)],
+  (t) => [
+    uniqueIndex('unsubscribes_org_subscription_contact').on(t.orgId, t.subscriptionId, t.contactId),
+    index('unsubscribes_contact').on(t.contactId),
+    index('unsubscribes_org_broadcast').on(t.orgId, t.broadcastId),
+  ],
+);
+
+/** Phone numbers that replied STOP (or another opt-out keyword) to the organisation: no SMS goes to them. */
+export const smsOptOuts = sqliteTable(
+  'sms_opt_outs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orgId: orgId(),
+    /** E.164, as the provider reported the sender of the reply. */
+    phone: text('phone').notNull(),
+    keyword: text('keyword').notNull(),
+    integrationId: integer('integration_id'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('sms_opt_outs_org_phone').on(t.orgId, t.phone)],
 );
 
 /** Addresses that are never sent to. */

@@ -157,6 +157,8 @@ export const broadcasts = sqliteTable(
     subscriptionId: integer('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
     doNotUnsubscribe: integer('do_not_unsubscribe', { mode: 'boolean' }).notNull().default(false),
     skipUnsubscribed: integer('skip_unsubscribed', { mode: 'boolean' }).notNull().default(true),
+    trackOpens: integer('track_opens', { mode: 'boolean' }).notNull().default(true),
+    trackClicks: integer('track_clicks', { mode: 'boolean' }).notNull().default(true),
     /** Seconds between two sends; 0 = as fast as allowed. */
     sleep: integer('sleep').notNull().default(0),
     delayedAt: text('delayed_at'),
@@ -176,8 +178,16 @@ export const broadcasts = sqliteTable(
     sent: integer('sent').notNull().default(0),
     failed: integer('failed').notNull().default(0),
     skipped: integer('skipped').notNull().default(0),
+    // Engagement, kept by the tracking consumer as hits are counted (src/modules/tracking/count.ts): totals of
+    // every hit, recipients with at least one (unique), and the same for hits classified human.
     opens: integer('opens').notNull().default(0),
+    opensUnique: integer('opens_unique').notNull().default(0),
+    humanOpens: integer('human_opens').notNull().default(0),
+    humanOpensUnique: integer('human_opens_unique').notNull().default(0),
     clicks: integer('clicks').notNull().default(0),
+    clicksUnique: integer('clicks_unique').notNull().default(0),
+    humanClicks: integer('human_clicks').notNull().default(0),
+    humanClicksUnique: integer('human_clicks_unique').notNull().default(0),
     unsubscribes: integer('unsubscribes').notNull().default(0),
     /** Why the engine paused it (null when paused by a user). */
     pausedReason: text('paused_reason'),
@@ -234,6 +244,15 @@ export const messages = sqliteTable(
     clicksTotal: integer('clicks_total').notNull().default(0),
     clicksUnique: integer('clicks_unique').notNull().default(0),
     clickedAt: text('clicked_at'),
+    openedAt: text('opened_at'),
+    humanOpens: integer('human_opens').notNull().default(0),
+    humanClicks: integer('human_clicks').notNull().default(0),
+    humanOpenedAt: text('human_opened_at'),
+    humanClickedAt: text('human_clicked_at'),
+    /** The SMS provider's delivery report, moved forward only: sent | delivered | undelivered | failed. */
+    deliveryStatus: text('delivery_status'),
+    /** The provider's error code with an undelivered or failed report (Twilio's ErrorCode). */
+    deliveryErrorCode: text('delivery_error_code'),
     ...timestamps,
   },
   (t) => [
@@ -248,4 +267,56 @@ export const messages = sqliteTable(
     // The cron's sweep for messages left 'sending' (all organisations).
     index('messages_status_updated').on(t.status, t.updatedAt),
   ],
+);
+
+/**
+ * Every open and click hit, never dropped: classified (human | prefetch | scanner | unknown) with the reason,
+ * written in batches by the events queue. The message's and broadcast's counters are derived from these rows
+ * by src/modules/tracking/count.ts in the same write.
+ */
+export const trackingEvents = sqliteTable(
+  'tracking_events',
+  {
+    /** Made when the hit arrived: a redelivered queue message inserts nothing twice. */
+    id: text('id').primaryKey(),
+    orgId: orgId(),
+    messageId: integer('message_id').notNull(),
+    broadcastId: integer('broadcast_id'),
+    /** open | click */
+    kind: text('kind').notNull(),
+    /** The link's position in the message (clicks); -1 for the hidden honeypot link. */
+    linkIndex: integer('link_index'),
+    url: text('url'),
+    /** human | prefetch | scanner | unknown */
+    class: text('class').notNull(),
+    reason: text('reason').notNull(),
+    method: text('method').notNull(),
+    userAgent: text('user_agent'),
+    /** A keyed hash of the client address: enough to tell addresses apart, not to recover them. */
+    ipHash: text('ip_hash'),
+    asn: integer('asn'),
+    asOrganization: text('as_organization'),
+    /** When the hit arrived (ISO). */
+    at: text('at').notNull(),
+    ...timestamps,
+  },
+  (t) => [index('tracking_events_org_message').on(t.orgId, t.messageId, t.at)],
+);
+
+/** Clicks per link of a broadcast (total and unique recipients, all and human): GET /broadcast/{id}/clicks. */
+export const broadcastLinks = sqliteTable(
+  'broadcast_links',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orgId: orgId(),
+    broadcastId: integer('broadcast_id').notNull(),
+    linkIndex: integer('link_index').notNull(),
+    url: text('url').notNull(),
+    clicks: integer('clicks').notNull().default(0),
+    clicksUnique: integer('clicks_unique').notNull().default(0),
+    humanClicks: integer('human_clicks').notNull().default(0),
+    humanClicksUnique: integer('human_clicks_unique').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('broadcast_links_org_broadcast_link').on(t.orgId, t.broadcastId, t.linkIndex)],
 );

@@ -13,6 +13,9 @@ export const organizations = sqliteTable('organizations', {
   name: text('name').notNull(),
   /** The subdomain label, e.g. `acme` for acme.example.com. */
   domain: text('domain').notNull().unique(),
+  /** Defaults for new broadcasts: an open pixel and click redirects in email html (src/modules/tracking). */
+  trackOpens: integer('track_opens', { mode: 'boolean' }).notNull().default(true),
+  trackClicks: integer('track_clicks', { mode: 'boolean' }).notNull().default(true),
   ...timestamps,
 });
 

@@ -1,8 +1,9 @@
 import { signToken, verifyToken } from '../crypto/signed-token';
+import { orgOrigin } from '../org-url';
 
 // The personal unsubscribe link in messages: https://{org}.{host}/unsubscribe?m=<signed token>. The token
 // names the organisation and, when known, the contact and the message, signed with a key derived from
-// SECRETS_KEY; the public page (a later issue) verifies it with readUnsubscribeToken.
+// SECRETS_KEY; the public page and the one-click POST (src/modules/unsubscribe) verify it with readUnsubscribeToken.
 
 const PURPOSE = 'unsubscribe';
 
@@ -14,12 +15,11 @@ export interface UnsubscribeRef {
 
 /** The unsubscribe URL for a contact and/or message of an organisation, on the organisation's own host. */
 export async function unsubscribeUrl(env: { SECRETS_KEY: string; PUBLIC_URL: string }, orgDomain: string, ref: UnsubscribeRef): Promise<string> {
-  const base = new URL(env.PUBLIC_URL || 'https://localhost');
   const payload: Record<string, unknown> = { o: ref.orgId };
   if (ref.contactId) payload.c = ref.contactId;
   if (ref.messageId) payload.m = ref.messageId;
   const token = await signToken(env.SECRETS_KEY, PURPOSE, payload);
-  return `${base.protocol}//${orgDomain}.${base.host}/unsubscribe?m=${token}`;
+  return `${orgOrigin(env, orgDomain)}/unsubscribe?m=${token}`;
 }
 
 /** Reads a token from an unsubscribe URL; null when it is malformed or not signed by us. */

@@ -41,6 +41,8 @@ export async function presentBroadcasts(c: Ctx, rows: BroadcastRow[]): Promise<B
     subscription_id: b.subscriptionId,
     do_not_unsubscribe: b.doNotUnsubscribe,
     skip_unsubscribed: b.skipUnsubscribed,
+    track_opens: b.trackOpens,
+    track_clicks: b.trackClicks,
     sleep: b.sleep,
     delayed_at: b.delayedAt,
     immediate: b.delayedAt === null,

@@ -19,6 +19,17 @@ export function progressOf(b: BroadcastRow, now = Date.now()): BroadcastProgress
     held_until: b.heldUntil && Date.parse(b.heldUntil) > now ? b.heldUntil : null,
     expected_finish_at: expectedFinish(b, now),
     updated_at: b.updatedAt,
+    engagement: {
+      opens: b.opens,
+      opens_unique: b.opensUnique,
+      human_opens: b.humanOpens,
+      human_opens_unique: b.humanOpensUnique,
+      clicks: b.clicks,
+      clicks_unique: b.clicksUnique,
+      human_clicks: b.humanClicks,
+      human_clicks_unique: b.humanClicksUnique,
+      unsubscribes: b.unsubscribes,
+    },
   };
 }
 

@@ -1,12 +1,13 @@
 import { and, sql, type SQL } from 'drizzle-orm';
-import { blacklist, contactAddresses, contacts, unsubscribes } from '../../db/schema';
+import { blacklist, contactAddresses, contacts, smsOptOuts, unsubscribes } from '../../db/schema';
 import { SKIP_REASONS, type BroadcastType, type Recipients } from '../../shared/contracts/broadcast';
 import { contactFilterConditions, contactSearch } from '../contact/filters';
 
 // Who a broadcast goes to, in SQL: the one definition the form's preview and the engine's pages share.
 // A recipient is a contact the filter selects; the address used is its first address of the broadcast's type
 // (by position); it is skipped, with the reason, when it has none, when that address is blacklisted, or when
-// the contact unsubscribed from the broadcast's subscription and the broadcast skips the unsubscribed.
+// the contact unsubscribed from the broadcast's subscription and the broadcast skips the unsubscribed, or (SMS)
+// when the number replied STOP. The send path checks the last two again just before sending (send-time-skips.ts).
 
 export interface RecipientRule {
   orgId: number;
@@ -42,10 +43,15 @@ export function skipReason(rule: RecipientRule, address: SQL, contactId: SQL): S
     rule.skipUnsubscribed && rule.subscriptionId
       ? sql`WHEN EXISTS (SELECT 1 FROM ${unsubscribes} WHERE ${unsubscribes.orgId} = ${rule.orgId} AND ${unsubscribes.subscriptionId} = ${rule.subscriptionId} AND ${unsubscribes.contactId} = ${contactId}) THEN ${SKIP_REASONS.unsubscribed}`
       : sql``;
+  const optedOut =
+    rule.type === 'phone'
+      ? sql`WHEN EXISTS (SELECT 1 FROM ${smsOptOuts} WHERE ${smsOptOuts.orgId} = ${rule.orgId} AND ${smsOptOuts.phone} = ${address}) THEN ${SKIP_REASONS.smsOptedOut}`
+      : sql``;
   return sql`CASE
     WHEN ${address} IS NULL THEN ${SKIP_REASONS.noAddress[rule.type]}
     WHEN EXISTS (SELECT 1 FROM ${blacklist} WHERE ${blacklist.orgId} = ${rule.orgId} AND ${blacklist.type} = ${rule.type} AND ${blacklist.value} = ${address}) THEN ${SKIP_REASONS.blacklisted}
     ${unsubscribed}
+    ${optedOut}
     ELSE NULL END`;
 }
 

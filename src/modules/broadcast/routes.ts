@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { runnerOf } from '../../../durable-objects/broadcast-runner';
 import type { AppEnv } from '../../context';
-import { broadcasts, contacts, messages } from '../../db/schema';
+import { broadcasts, contacts, messages, organizations } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { ApiError } from '../../lib/api-error';
 import { validJson, validQuery } from '../../lib/validate';
@@ -49,6 +49,7 @@ async function wake(c: Ctx, id: number, redispatch = false): Promise<void> {
 
 async function createBroadcast(c: Ctx, input: BroadcastInput): Promise<BroadcastRow> {
   const scheduled = input.delayed_at !== null && Date.parse(input.delayed_at) > Date.now();
+  const [org] = await c.var.db.select({ opens: organizations.trackOpens, clicks: organizations.trackClicks }).from(organizations).where(eq(organizations.id, c.var.org.id));
   const [row] = await new TenantScope(c.var.db, broadcasts, c.var.org.id).insert({
     name: input.name,
     alias: input.alias,
@@ -60,6 +61,8 @@ async function createBroadcast(c: Ctx, input: BroadcastInput): Promise<Broadcast
     subscriptionId: input.do_not_unsubscribe ? null : (input.subscription_id ?? null),
     doNotUnsubscribe: input.do_not_unsubscribe,
     skipUnsubscribed: input.contacts.filter.skip_unsubscribed ?? true,
+    trackOpens: input.track_opens ?? org?.opens ?? true,
+    trackClicks: input.track_clicks ?? org?.clicks ?? true,
     sleep: input.sleep,
     delayedAt: input.delayed_at,
     contacts: input.contacts,

@@ -31,6 +31,11 @@ export function presentMessage(row: Row, content: MessageContent | null): Messag
     clicks_total: row.clicksTotal,
     clicks_unique: row.clicksUnique,
     clicked_at: row.clickedAt,
+    opened_at: row.openedAt,
+    human_opens: row.humanOpens,
+    human_opened_at: row.humanOpenedAt,
+    human_clicks: row.humanClicks,
+    human_clicked_at: row.humanClickedAt,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };

@@ -36,6 +36,8 @@ export interface Claim<Row> {
 export type RowOutcome =
   | { id: number; status: 'sent'; externalId: string | null; subject?: string | null }
   | { id: number; status: 'failed'; error: string; retryable: boolean }
+  /** Left out at send time (the contact unsubscribed or opted out since the broadcast started): never sent. */
+  | { id: number; status: 'skipped'; error: string }
   /**
    * Back to queued for another try. `later`: on a new, delayed queue message (a send limit or the provider's
    * "try later"), not by failing the delivery; `refund`: the attempt is given back (the row was never tried).
@@ -107,7 +109,7 @@ export function finishStatement(db: Database, tableName: ClaimTable, token: stri
  * a broadcast's counters in the same transaction as finishStatement, before it. A finish that is run twice
  * (its answer was lost) finds no held rows the second time and counts nothing.
  */
-export function countClaimed(token: string, json: string, status: 'sent' | 'failed', broadcastId: number): SQL {
+export function countClaimed(token: string, json: string, status: 'sent' | 'failed' | 'skipped', broadcastId: number): SQL {
   return sql`(SELECT count(*) FROM json_each(${json}) AS o CROSS JOIN messages AS m ON m.id = o.value ->> 'i'
     WHERE +m.claim = ${token} AND +m.status = 'sending' AND +m.broadcast_id = ${broadcastId} AND o.value ->> 's' = ${status})`;
 }

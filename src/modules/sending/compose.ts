@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { broadcasts, senders, templateAttachments, templates } from '../../db/schema';
+import { broadcasts, organizations, senders, templateAttachments, templates } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import type { Env } from '../../env';
 import { loadContactPlaceholdersMany } from '../../lib/templating/placeholders';
@@ -8,7 +8,10 @@ import { prepareTemplate, TemplateRenderError, type TemplateRenderer } from '../
 import { unsubscribeUrl } from '../../lib/templating/unsubscribe-link';
 import type { OutgoingAttachment, OutgoingMessage } from '../../lib/transport/types';
 import { TEMPLATE_LIMITS, TEMPLATE_MESSAGES } from '../../shared/contracts/template';
+import { orgOrigin } from '../../lib/org-url';
 import { addressKey, blacklistedAmong } from '../blacklist/lookup';
+import { addTracking, type TrackingOptions } from '../tracking/rewrite';
+import { sendTimeSkips } from './send-time-skips';
 import type { BroadcastSnapshot } from '../broadcast/snapshot';
 
 // Claimed message rows -> what the transport sends. A test message carries its rendered body in the row; a
@@ -42,7 +45,18 @@ export const CLAIMED_COLUMNS = [
 
 export type Composed =
   | { row: ClaimedMessage; integrationId: number; message: OutgoingMessage }
-  | { row: ClaimedMessage; failure: string };
+  | { row: ClaimedMessage; failure: string }
+  /** Not sent and not failed: left out just before sending (see send-time-skips.ts). */
+  | { row: ClaimedMessage; skip: string };
+
+interface BroadcastForSending {
+  snapshot: BroadcastSnapshot;
+  doNotUnsubscribe: boolean;
+  subscriptionId: number | null;
+  skipUnsubscribed: boolean;
+  tracking: TrackingOptions;
+  render: TemplateRenderer | TemplateRenderError;
+}
 
 /** An email's attachments are read into memory to be sent: above this the send fails rather than the worker. */
 export const MAX_EMAIL_ATTACHMENT_BYTES = 40_000_000;
@@ -51,8 +65,23 @@ export const BLACKLISTED = 'Not sent: the address is on the blacklist';
 
 /** Everything one invocation reads once and reuses across batches: snapshots, parsed templates, files. */
 export class ComposeCache {
-  broadcasts = new Map<number, { snapshot: BroadcastSnapshot; doNotUnsubscribe: boolean; render: TemplateRenderer | TemplateRenderError } | null>();
+  broadcasts = new Map<number, BroadcastForSending | null>();
   files = new Map<string, Promise<Uint8Array | null>>();
+  organizations = new Map<number, Promise<{ domain: string; tracking: TrackingOptions } | undefined>>();
+
+  /** The organisation's host and tracking defaults (test messages follow them). */
+  organization(db: Database, orgId: number) {
+    let org = this.organizations.get(orgId);
+    if (!org) {
+      org = db
+        .select({ domain: organizations.domain, opens: organizations.trackOpens, clicks: organizations.trackClicks })
+        .from(organizations)
+        .where(eq(organizations.id, orgId))
+        .then(([o]) => (o ? { domain: o.domain, tracking: { opens: o.opens, clicks: o.clicks } } : undefined));
+      this.organizations.set(orgId, org);
+    }
+    return org;
+  }
 
   file(env: Env, key: string): Promise<Uint8Array | null> {
     let file = this.files.get(key);
@@ -85,7 +114,14 @@ export async function composeBatch(env: Env, db: Database, orgId: number, rows: 
 async function broadcastOf(db: Database, orgId: number, id: number, cache: ComposeCache) {
   if (!cache.broadcasts.has(id)) {
     const [b] = await db
-      .select({ snapshot: broadcasts.snapshot, doNotUnsubscribe: broadcasts.doNotUnsubscribe })
+      .select({
+        snapshot: broadcasts.snapshot,
+        doNotUnsubscribe: broadcasts.doNotUnsubscribe,
+        subscriptionId: broadcasts.subscriptionId,
+        skipUnsubscribed: broadcasts.skipUnsubscribed,
+        trackOpens: broadcasts.trackOpens,
+        trackClicks: broadcasts.trackClicks,
+      })
       .from(broadcasts)
       .where(and(eq(broadcasts.id, id), eq(broadcasts.orgId, orgId)));
     const snapshot = b?.snapshot as BroadcastSnapshot | null | undefined;
@@ -98,7 +134,19 @@ async function broadcastOf(db: Database, orgId: number, id: number, cache: Compo
         render = error;
       }
     }
-    cache.broadcasts.set(id, snapshot && render ? { snapshot, doNotUnsubscribe: b!.doNotUnsubscribe, render } : null);
+    cache.broadcasts.set(
+      id,
+      snapshot && render
+        ? {
+            snapshot,
+            doNotUnsubscribe: b!.doNotUnsubscribe,
+            subscriptionId: b!.subscriptionId,
+            skipUnsubscribed: b!.skipUnsubscribed,
+            tracking: { opens: b!.trackOpens, clicks: b!.trackClicks },
+            render,
+          }
+        : null,
+    );
   }
   return cache.broadcasts.get(id)!;
 }
@@ -106,11 +154,23 @@ async function broadcastOf(db: Database, orgId: number, id: number, cache: Compo
 async function composeBroadcastRows(env: Env, db: Database, orgId: number, rows: ClaimedMessage[], cache: ComposeCache): Promise<Composed[]> {
   if (rows.length === 0) return [];
   const people = await loadContactPlaceholdersMany(db, orgId, rows.map((r) => r.contact_id).filter((id): id is number => id !== null));
+  const skips = new Map<number, string>();
+  for (const broadcastId of new Set(rows.map((r) => r.broadcast_id!))) {
+    const b = await broadcastOf(db, orgId, broadcastId, cache);
+    if (!b) continue;
+    const found = await sendTimeSkips(db, orgId, b, rows.filter((r) => r.broadcast_id === broadcastId));
+    for (const [id, reason] of found) skips.set(id, reason);
+  }
   const out: Composed[] = [];
   for (const row of rows) {
     const b = await broadcastOf(db, orgId, row.broadcast_id!, cache);
     if (!b) {
       out.push({ row, failure: 'The broadcast has no frozen content' });
+      continue;
+    }
+    const skip = skips.get(row.id);
+    if (skip) {
+      out.push({ row, skip });
       continue;
     }
     const contact = row.contact_id === null ? undefined : people.get(row.contact_id);
@@ -142,18 +202,22 @@ async function composeBroadcastRows(env: Env, db: Database, orgId: number, rows:
       out.push({ row, failure: attachments });
       continue;
     }
+    const html = template.type !== 'text';
+    const target = { origin: orgOrigin(env, b.snapshot.organization.domain), orgId, messageId: row.id, unsubscribeUrl: link };
     out.push({
       row,
       integrationId: b.snapshot.sender.integration_id,
       message: {
         ...base,
+        body: html ? await addTracking(env, rendered.body, target, b.tracking) : rendered.body,
         // html templates have no subject of their own: the template name is the subject, as for test messages.
         subject: rendered.subject ?? template.name,
         bodyPlain: rendered.body_plain,
-        html: template.type !== 'text',
+        html,
         attachments,
-        // RFC 2369: mail clients offer an unsubscribe button; the one-click POST (RFC 8058) comes with the page.
-        headers: b.doNotUnsubscribe ? null : { 'List-Unsubscribe': `<${link}>` },
+        // RFC 2369 and RFC 8058: mail clients offer an unsubscribe button, and a POST of List-Unsubscribe=One-Click
+        // to the same URL unsubscribes at once (src/modules/unsubscribe/one-click.ts).
+        headers: b.doNotUnsubscribe ? null : { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       },
     });
   }
@@ -178,8 +242,12 @@ async function composeStoredRow(env: Env, db: Database, row: ClaimedMessage, cac
     if (typeof read === 'string') return { row, failure: read };
     attachments = read;
   }
-  // Text templates sent by email are plain text; html and email templates are html.
-  return { row, integrationId: sender.integrationId, message: { ...base, subject: row.subject ?? '', bodyPlain: row.body_plain, html: templateType !== 'text', attachments } };
+  // Text templates sent by email are plain text; html and email templates are html. Test messages are tracked
+  // as the organisation's defaults say, so their opens and clicks show on the message like any other.
+  const html = templateType !== 'text';
+  const org = html ? await cache.organization(db, row.org_id) : undefined;
+  const body = org ? await addTracking(env, row.body, { origin: orgOrigin(env, org.domain), orgId: row.org_id, messageId: row.id, unsubscribeUrl: null }, org.tracking) : row.body;
+  return { row, integrationId: sender.integrationId, message: { ...base, body, subject: row.subject ?? '', bodyPlain: row.body_plain, html, attachments } };
 }
 
 /** Reads the files of a message from R2, or says why it cannot carry them. */

@@ -163,6 +163,7 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
     const groups = new Map<number, { row: ClaimedMessage; message: OutgoingMessage }[]>();
     for (const c of composed as Composed[]) {
       if ('failure' in c) outcomes.set(c.row.id, { id: c.row.id, status: 'failed', error: c.failure, retryable: false });
+      else if ('skip' in c) outcomes.set(c.row.id, { id: c.row.id, status: 'skipped', error: c.skip });
       else groups.set(c.integrationId, [...(groups.get(c.integrationId) ?? []), { row: c.row, message: c.message }]);
     }
     for (const [integrationId, items] of groups) {

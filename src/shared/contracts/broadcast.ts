@@ -66,6 +66,7 @@ export const SKIP_REASONS = {
   noAddress: { email: 'The contact has no email address', phone: 'The contact has no phone number' },
   blacklisted: 'The address is on the blacklist',
   unsubscribed: 'The contact unsubscribed from this subscription',
+  smsOptedOut: 'The number replied STOP: no SMS goes to it',
   cancelled: 'The broadcast was cancelled before this message went out',
 } as const;
 
@@ -118,6 +119,9 @@ export const broadcastInputSchema = z
     delayed_at: z.iso.datetime({ offset: true, error: 'Must be a date and time' }).nullish().transform((v) => (v ? new Date(v).toISOString() : null)),
     subscription_id: id('subscription').nullish(),
     do_not_unsubscribe: z.boolean({ error: 'Must be true or false' }).optional().default(false),
+    /** Open pixel and click redirects in the email html; omitted: the organisation's defaults. */
+    track_opens: z.boolean({ error: 'Must be true or false' }).optional(),
+    track_clicks: z.boolean({ error: 'Must be true or false' }).optional(),
     contacts: recipientsSchema.default({ filter: {} }),
   })
   .strict()
@@ -170,6 +174,23 @@ export interface BroadcastProgress {
   expected_finish_at: string | null;
   /** When the row last changed: of two progress reports, the later one is current. */
   updated_at: string;
+  engagement: BroadcastEngagement;
+}
+
+/**
+ * Opens and clicks of a broadcast's messages, every hit ("all") and those classified human; totals count hits,
+ * unique counts recipients. A click implies an open. Unsubscribes made through its messages.
+ */
+export interface BroadcastEngagement {
+  opens: number;
+  opens_unique: number;
+  human_opens: number;
+  human_opens_unique: number;
+  clicks: number;
+  clicks_unique: number;
+  human_clicks: number;
+  human_clicks_unique: number;
+  unsubscribes: number;
 }
 
 export interface Broadcast extends BroadcastProgress {
@@ -182,6 +203,8 @@ export interface Broadcast extends BroadcastProgress {
   subscription_id: number | null;
   do_not_unsubscribe: boolean;
   skip_unsubscribed: boolean;
+  track_opens: boolean;
+  track_clicks: boolean;
   sleep: number;
   delayed_at: string | null;
   immediate: boolean;

@@ -38,11 +38,18 @@ export interface Message {
   /** Why it failed (or the last retryable error while still queued). */
   error: string | null;
   attempts: number;
+  /** Every open hit, and 1 once opened (a click counts as an open); the first at opened_at. */
   opens_total: number;
   opens_unique: number;
+  opened_at: string | null;
   clicks_total: number;
   clicks_unique: number;
   clicked_at: string | null;
+  /** The same for hits classified human (src/modules/tracking/classify.ts). */
+  human_opens: number;
+  human_opened_at: string | null;
+  human_clicks: number;
+  human_clicked_at: string | null;
   created_at: string;
   updated_at: string;
 }

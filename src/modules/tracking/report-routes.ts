@@ -1,0 +1,90 @@
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { Hono } from 'hono';
+import type { AppEnv } from '../../context';
+import { broadcastLinks, broadcasts, contacts, messages, subscriptions, trackingEvents, unsubscribes } from '../../db/schema';
+import type { HitClass, HitReason, LinkClicks, MessageEngagement } from '../../shared/contracts/tracking';
+import type { BroadcastUnsubscribe, UnsubscribeReason, UnsubscribeSource } from '../../shared/contracts/unsubscribe';
+import { rowOr404 } from '../crud/rows';
+
+// What the console shows of engagement: a broadcast's clicks per link and its unsubscribes, and one message's
+// links, latest hits and unsubscribe. Each reads the kept counters or one message's own rows, never a scan.
+
+/** How many of a message's hits its view lists (newest first); the counters cover all of them. */
+export const MESSAGE_HITS_SHOWN = 50;
+/** How many of a broadcast's unsubscribes its view lists (newest first); its counter has the total. */
+export const BROADCAST_UNSUBSCRIBES_SHOWN = 200;
+
+/** GET /broadcast/{id}/clicks and /broadcast/{id}/unsubscribes. */
+export const broadcastReportRoutes = new Hono<AppEnv>()
+  .get('/:id/clicks', async (c) => {
+    const b = await rowOr404(c, broadcasts);
+    const rows = await c.var.db
+      .select()
+      .from(broadcastLinks)
+      .where(and(eq(broadcastLinks.orgId, c.var.org.id), eq(broadcastLinks.broadcastId, b.id)))
+      .orderBy(asc(broadcastLinks.linkIndex));
+    const data: LinkClicks[] = rows.map((r) => ({
+      link_index: r.linkIndex,
+      url: r.url,
+      clicks: r.clicks,
+      clicks_unique: r.clicksUnique,
+      human_clicks: r.humanClicks,
+      human_clicks_unique: r.humanClicksUnique,
+    }));
+    return c.json({ data });
+  })
+  .get('/:id/unsubscribes', async (c) => {
+    const b = await rowOr404(c, broadcasts);
+    const rows = await c.var.db
+      .select({ contactId: unsubscribes.contactId, name: contacts.name, reason: unsubscribes.reason, comment: unsubscribes.comment, source: unsubscribes.source, createdAt: unsubscribes.createdAt })
+      .from(unsubscribes)
+      .leftJoin(contacts, and(eq(contacts.id, unsubscribes.contactId), eq(contacts.orgId, unsubscribes.orgId)))
+      .where(and(eq(unsubscribes.orgId, c.var.org.id), eq(unsubscribes.broadcastId, b.id)))
+      .orderBy(desc(unsubscribes.createdAt))
+      .limit(BROADCAST_UNSUBSCRIBES_SHOWN);
+    const data: BroadcastUnsubscribe[] = rows.map((r) => ({
+      contact_id: r.contactId,
+      contact_name: r.name,
+      reason: r.reason as UnsubscribeReason | null,
+      comment: r.comment,
+      source: r.source as UnsubscribeSource | null,
+      created_at: r.createdAt,
+    }));
+    return c.json({ data });
+  });
+
+/** GET /message/{id}/engagement. */
+export const messageReportRoutes = new Hono<AppEnv>().get('/:id/engagement', async (c) => {
+  const m = await rowOr404(c, messages);
+  const orgId = c.var.org.id;
+  const mine = and(eq(trackingEvents.orgId, orgId), eq(trackingEvents.messageId, m.id));
+  const [links, hits, unsubscribe] = await Promise.all([
+    c.var.db
+      .select({
+        linkIndex: trackingEvents.linkIndex,
+        url: sql<string>`min(${trackingEvents.url})`,
+        clicks: sql<number>`count(*)`,
+        humanClicks: sql<number>`sum(${trackingEvents.class} = 'human')`,
+        first: sql<string>`min(${trackingEvents.at})`,
+      })
+      .from(trackingEvents)
+      .where(and(mine, eq(trackingEvents.kind, 'click'), sql`${trackingEvents.linkIndex} >= 0`))
+      .groupBy(trackingEvents.linkIndex)
+      .orderBy(asc(trackingEvents.linkIndex)),
+    c.var.db.select().from(trackingEvents).where(mine).orderBy(desc(trackingEvents.at)).limit(MESSAGE_HITS_SHOWN),
+    c.var.db
+      .select({ subscriptionId: unsubscribes.subscriptionId, name: subscriptions.name, reason: unsubscribes.reason, comment: unsubscribes.comment, createdAt: unsubscribes.createdAt })
+      .from(unsubscribes)
+      .leftJoin(subscriptions, eq(subscriptions.id, unsubscribes.subscriptionId))
+      .where(and(eq(unsubscribes.orgId, orgId), eq(unsubscribes.messageId, m.id)))
+      .limit(1),
+  ]);
+  const data: MessageEngagement = {
+    links: links.map((l) => ({ link_index: l.linkIndex ?? 0, url: l.url, clicks: Number(l.clicks), human_clicks: Number(l.humanClicks ?? 0), first_clicked_at: l.first })),
+    hits: hits.map((h) => ({ kind: h.kind as 'open' | 'click', class: h.class as HitClass, reason: h.reason as HitReason, url: h.url, at: h.at, user_agent: h.userAgent, as_organization: h.asOrganization })),
+    unsubscribe: unsubscribe[0]
+      ? { subscription_id: unsubscribe[0].subscriptionId, subscription_name: unsubscribe[0].name, reason: unsubscribe[0].reason, comment: unsubscribe[0].comment, created_at: unsubscribe[0].createdAt }
+      : null,
+  };
+  return c.json({ data });
+});

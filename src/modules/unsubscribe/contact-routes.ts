@@ -1,0 +1,65 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { Hono } from 'hono';
+import type { AppEnv } from '../../context';
+import { contacts, smsOptOuts, subscriptions, unsubscribes } from '../../db/schema';
+import { notFound } from '../../lib/api-error';
+import { parseId } from '../../lib/validate';
+import type { ContactOptOuts, UnsubscribeReason, UnsubscribeSource } from '../../shared/contracts/unsubscribe';
+import { recordActivity } from '../activity-log/record';
+import { rowOr404 } from '../crud/rows';
+import { resubscribe } from './store';
+
+// A contact's unsubscribes and SMS opt-outs, as the contact's page shows them, and the organisation's
+// re-subscribe (recorded in the activity log). A STOP is undone only by the recipient (START): the provider
+// blocks the number until then, so the console shows it but cannot lift it.
+
+export const contactOptOutRoutes = new Hono<AppEnv>()
+  .get('/:id/unsubscribes', async (c) => {
+    const contact = await rowOr404(c, contacts);
+    const orgId = c.var.org.id;
+    const [left, stopped] = await Promise.all([
+      c.var.db
+        .select({
+          subscriptionId: unsubscribes.subscriptionId,
+          name: subscriptions.name,
+          reason: unsubscribes.reason,
+          comment: unsubscribes.comment,
+          source: unsubscribes.source,
+          messageId: unsubscribes.messageId,
+          broadcastId: unsubscribes.broadcastId,
+          createdAt: unsubscribes.createdAt,
+        })
+        .from(unsubscribes)
+        .innerJoin(subscriptions, eq(subscriptions.id, unsubscribes.subscriptionId))
+        .where(and(eq(unsubscribes.orgId, orgId), eq(unsubscribes.contactId, contact.id)))
+        .orderBy(desc(unsubscribes.createdAt)),
+      c.var.db
+        .select({ phone: smsOptOuts.phone, keyword: smsOptOuts.keyword, createdAt: smsOptOuts.createdAt })
+        .from(smsOptOuts)
+        .where(and(eq(smsOptOuts.orgId, orgId), sql`${smsOptOuts.phone} IN (SELECT value FROM contact_addresses WHERE org_id = ${orgId} AND contact_id = ${contact.id} AND type = 'phone')`)),
+    ]);
+    const data: ContactOptOuts = {
+      unsubscribes: left.map((u) => ({
+        subscription_id: u.subscriptionId,
+        subscription_name: u.name,
+        reason: u.reason as UnsubscribeReason | null,
+        comment: u.comment,
+        source: u.source as UnsubscribeSource | null,
+        message_id: u.messageId,
+        broadcast_id: u.broadcastId,
+        created_at: u.createdAt,
+      })),
+      sms_opt_outs: stopped.map((s) => ({ phone: s.phone, keyword: s.keyword, created_at: s.createdAt })),
+    };
+    return c.json({ data });
+  })
+  .delete('/:id/unsubscribes/:subscriptionId', async (c) => {
+    const contact = await rowOr404(c, contacts);
+    const subscriptionId = parseId(c.req.param('subscriptionId'));
+    const [subscription] = subscriptionId
+      ? await c.var.db.select({ id: subscriptions.id, name: subscriptions.name }).from(subscriptions).where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.orgId, c.var.org.id)))
+      : [];
+    if (!subscription || !(await resubscribe(c.var.db, { orgId: c.var.org.id, contactId: contact.id }, subscription.id))) throw notFound();
+    await recordActivity(c, 'contact', contact.id, 'update', [{ field: `subscription: ${subscription.name}`, previous: 'unsubscribed', next: 'subscribed' }]);
+    return c.body(null, 204);
+  });

@@ -1,0 +1,42 @@
+import { sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../context';
+import { ApiError } from '../../lib/api-error';
+import { hit, type Limit } from '../../lib/rate-limit';
+import { readUnsubscribeToken } from '../../lib/templating/unsubscribe-link';
+import { MESSAGES } from '../../shared/messages';
+import { UNSUBSCRIBE_MESSAGES } from '../../shared/contracts/unsubscribe';
+import type { Who } from './store';
+
+// What a signed unsubscribe link names, checked: the organisation and contact must both exist and belong together.
+// Everything the public routes touch comes from here, never from the request's host or body.
+
+/** Requests from one address to the public unsubscribe endpoints: generous for a person, tight for a script. */
+export const UNSUBSCRIBE_LIMIT: Limit = { max: 30, windowSeconds: 60 };
+
+export interface LinkTarget extends Who {
+  messageId: number | null;
+  orgName: string;
+}
+
+/**
+ * Counts the request against `key` (the page: the client's address; the one-click POST: the contact, since mail
+ * providers send those for all their users from a few addresses); 429 past the limit.
+ */
+export async function limitPublicRequest(c: Context<AppEnv>, key = `ip:${c.req.header('cf-connecting-ip') ?? c.req.header('x-forwarded-for') ?? 'local'}`): Promise<void> {
+  const state = await hit(c.var.db, `unsubscribe:${key}`, UNSUBSCRIBE_LIMIT);
+  if (state.count > UNSUBSCRIBE_LIMIT.max) {
+    throw new ApiError(429, 'rate_limited', MESSAGES.rateLimited, undefined, { 'Retry-After': String(state.retryAfter) });
+  }
+}
+
+/** The link's organisation, contact and message; a 404 `link_invalid` when it is forged, incomplete or stale. */
+export async function readLink(c: Context<AppEnv>, token: string | undefined): Promise<LinkTarget> {
+  const ref = token ? await readUnsubscribeToken(c.env, token) : null;
+  const invalid = new ApiError(404, 'link_invalid', UNSUBSCRIBE_MESSAGES.linkInvalid);
+  if (!ref || !ref.contactId) throw invalid;
+  const row = await c.var.db.get<{ name: string } | undefined>(sql`
+    SELECT o.name FROM organizations o JOIN contacts ct ON ct.org_id = o.id AND ct.id = ${ref.contactId} WHERE o.id = ${ref.orgId}`);
+  if (!row) throw invalid;
+  return { orgId: ref.orgId, contactId: ref.contactId, messageId: ref.messageId, orgName: row.name };
+}

@@ -1,0 +1,71 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { messages, subscriptions, unsubscribes } from '../../db/schema';
+import { rawBatch } from '../crud/raw-batch';
+import type { UnsubscribeReason, UnsubscribeSource } from '../../shared/contracts/unsubscribe';
+
+// The one place unsubscribes are written: by the public page, the RFC 8058 one-click POST and the console's
+// re-subscribe. A broadcast's `unsubscribes` counter is recounted from its rows in the same transaction, so an
+// undo or a repeat never leaves it off by one.
+
+export interface Who {
+  orgId: number;
+  contactId: number;
+}
+
+export interface UnsubscribeInput {
+  subscriptionId: number;
+  messageId: number | null;
+  reason: UnsubscribeReason | null;
+  comment: string | null;
+  source: UnsubscribeSource;
+}
+
+/** The organisation's categories, in their order. */
+export function categoriesOf(db: Database, orgId: number) {
+  return db.select({ id: subscriptions.id, name: subscriptions.name }).from(subscriptions).where(eq(subscriptions.orgId, orgId)).orderBy(asc(subscriptions.priority), asc(subscriptions.id));
+}
+
+/** The categories the contact has left. */
+export async function unsubscribedFrom(db: Database, who: Who): Promise<Set<number>> {
+  const rows = await db.select({ id: unsubscribes.subscriptionId }).from(unsubscribes).where(and(eq(unsubscribes.orgId, who.orgId), eq(unsubscribes.contactId, who.contactId)));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The message's broadcast and that broadcast's category, when the message is this contact's. */
+export async function messageContext(db: Database, who: Who, messageId: number | null): Promise<{ broadcastId: number | null; subscriptionId: number | null }> {
+  if (!messageId) return { broadcastId: null, subscriptionId: null };
+  const row = await db.get<{ broadcast_id: number | null; subscription_id: number | null }>(sql`
+    SELECT m.broadcast_id, b.subscription_id FROM ${messages} m LEFT JOIN broadcasts b ON b.id = m.broadcast_id AND b.org_id = m.org_id
+    WHERE m.id = ${messageId} AND m.org_id = ${who.orgId} AND m.contact_id = ${who.contactId}`);
+  return { broadcastId: row?.broadcast_id ?? null, subscriptionId: row?.subscription_id ?? null };
+}
+
+const recount = (db: Database, orgId: number, broadcastId: number) =>
+  db.run(sql`UPDATE broadcasts SET unsubscribes = (SELECT count(*) FROM ${unsubscribes} WHERE org_id = ${orgId} AND broadcast_id = ${broadcastId})
+    WHERE id = ${broadcastId} AND org_id = ${orgId}`);
+
+/** Leaves a category (a second time changes nothing). True when this call made the unsubscribe. */
+export async function unsubscribe(db: Database, who: Who, input: UnsubscribeInput): Promise<boolean> {
+  const { broadcastId } = await messageContext(db, who, input.messageId);
+  const statements = [
+    db.run(sql`INSERT INTO ${unsubscribes} (org_id, contact_id, subscription_id, message_id, broadcast_id, reason, comment, source)
+      SELECT ${who.orgId}, ${who.contactId}, s.id, ${input.messageId}, ${broadcastId}, ${input.reason}, ${input.comment}, ${input.source}
+      FROM ${subscriptions} s WHERE s.id = ${input.subscriptionId} AND s.org_id = ${who.orgId}
+      ON CONFLICT (org_id, subscription_id, contact_id) DO NOTHING`),
+    ...(broadcastId ? [recount(db, who.orgId, broadcastId)] : []),
+  ];
+  const [insert] = await rawBatch(db, statements);
+  return (insert.meta.changes ?? 0) > 0;
+}
+
+/** Joins a category again; the broadcast the unsubscribe came from is recounted. True when there was one. */
+export async function resubscribe(db: Database, who: Who, subscriptionId: number): Promise<boolean> {
+  const [gone] = await db
+    .delete(unsubscribes)
+    .where(and(eq(unsubscribes.orgId, who.orgId), eq(unsubscribes.contactId, who.contactId), eq(unsubscribes.subscriptionId, subscriptionId)))
+    .returning({ broadcastId: unsubscribes.broadcastId });
+  if (!gone) return false;
+  if (gone.broadcastId) await recount(db, who.orgId, gone.broadcastId);
+  return true;
+}

@@ -1,0 +1,218 @@
+// Open and click tracking end to end on the Workers runtime: a broadcast sent through the real consumer (with a
+// recording transport) carries the pixel, the click redirects and the honeypot; hitting them through the worker
+// answers at once and puts the hit on the events queue (recorded here), and the real counting consumer turns
+// the hits into the message's, the broadcast's and the links' figures, once per hit however often it runs.
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { createDb } from '../../../src/db/client';
+import type { OutgoingMessage } from '../../../src/lib/transport/types';
+import { countHits } from '../../../src/modules/tracking/count';
+import type { TrackingHit, TrackingHitsBody } from '../../../src/modules/tracking/hit';
+import { addTracking } from '../../../src/modules/tracking/rewrite';
+import { clickToken, openToken, readClickToken } from '../../../src/modules/tracking/tokens';
+import { createTemplate } from '../channels/channel-helpers';
+import { appFetch } from '../helpers';
+import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
+
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const LINKS_BODY =
+  '<html><body><p>Hi {{ contact.name }}</p><p><a href="https://shop.example.com/a?x=1&amp;y=2">A</a> <a href="mailto:help@example.com">mail</a> ' +
+  '<a href="tel:+15550000000">call</a> <a href="#top">top</a> <a href="{{ unsubscribe_url }}">Unsubscribe</a> <a href="https://shop.example.com/b">B</a></p></body></html>';
+
+/** The events queue, recorded: what the tracking endpoints put on it. */
+function recordingQueue() {
+  const hits: TrackingHit[] = [];
+  const queue = { send: async (body: TrackingHitsBody) => void hits.push(...body.hits) } as unknown as Queue;
+  return { hits, queue };
+}
+
+/** A hit on a tracking URL as a mail client would make it; `cf` as Cloudflare fills it in. */
+async function visit(url: string, queue: Queue, init: { method?: string; ua?: string | null; ip?: string; cf?: { asn?: number; asOrganization?: string } } = {}) {
+  const headers: Record<string, string> = { 'cf-connecting-ip': init.ip ?? '203.0.113.7' };
+  if (init.ua !== null) headers['user-agent'] = init.ua ?? CHROME;
+  const req = new Request(url, { method: init.method ?? 'GET', headers, redirect: 'manual', cf: init.cf } as RequestInit);
+  return appFetch(req, { env: { EVENTS_QUEUE: queue }, settle: true });
+}
+
+const trackingUrls = (html: string) => [...html.matchAll(/(?:href|src)="(https?:\/\/[^"]*\/t\/[oc]\/[^"]+)"/g)].map((m) => m[1]);
+
+/** A broadcast with links sent to Ann, Cat and Dan; answers the sent html by address and the message ids. */
+async function sentBroadcast(extra: Record<string, unknown> = {}) {
+  const s = await setup('tr');
+  const template = await createTemplate(s.o, { type: 'email', name: 'Links', subject: 'Hi', body: LINKS_BODY });
+  const id = await startable(s.o, s.body({ template_id: template.id, ...extra }));
+  const rec = await deliverAll(await runAlarm(s.o, id));
+  const byAddress = new Map(rec.sent.map((m: OutgoingMessage) => [m.to, m]));
+  const rows = await env.DB.prepare('SELECT id, to_address FROM messages WHERE broadcast_id = ? AND status = ?').bind(id, 'sent').all<{ id: number; to_address: string }>();
+  const messageOf = new Map(rows.results.map((r) => [r.to_address, r.id]));
+  // Hits long after sending: the "too soon" signal is tested on its own.
+  await env.DB.prepare("UPDATE messages SET sent_at = '2026-01-01T00:00:00.000Z' WHERE broadcast_id = ?").bind(id).run();
+  return { ...s, id, byAddress, messageOf };
+}
+
+const messageRow = (id: number) =>
+  env.DB.prepare('SELECT opens_total, opens_unique, clicks_total, clicks_unique, human_opens, human_clicks, opened_at IS NOT NULL AS opened, human_clicked_at IS NOT NULL AS human_clicked FROM messages WHERE id = ?')
+    .bind(id)
+    .first();
+
+describe('tracking in the sent html', () => {
+  it('rewrites web links (not the unsubscribe link, mailto:, tel: or anchors), adds the honeypot first and the pixel last', async () => {
+    const { byAddress, o } = await sentBroadcast();
+    const ann = byAddress.get('ann@example.com')!;
+    const html = ann.body;
+    expect(html).not.toContain('https://shop.example.com/a');
+    expect(html).toContain('href="mailto:help@example.com"');
+    expect(html).toContain('href="tel:+15550000000"');
+    expect(html).toContain('href="#top"');
+    expect(html).toMatch(new RegExp(`href="http://${o.org}\\.localhost:8787/unsubscribe\\?m=`));
+    const urls = trackingUrls(html);
+    // honeypot, link A, link B, pixel
+    expect(urls).toHaveLength(4);
+    expect(html.indexOf('aria-hidden="true"')).toBeLessThan(html.indexOf('<p>Hi Ann</p>'));
+    expect(html.lastIndexOf('/t/o/')).toBeGreaterThan(html.lastIndexOf('/t/c/'));
+    const refs = await Promise.all(urls.filter((u) => u.includes('/t/c/')).map((u) => readClickToken(E, u.split('/t/c/')[1])));
+    expect(refs.map((r) => [r!.linkIndex, r!.url, r!.honeypot])).toEqual([
+      [-1, `http://${o.org}.localhost:8787/`, true],
+      [0, 'https://shop.example.com/a?x=1&y=2', false],
+      [1, 'https://shop.example.com/b', false],
+    ]);
+    // RFC 8058: both headers, on the recipient's own signed link.
+    expect(ann.headers).toMatchObject({ 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+    expect(ann.headers!['List-Unsubscribe']).toMatch(/^<http:\/\/.*\/unsubscribe\?m=.+>$/);
+  });
+
+  it('adds nothing when the broadcast turns tracking off', async () => {
+    const { byAddress } = await sentBroadcast({ track_opens: false, track_clicks: false });
+    const html = byAddress.get('ann@example.com')!.body;
+    expect(trackingUrls(html)).toEqual([]);
+    expect(html).toContain('href="https://shop.example.com/a?x=1&amp;y=2"');
+  });
+
+  it('follows the organisation\'s defaults when the broadcast says nothing', async () => {
+    const s = await setup('trd');
+    await env.DB.prepare('UPDATE organizations SET track_clicks = 0 WHERE id = ?').bind(s.o.orgId).run();
+    const res = await s.o.api('POST', '/broadcast', s.body({ delayed_at: new Date(Date.now() + 3_600_000).toISOString() }));
+    expect(res.body.data).toMatchObject({ track_opens: true, track_clicks: false });
+  });
+
+  it('keeps the html of a fragment whole and tracked', async () => {
+    const html = await addTracking(E, '<p><a href="https://x.example/">x</a></p>', { origin: 'https://o.example', orgId: 1, messageId: 2, unsubscribeUrl: null }, { opens: true, clicks: true });
+    expect(html).toMatch(/^<a href="https:\/\/o\.example\/t\/c\/[^"]+" style="display:none/);
+    expect(html).toMatch(/<p><a href="https:\/\/o\.example\/t\/c\/[^"]+">x<\/a><\/p><img src="https:\/\/o\.example\/t\/o\/[^"]+"/);
+  });
+});
+
+describe('the tracking endpoints', () => {
+  it('answer the pixel with no caching and redirect a click to its own URL, queueing each hit with what the request says', async () => {
+    const { queue, hits } = recordingQueue();
+    const open = await openToken(E, { orgId: 5, messageId: 9 });
+    const pixel = await visit(`http://x.localhost:8787/t/o/${open}`, queue, { cf: { asn: 714, asOrganization: 'Apple Inc.' } });
+    expect(pixel.status).toBe(200);
+    expect(pixel.headers.get('content-type')).toBe('image/gif');
+    expect(pixel.headers.get('cache-control')).toContain('no-store');
+    const image = new Uint8Array(await pixel.arrayBuffer());
+    expect(new TextDecoder().decode(image.slice(0, 6))).toBe('GIF89a');
+    expect(image.length).toBeLessThan(50);
+    const click = await clickToken(E, { orgId: 5, messageId: 9, linkIndex: 0, url: 'https://shop.example.com/a', honeypot: false });
+    const redirect = await visit(`http://x.localhost:8787/t/c/${click}`, queue, { method: 'HEAD', ua: null });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toBe('https://shop.example.com/a');
+    expect(redirect.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(hits).toMatchObject([
+      { o: 5, m: 9, kind: 'open', method: 'GET', ua: CHROME, asn: 714, aso: 'Apple Inc.' },
+      { o: 5, m: 9, kind: 'click', l: 0, u: 'https://shop.example.com/a', method: 'HEAD', ua: null },
+    ]);
+    // The client address is never kept, only a hash that tells addresses apart.
+    expect(hits[0].ip).toMatch(/^[0-9a-f]{16}$/);
+    expect(JSON.stringify(hits)).not.toContain('203.0.113.7');
+  });
+
+  it('answer a tampered, foreign or malformed token with a 404 that redirects nowhere, and queue nothing', async () => {
+    const { queue, hits } = recordingQueue();
+    const click = await clickToken(E, { orgId: 5, messageId: 9, linkIndex: 0, url: 'https://shop.example.com/a', honeypot: false });
+    const [payload, signature] = click.split('.');
+    const evil = btoa(JSON.stringify({ t: 'c', o: 5, m: 9, l: 0, u: 'https://evil.example/', k: 'test1' })).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+    const open = await openToken(E, { orgId: 5, messageId: 9 });
+    for (const token of [`${evil}.${signature}`, `${payload}.${signature.slice(0, -2)}AA`, 'nonsense', `${payload}`, open]) {
+      const res = await visit(`http://x.localhost:8787/t/c/${token}`, queue);
+      expect(res.status, token).toBe(404);
+      expect(res.headers.get('location')).toBeNull();
+    }
+    expect((await visit(`http://x.localhost:8787/t/o/${click}`, queue)).status).toBe(404);
+    expect(hits).toEqual([]);
+  });
+});
+
+describe('counting', () => {
+  it('counts opens and clicks per message, broadcast and link, people apart from machines, and a redelivery changes nothing', async () => {
+    const { o, id, byAddress, messageOf } = await sentBroadcast();
+    const { queue, hits } = recordingQueue();
+    const urlsOf = (address: string) => trackingUrls(byAddress.get(address)!.body);
+    const [, annA, annB, annPixel] = urlsOf('ann@example.com');
+    const [, , , catPixel] = urlsOf('cat@example.com');
+    const [, danA] = urlsOf('dan@example.com');
+    await visit(annPixel, queue, { ip: '198.51.100.1' });
+    await visit(annPixel, queue, { ip: '198.51.100.1' });
+    await visit(annA, queue, { ip: '198.51.100.1' });
+    await visit(annB, queue, { ip: '198.51.100.1' });
+    await visit(annA, queue, { ip: '198.51.100.2' });
+    await visit(catPixel, queue, { ua: 'Mozilla/5.0', cf: { asn: 714, asOrganization: 'Apple Inc.' } });
+    await visit(danA, queue, { cf: { asn: 8075, asOrganization: 'Microsoft Corporation' } });
+    expect(hits).toHaveLength(7);
+    const db = createDb(E.DB);
+    await countHits(E, db, hits.slice(0, 3));
+    await countHits(E, db, hits.slice(3));
+    // The queue delivers at least once: the same hits again count nothing.
+    await countHits(E, db, hits);
+
+    expect(await messageRow(messageOf.get('ann@example.com')!)).toEqual({ opens_total: 2, opens_unique: 1, clicks_total: 3, clicks_unique: 1, human_opens: 2, human_clicks: 3, opened: 1, human_clicked: 1 });
+    expect(await messageRow(messageOf.get('cat@example.com')!)).toEqual({ opens_total: 1, opens_unique: 1, clicks_total: 0, clicks_unique: 0, human_opens: 0, human_clicks: 0, opened: 1, human_clicked: 0 });
+    // Dan's gateway clicked: an open and a click for "all", nothing for people.
+    expect(await messageRow(messageOf.get('dan@example.com')!)).toEqual({ opens_total: 0, opens_unique: 1, clicks_total: 1, clicks_unique: 1, human_opens: 0, human_clicks: 0, opened: 1, human_clicked: 0 });
+
+    const view = (await o.api('GET', `/broadcast/${id}`)).body.data;
+    expect(view.engagement).toEqual({
+      opens: 3, opens_unique: 3, human_opens: 2, human_opens_unique: 1,
+      clicks: 4, clicks_unique: 2, human_clicks: 3, human_clicks_unique: 1, unsubscribes: 0,
+    });
+    const clicks = (await o.api('GET', `/broadcast/${id}/clicks`)).body.data;
+    expect(clicks).toEqual([
+      { link_index: 0, url: 'https://shop.example.com/a?x=1&y=2', clicks: 3, clicks_unique: 2, human_clicks: 2, human_clicks_unique: 1 },
+      { link_index: 1, url: 'https://shop.example.com/b', clicks: 1, clicks_unique: 1, human_clicks: 1, human_clicks_unique: 1 },
+    ]);
+    const engagement = (await o.api('GET', `/message/${messageOf.get('ann@example.com')}/engagement`)).body.data;
+    expect(engagement.links.map((l: { url: string; clicks: number }) => [l.url, l.clicks])).toEqual([['https://shop.example.com/a?x=1&y=2', 2], ['https://shop.example.com/b', 1]]);
+    expect(engagement.hits).toHaveLength(5);
+    const stored = await env.DB.prepare('SELECT count(*) AS n FROM tracking_events WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
+    expect(stored!.n).toBe(7);
+  });
+
+  it('takes back what a later honeypot click exposes', async () => {
+    const { o, id, byAddress, messageOf } = await sentBroadcast();
+    const { queue, hits } = recordingQueue();
+    const [honeypot, annA] = trackingUrls(byAddress.get('ann@example.com')!.body);
+    await visit(annA, queue);
+    await countHits(E, createDb(E.DB), hits);
+    expect((await o.api('GET', `/broadcast/${id}`)).body.data.engagement).toMatchObject({ clicks: 1, human_clicks: 1, human_clicks_unique: 1 });
+    await visit(honeypot, queue);
+    await countHits(E, createDb(E.DB), hits);
+    expect((await o.api('GET', `/broadcast/${id}`)).body.data.engagement).toMatchObject({ clicks: 1, human_clicks: 0, human_clicks_unique: 0, human_opens_unique: 0, opens_unique: 1 });
+    expect(await messageRow(messageOf.get('ann@example.com')!)).toMatchObject({ clicks_total: 1, human_clicks: 0 });
+    expect((await o.api('GET', `/broadcast/${id}/clicks`)).body.data).toEqual([
+      { link_index: 0, url: 'https://shop.example.com/a?x=1&y=2', clicks: 1, clicks_unique: 1, human_clicks: 0, human_clicks_unique: 0 },
+    ]);
+  });
+
+  it('never counts into another organisation, and shows one organisation\'s figures to it alone', async () => {
+    const a = await sentBroadcast();
+    const b = await sentBroadcast();
+    const { queue, hits } = recordingQueue();
+    // A token of organisation A naming B's message (as if A's key signed it): counts nothing anywhere.
+    const forged = await openToken(E, { orgId: a.o.orgId, messageId: b.messageOf.get('ann@example.com')! });
+    await visit(`http://${a.o.org}.localhost:8787/t/o/${forged}`, queue);
+    await countHits(E, createDb(E.DB), hits);
+    expect(await messageRow(b.messageOf.get('ann@example.com')!)).toMatchObject({ opens_total: 0, opens_unique: 0 });
+    expect((await a.o.api('GET', `/broadcast/${b.id}/clicks`)).status).toBe(404);
+    expect((await a.o.api('GET', `/message/${b.messageOf.get('ann@example.com')}/engagement`)).status).toBe(404);
+  });
+});
