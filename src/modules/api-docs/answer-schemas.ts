@@ -2,7 +2,7 @@ import type { DataSchema } from './operations';
 
 // JSON Schemas of the answers whose shapes are TypeScript interfaces in src/shared/contracts (not zod), for the
 // OpenAPI document's components. Keep them in step with those interfaces: CurrentUser and OrganizationInfo
-// (auth.ts), SessionRow and ApiKeyRow (account.ts), SignupView (signup.ts).
+// (auth.ts), OrganizationSettings (account.ts), SessionRow and ApiKeyRow (account.ts), SignupView (signup.ts).
 
 type Json = Record<string, unknown>;
 
@@ -19,6 +19,15 @@ const organization: Json = {
 
 export const ANSWER_SCHEMAS: Record<DataSchema, Json> = {
   Organization: organization,
+  OrganizationSettings: {
+    type: 'object',
+    required: ['id', 'name', 'domain', 'track_opens', 'track_clicks'],
+    properties: {
+      ...(organization.properties as Json),
+      track_opens: { type: 'boolean', description: 'Default for new broadcasts: add an open pixel' },
+      track_clicks: { type: 'boolean', description: 'Default for new broadcasts: send links through the click redirect' },
+    },
+  },
   CurrentUser: {
     type: 'object',
     required: ['id', 'name', 'username', 'email', 'has_password', 'organization'],

@@ -23,6 +23,7 @@ import { preRegistrationSchema, signCompleteSchema, signupSchema } from '../../s
 import { socialAuthorizeSchema, socialLinkSchema, socialUserLoadSchema } from '../../shared/contracts/social';
 import { subscriptionInputSchema } from '../../shared/contracts/subscription';
 import { tagInputSchema } from '../../shared/contracts/tag';
+import { resubscribeBody, unsubscribeBody } from '../../shared/contracts/unsubscribe';
 import { TEMPLATE_TYPES, templateInputSchema, templatePreviewSchema, templateUpdateSchema, testMessageSchema } from '../../shared/contracts/template';
 import { sessionRevokeSchema } from '../account/session-routes';
 
@@ -41,7 +42,7 @@ export type Access = 'user' | 'guest' | 'platform';
 export type ResponseKind = 'item' | 'list' | 'tokens' | 'file' | 'websocket';
 
 /** Answer shapes described in the document's components (src/modules/api-docs/answer-schemas.ts). */
-export type DataSchema = 'CurrentUser' | 'Organization' | 'Session' | 'ApiKey' | 'Signup';
+export type DataSchema = 'CurrentUser' | 'Organization' | 'OrganizationSettings' | 'Session' | 'ApiKey' | 'Signup';
 
 export interface ApiOperation {
   method: HttpMethod;
@@ -181,8 +182,8 @@ const EXTRA: ApiOperation[] = [
   { method: 'post', path: '/internal-user/password-remind', tag: 'account', access: 'guest', summary: 'Email a password reset link (always answered the same way)', body: passwordRemindSchema },
   { method: 'post', path: '/internal-user/password-reset', tag: 'account', access: 'guest', summary: 'Set a new password with the emailed code', body: passwordResetSchema },
   { method: 'post', path: '/internal-user/sign-complete', tag: 'account', access: 'guest', summary: 'Complete a registration with the emailed code', body: signCompleteSchema, response: 'tokens' },
-  { method: 'get', path: '/organization', tag: 'account', summary: 'The current organisation', data: 'Organization' },
-  { method: 'put', path: '/organization', tag: 'account', summary: "Rename the current organisation", body: organizationUpdateSchema, data: 'Organization' },
+  { method: 'get', path: '/organization', tag: 'account', summary: 'The current organisation and its tracking defaults', data: 'OrganizationSettings' },
+  { method: 'put', path: '/organization', tag: 'account', summary: 'Rename the current organisation or change its tracking defaults', body: organizationUpdateSchema, data: 'OrganizationSettings' },
   { method: 'get', path: '/session', tag: 'account', summary: "The current user's active sessions", response: 'list', data: 'Session' },
   { method: 'delete', path: '/session/{id}', tag: 'account', summary: 'End one session' },
   { method: 'delete', path: '/session', tag: 'account', summary: 'End the chosen sessions', body: sessionRevokeSchema },
@@ -259,6 +260,21 @@ const EXTRA: ApiOperation[] = [
     query: listParams.extend(recipientListFilterShape),
     response: 'list',
   },
+  { method: 'get', path: '/broadcast/{id}/clicks', tag: 'broadcast', summary: 'Clicks per link of a broadcast: total and unique, all and human', response: 'list' },
+  { method: 'get', path: '/broadcast/{id}/unsubscribes', tag: 'broadcast', summary: 'The unsubscribes a broadcast brought, with category, reason and comment', response: 'list' },
+  { method: 'get', path: '/message/{id}/engagement', tag: 'message', summary: 'The opens and clicks of one message: every hit with its class and reason, and clicks per link' },
+  { method: 'get', path: '/contact/{id}/unsubscribes', tag: 'contact', summary: "A contact's opt-outs: categories unsubscribed, when, from which message and why", response: 'list' },
+  { method: 'delete', path: '/contact/{id}/unsubscribes/{subscriptionId}', tag: 'contact', summary: 'Re-subscribe a contact to a category they left (recorded in the activity log)' },
+  {
+    method: 'get',
+    path: '/unsubscribe',
+    tag: 'unsubscribe',
+    access: 'platform',
+    summary: "The public unsubscribe page's facts for a signed link (`m`): organisation, category, other categories, reasons. Changes nothing",
+    query: z.object({ m: z.string().describe('The signed link of the email') }),
+  },
+  { method: 'post', path: '/unsubscribe', tag: 'unsubscribe', access: 'platform', summary: 'Leave a category with the signed link (`m`) of an email, with an optional reason and comment', body: unsubscribeBody },
+  { method: 'post', path: '/unsubscribe/resubscribe', tag: 'unsubscribe', access: 'platform', summary: 'Join a category again (undo) with the same signed link (`m`)', body: resubscribeBody },
   { method: 'post', path: '/template/{id}/attachment', tag: 'template', summary: 'Attach files (multipart/form-data, `file` parts)', body: 'multipart', status: 201 },
   { method: 'get', path: '/template/{id}/attachment/{attachmentId}', tag: 'template', summary: 'Download an attachment', response: 'file' },
   { method: 'delete', path: '/template/{id}/attachment/{attachmentId}', tag: 'template', summary: 'Remove an attachment' },

@@ -17,8 +17,26 @@ export const profileUpdateSchema = z
     path: ['username'],
   });
 
-/** PUT /organization: the current organisation's name (its domain never changes). */
-export const organizationUpdateSchema = z.object({ name: requiredText(200) }).strict();
+/**
+ * PUT /organization: the current organisation's name (its domain never changes) and its tracking defaults for new
+ * broadcasts (omitted: unchanged).
+ */
+export const organizationUpdateSchema = z
+  .object({
+    name: requiredText(200),
+    track_opens: z.boolean({ error: 'Must be true or false' }).optional(),
+    track_clicks: z.boolean({ error: 'Must be true or false' }).optional(),
+  })
+  .strict();
+
+/** GET /organization. */
+export interface OrganizationSettings {
+  id: number;
+  name: string;
+  domain: string;
+  track_opens: boolean;
+  track_clicks: boolean;
+}
 
 /** DELETE /internal-user/{id}: irreversible, so the caller repeats their login to confirm. */
 export const accountDeleteSchema = z.object({ confirm: z.string().trim().min(1, MESSAGES.required).max(254) }).strict();

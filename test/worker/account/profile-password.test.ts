@@ -184,17 +184,25 @@ describe('organisation', () => {
     const { orgId, username, userId } = await createOrg('orgx-ok');
     const { access_token } = await signIn('orgx-ok', username);
     const got = await call('orgx-ok', '/api/v1/organization', { token: access_token });
-    expect(await body(got)).toEqual({ data: { id: orgId, name: 'orgx-ok Inc', domain: 'orgx-ok' } });
+    const tracking = { track_opens: true, track_clicks: true };
+    expect(await body(got)).toEqual({ data: { id: orgId, name: 'orgx-ok Inc', domain: 'orgx-ok', ...tracking } });
     const res = await put('orgx-ok', '/organization', access_token, { name: 'Renamed Ltd' });
     expect(res.status).toBe(200);
-    expect(await body(res)).toEqual({ data: { id: orgId, name: 'Renamed Ltd', domain: 'orgx-ok' } });
+    expect(await body(res)).toEqual({ data: { id: orgId, name: 'Renamed Ltd', domain: 'orgx-ok', ...tracking } });
     expect((await put('orgx-ok', '/organization', access_token, { name: 'X', domain: 'evil' })).status).toBe(422);
     expect((await put('orgx-ok', '/organization', access_token, { name: '' })).status).toBe(422);
     expect((await put('orgx-ok', '/organization', access_token, 'x')).status).toBe(422);
+    const notBoolean = await put('orgx-ok', '/organization', access_token, { name: 'X', track_opens: 'no' });
+    expect(notBoolean.status).toBe(422);
+    expect((await body(notBoolean)).error.fields).toEqual({ track_opens: ['Must be true or false'] });
+    // The tracking defaults for new broadcasts: switched off one at a time; an omitted one stays as it was.
+    const off = await put('orgx-ok', '/organization', access_token, { name: 'Renamed Ltd', track_clicks: false });
+    expect((await body(off)).data).toMatchObject({ track_opens: true, track_clicks: false });
     const after = await call('orgx-ok', '/api/v1/organization', { token: access_token });
-    expect((await body(after)).data).toEqual({ id: orgId, name: 'Renamed Ltd', domain: 'orgx-ok' });
+    expect((await body(after)).data).toEqual({ id: orgId, name: 'Renamed Ltd', domain: 'orgx-ok', track_opens: true, track_clicks: false });
     expect(await activityOf(orgId, 'organization')).toEqual([
       expect.objectContaining({ user_id: userId, entity_id: orgId, field: 'name', previous_value: 'orgx-ok Inc', new_value: 'Renamed Ltd' }),
+      expect.objectContaining({ user_id: userId, entity_id: orgId, field: 'track_clicks', previous_value: 'true', new_value: 'false' }),
     ]);
     expect((await call('orgx-ok', '/api/v1/organization')).status).toBe(401);
   });

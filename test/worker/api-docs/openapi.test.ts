@@ -138,7 +138,7 @@ describe('GET /api/openapi.json', () => {
     const json = async (path: string, init: Parameters<typeof call>[2] = {}) => (await call(org.domain, path, { token: access_token, ...init })).json() as Promise<any>;
     const samples: [string, Record<string, unknown>][] = [
       ['CurrentUser', (await json('/api/v1/internal-user/me')).data],
-      ['Organization', (await json('/api/v1/organization')).data],
+      ['OrganizationSettings', (await json('/api/v1/organization')).data],
       ['Session', (await json('/api/v1/session')).items[0]],
       ['ApiKey', (await json('/api/v1/internal-api-key', { method: 'POST', json: { note: 'docs' } })).data],
     ];

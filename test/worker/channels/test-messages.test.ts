@@ -83,11 +83,13 @@ describe('send a test message', () => {
       from: { address: 'hello@acme.test', name: 'Acme' },
       to: 'tester@example.com',
       subject: 'Hi Ann',
-      body: `<p>Oslo / ${o.org} Inc</p>`,
       bodyPlain: 'City Oslo',
       html: true,
       returnPath: null,
     });
+    // Test messages are tracked like broadcasts (the organisation's defaults): the content plus an open pixel.
+    expect(rec.sent[0].body).toContain(`<p>Oslo / ${o.org} Inc</p>`);
+    expect(rec.sent[0].body).toMatch(/<img src="http:\/\/[^"]+\/t\/o\/[\w.-]+"/);
     expect(rec.sent[0].attachments!.map((a) => ({ ...a, content: [...a.content] }))).toEqual([
       { filename: 'terms.pdf', contentType: 'application/pdf', content: [1, 2, 3, 4] },
     ]);
