@@ -10,7 +10,13 @@
 //   GET  /2010-04-01/Accounts/:sid/Messages/:sid.json        one caught message
 //   GET  /2010-04-01/Accounts/:sid/IncomingPhoneNumbers.json the configured numbers (PageSize, Page, next_page_uri)
 //   GET  /  (html list)   GET /messages.json (newest first; ?limit=N)   DELETE /messages (empties the box, for tests)
-import { createHash, randomBytes } from 'node:crypto';
+//   POST /reply  sid, Body (form or JSON): the recipient of a caught message answers it (STOP, START, anything)
+//
+// Like Twilio, it reports each SMS sent with a StatusCallback to that URL: "sent", then "delivered" (or
+// "undelivered" with error 30003 when the number ends in 99), each signed with X-Twilio-Signature and the auth token
+// the SMS was sent with. A reply goes to the integration's inbound URL (the StatusCallback's sibling, .../inbound),
+// signed the same way. SMS_CALLBACKS=off stops both.
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
@@ -29,6 +35,29 @@ const escapeHtml = (value) =>
 
 /** Twilio's date format: "Thu, 24 Aug 2023 05:01:45 +0000". */
 const twilioDate = (date) => date.toUTCString().replace('GMT', '+0000');
+
+/** Twilio's X-Twilio-Signature: base64 HMAC-SHA1 of the URL and the parameters sorted by name (name+value). */
+export function signTwilioRequest(authToken, url, params) {
+  const sorted = [...params].sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  return createHmac('sha1', authToken).update(url + sorted.map(([k, v]) => k + v).join('')).digest('base64');
+}
+
+/** POSTs a signed, form-encoded webhook the way Twilio does; answers the HTTP status (0 when unreachable). */
+async function postWebhook(url, authToken, fields) {
+  const params = new URLSearchParams(fields);
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signTwilioRequest(authToken, url, params), 'user-agent': 'TwilioProxy/1.1' },
+      body: params.toString(),
+      signal: AbortSignal.timeout(10_000),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  } catch {
+    return 0;
+  }
+}
 
 function sendJson(res, status, body) {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -62,7 +91,7 @@ function authorizedSid(req, pathSid, authToken) {
   return user;
 }
 
-async function readForm(req) {
+async function readText(req) {
   const chunks = [];
   let size = 0;
   for await (const chunk of req) {
@@ -70,8 +99,10 @@ async function readForm(req) {
     if (size > 64 * 1024) throw Object.assign(new Error('request body too large'), { status: 413 });
     chunks.push(chunk);
   }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  return Buffer.concat(chunks).toString('utf8');
 }
+
+const readForm = async (req) => new URLSearchParams(await readText(req));
 
 async function listFiles(dir) {
   const names = await readdir(dir).catch(() => []);
@@ -100,11 +131,18 @@ function phoneNumberResource(sid, number, index) {
   };
 }
 
+function replyForm(m) {
+  if (m.direction === 'inbound' || !m.status_callback) return '';
+  return `<form method="post" action="/reply"><input type="hidden" name="sid" value="${escapeHtml(m.sid)}">
+<input name="Body" value="STOP" size="8" aria-label="Reply text"> <button>Reply</button></form>`;
+}
+
 function listPage(messages, dir) {
   const rows = messages
     .map(
       (m) => `<tr><td>${escapeHtml(m.received_at)}</td><td>${escapeHtml(m.from)}</td><td>${escapeHtml(m.to)}</td>
-<td><pre>${escapeHtml(m.body)}</pre></td><td><code>${escapeHtml(m.sid)}</code></td></tr>`,
+<td><pre>${escapeHtml(m.body)}</pre></td><td>${escapeHtml(m.status)}${m.error_code ? ` (${escapeHtml(m.error_code)})` : ''}</td>
+<td><code>${escapeHtml(m.sid)}</code></td><td>${replyForm(m)}</td></tr>`,
     )
     .join('\n');
   return `<!doctype html>
@@ -115,11 +153,60 @@ function listPage(messages, dir) {
   pre { margin: 0; white-space: pre-wrap; word-break: break-word; font-family: inherit; }
 </style></head><body>
 <h1>Caught SMS</h1><p>${messages.length} message(s), newest first. Files: <code>${escapeHtml(dir)}</code>. <a href="/messages.json">JSON</a></p>
-<table><thead><tr><th>Received</th><th>From</th><th>To</th><th>Text</th><th>SID</th></tr></thead>
-<tbody>${rows || '<tr><td colspan="5">No SMS yet.</td></tr>'}</tbody></table></body></html>`;
+<p>A reply (STOP, START or any text) goes from the recipient to the platform, signed like Twilio's.</p>
+<table><thead><tr><th>Received</th><th>From</th><th>To</th><th>Text</th><th>Status</th><th>SID</th><th>Reply as the recipient</th></tr></thead>
+<tbody>${rows || '<tr><td colspan="7">No SMS yet.</td></tr>'}</tbody></table></body></html>`;
 }
 
-function handler({ dir, numbers, authToken }) {
+/** Writes a message file atomically (write, then rename), so the viewer never reads half a file. */
+async function writeMessage(file, message) {
+  await writeFile(`${file}.tmp`, JSON.stringify(message, null, 2));
+  await rename(`${file}.tmp`, file);
+}
+
+/** Numbers ending in 99 are "unreachable handsets": their SMS end undelivered with Twilio's error 30003. */
+const undeliverable = (to) => to.endsWith('99');
+
+function handler({ dir, numbers, authToken, callbacks, callbackDelayMs }) {
+  /** Message SID -> the auth token it was sent with (kept in memory only, to sign its callbacks and replies). */
+  const tokens = new Map();
+
+  /** Plays Twilio's status callbacks for a caught SMS: sent, then delivered or undelivered (30003). */
+  const reportDelivery = (file, message, token) => {
+    const steps = undeliverable(message.to) ? [['sent'], ['undelivered', '30003']] : [['sent'], ['delivered']];
+    let chain = Promise.resolve();
+    for (const [status, errorCode] of steps) {
+      chain = chain
+        .then(() => new Promise((resolve) => setTimeout(resolve, callbackDelayMs)))
+        .then(async () => {
+          Object.assign(message, { status, error_code: errorCode ?? null, date_updated: twilioDate(new Date()) });
+          await writeMessage(file, message);
+          const fields = { AccountSid: message.account_sid, ApiVersion: '2010-04-01', From: message.from ?? '', To: message.to, MessageSid: message.sid, SmsSid: message.sid, MessageStatus: status, SmsStatus: status };
+          if (errorCode) fields.ErrorCode = errorCode;
+          message.callbacks = [...(message.callbacks ?? []), { status, http_status: await postWebhook(message.status_callback, token, fields) }];
+          await writeMessage(file, message);
+        });
+    }
+    return chain.catch(() => {});
+  };
+
+  /** The recipient of a caught SMS answers it: a signed inbound webhook to the integration's .../inbound URL. */
+  const reply = async (sid, body) => {
+    const files = await listFiles(dir);
+    for (const name of files) {
+      const m = await readFile(path.join(dir, name), 'utf8').then(JSON.parse).catch(() => null);
+      if (m?.sid !== sid) continue;
+      const token = tokens.get(sid);
+      if (!m.status_callback || !token) return { status: 409, body: { message: 'This SMS was sent without a StatusCallback in this run of the catcher: nowhere to reply to.' } };
+      const url = m.status_callback.replace(/\/status(\?.*)?$/, '/inbound$1');
+      const inboundSid = `SM${randomBytes(16).toString('hex')}`;
+      const fields = { AccountSid: m.account_sid, ApiVersion: '2010-04-01', MessageSid: inboundSid, SmsSid: inboundSid, SmsMessageSid: inboundSid, From: m.to, To: m.from ?? '', Body: body, NumMedia: '0', NumSegments: '1' };
+      const status = await postWebhook(url, token, fields);
+      return { status: 200, body: { url, http_status: status, from: m.to, to: m.from, body } };
+    }
+    return { status: 404, body: { message: `No caught SMS ${sid}` } };
+  };
+
   return async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -130,6 +217,20 @@ function handler({ dir, numbers, authToken }) {
       }
       if (p === '/messages.json' && req.method === 'GET') {
         return sendJson(res, 200, await listMessages(dir, Number(url.searchParams.get('limit')) || undefined));
+      }
+      if (p === '/reply' && req.method === 'POST') {
+        const text = await readText(req);
+        const json = String(req.headers['content-type'] ?? '').includes('json') ? JSON.parse(text || '{}') : null;
+        const form = new URLSearchParams(json ? '' : text);
+        const sid = json ? json.sid : form.get('sid');
+        const body = (json ? (json.body ?? json.Body) : form.get('Body')) ?? '';
+        const answer = await reply(String(sid ?? ''), String(body));
+        // The viewer's form comes back to the list; scripts get JSON.
+        if (!json && answer.status === 200) {
+          res.writeHead(303, { location: '/' });
+          return res.end();
+        }
+        return sendJson(res, answer.status, answer.body);
       }
       if (p === '/messages' && req.method === 'DELETE') {
         const files = await listFiles(dir);
@@ -210,12 +311,14 @@ function handler({ dir, numbers, authToken }) {
         to,
         uri,
         received_at: now.toISOString(),
+        status_callback: form.get('StatusCallback') || null,
       };
       const file = path.join(dir, `${now.toISOString().replace(/[-:.]/g, '')}-${messageSid}.json`);
-      // Write then rename, so the viewer never reads half a file.
-      await writeFile(`${file}.tmp`, JSON.stringify(message, null, 2));
-      await rename(`${file}.tmp`, file);
-      const { received_at: _received, ...answer } = message;
+      await writeMessage(file, message);
+      const token = Buffer.from((req.headers.authorization ?? '').slice(6), 'base64').toString('utf8').split(':').slice(1).join(':');
+      tokens.set(messageSid, token);
+      if (callbacks && message.status_callback) void reportDelivery(file, { ...message }, token);
+      const { received_at: _received, status_callback: _callback, ...answer } = message;
       return sendJson(res, 201, answer);
     } catch (err) {
       if (!res.headersSent) twilioError(res, err.status ?? 500, err.status ? 20001 : 20500, err.message);
@@ -225,15 +328,23 @@ function handler({ dir, numbers, authToken }) {
 
 /**
  * Starts the SMS catcher on 127.0.0.1 (port 0 picks a free one). `numbers` are the account's phone numbers
- * (SMS_NUMBERS or two test numbers by default); `authToken`, when set, is the only token accepted.
+ * (SMS_NUMBERS or two test numbers by default); `authToken`, when set, is the only token accepted. `callbacks`
+ * (default on unless SMS_CALLBACKS=off) plays status callbacks, `callbackDelayMs` apart.
  * Resolves { port, url, dir, numbers, close() }.
  */
-export async function startSmsCatcher({ port = 8026, dir = path.join(ROOT, '.local', 'sms'), numbers, authToken = null } = {}) {
+export async function startSmsCatcher({
+  port = 8026,
+  dir = path.join(ROOT, '.local', 'sms'),
+  numbers,
+  authToken = null,
+  callbacks = process.env.SMS_CALLBACKS !== 'off',
+  callbackDelayMs = 300,
+} = {}) {
   const list = (numbers ?? (process.env.SMS_NUMBERS ? process.env.SMS_NUMBERS.split(',') : DEFAULT_SMS_NUMBERS))
     .map((n) => n.trim())
     .filter(Boolean);
   await mkdir(dir, { recursive: true });
-  const server = http.createServer(handler({ dir, numbers: list, authToken }));
+  const server = http.createServer(handler({ dir, numbers: list, authToken, callbacks, callbackDelayMs }));
   const bound = await new Promise((resolve, reject) => {
     const onError = (err) => reject(new Error(`The SMS catcher could not listen on 127.0.0.1:${port}: ${err.message}`));
     server.once('error', onError);

@@ -8,6 +8,7 @@ import { trackingRoutes } from './modules/tracking/routes';
 import { broadcastReportRoutes, messageReportRoutes } from './modules/tracking/report-routes';
 import { unsubscribePublicRoutes } from './modules/unsubscribe/public-routes';
 import { oneClickRoutes } from './modules/unsubscribe/one-click';
+import { twilioHookRoutes } from './modules/sms-hooks/routes';
 import { contactOptOutRoutes } from './modules/unsubscribe/contact-routes';
 import { tenant } from './middleware/tenant';
 import { initRoutes, internalUserRoutes } from './modules/auth/init-routes';
@@ -84,6 +85,8 @@ export function buildApp() {
   platform.route('/social/callback', socialCallbackRoutes);
   // Public, on any host: the signed link names the organisation and contact (src/modules/unsubscribe).
   platform.route('/unsubscribe', unsubscribePublicRoutes);
+  // Provider callbacks, signed with the integration's credentials (src/modules/sms-hooks).
+  platform.route('/hooks/twilio', twilioHookRoutes);
 
   const api = new Hono<AppEnv>();
   api.use('*', tenant);

@@ -68,7 +68,7 @@ export default async function setup(project: TestProject) {
   const faults = await startTwilioFaultServer();
   closers.push(faults.close);
   const smsDir = mkdtempSync(path.join(os.tmpdir(), 'relay-sms-catcher-'));
-  const catcher = await startSmsCatcher({ port: 0, dir: smsDir, numbers: ['+15005550006', '+15005550007', '+15005550008'] });
+  const catcher = await startSmsCatcher({ port: 0, dir: smsDir, numbers: ['+15005550006', '+15005550007', '+15005550008'], callbackDelayMs: 50 });
   closers.push(async () => {
     await catcher.close();
     rmSync(smsDir, { recursive: true, force: true });

@@ -10,9 +10,17 @@
 //   nosid      HTTP 201 without a sid
 //   pages      IncomingPhoneNumbers in three pages of two, linked by next_page_uri
 // GET {url}/requests lists what was received (method, path, authorization, form fields).
+// POST {url}/hooks/... stands in for our webhook endpoints: it records each call (path, X-Twilio-Signature, form)
+// for GET {url}/hooks, so a test can check the callbacks the SMS catcher plays.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { RunningServer } from './smtp-servers';
+
+export interface RecordedHook {
+  path: string;
+  signature: string | null;
+  form: [string, string][];
+}
 
 export interface RecordedRequest {
   mode: string;
@@ -31,12 +39,20 @@ const json = (res: http.ServerResponse, status: number, body: unknown) => {
 /** Starts the fault server on a free loopback port. */
 export async function startTwilioFaultServer(): Promise<RunningServer & { url: string }> {
   const requests: RecordedRequest[] = [];
+  const hooks: RecordedHook[] = [];
   const hanging = new Set<http.ServerResponse>();
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname === '/requests') return json(res, 200, requests);
+    if (url.pathname === '/hooks' && req.method === 'GET') return json(res, 200, hooks);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (url.pathname.startsWith('/hooks/')) {
+      const signature = req.headers['x-twilio-signature'];
+      hooks.push({ path: url.pathname, signature: typeof signature === 'string' ? signature : null, form: [...new URLSearchParams(Buffer.concat(chunks).toString('utf8'))] });
+      res.writeHead(204);
+      return res.end();
+    }
     const match = /^\/([a-z0-9]+)\/2010-04-01\/Accounts\/([^/]+)\/(Messages|IncomingPhoneNumbers)\.json$/.exec(url.pathname);
     if (!match) return json(res, 404, { code: 20404, message: 'The requested resource was not found', status: 404 });
     const [, mode, sid, resource] = match;

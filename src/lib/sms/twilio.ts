@@ -14,6 +14,8 @@ export interface TwilioAccount {
   apiBase?: string | null;
   /** Per request; a timeout is retryable. */
   timeoutMs?: number;
+  /** Where Twilio reports each SMS's delivery (StatusCallback); none when null. */
+  statusCallback?: string | null;
 }
 
 export interface IncomingPhoneNumber {
@@ -97,13 +99,15 @@ function errorFrom(status: number, body: unknown): TwilioError {
 }
 
 /**
- * Sends one SMS: POST {base}/2010-04-01/Accounts/{sid}/Messages.json with To, From, Body (form-encoded, basic auth).
+ * Sends one SMS: POST {base}/2010-04-01/Accounts/{sid}/Messages.json with To, From, Body and, when the account
+ * has one, StatusCallback (form-encoded, basic auth).
  * Resolves to the message SID as externalId, or a failure that says whether a retry can help.
  */
 export async function sendTwilioSms(account: TwilioAccount, sms: { to: string; from: string; body: string }): Promise<SendResult> {
   try {
     checkAccount(account);
     const form = new URLSearchParams({ To: sms.to.trim(), From: sms.from.trim(), Body: sms.body });
+    if (account.statusCallback) form.set('StatusCallback', account.statusCallback);
     const { status, body } = await call(account, `${accountUrl(account)}/Messages.json`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -30,6 +30,8 @@ export interface TransportOptions {
   timeouts?: Partial<SmtpTimeouts>;
   /** Per Twilio request (default 15 s). */
   twilioTimeoutMs?: number;
+  /** The StatusCallback URL Twilio reports deliveries to (the integration's own). */
+  twilioStatusCallback?: string | null;
 }
 
 /** The integration's settings are unusable (missing server, bad port, no token...): nothing can be sent. */
@@ -98,7 +100,7 @@ export function twilioAccountOf(integration: TransportIntegration, env: Transpor
   const d = parse(twilioDetails, integration.details, 'Twilio');
   const token = integration.secret?.token?.trim();
   if (!token) throw new TransportConfigError('The Twilio integration has no auth token.');
-  return { sid: d.sid, token, apiBase: env.TWILIO_API_BASE || null, timeoutMs: options.twilioTimeoutMs };
+  return { sid: d.sid, token, apiBase: env.TWILIO_API_BASE || null, timeoutMs: options.twilioTimeoutMs, statusCallback: options.twilioStatusCallback ?? null };
 }
 
 /** Every send fails the same permanent way: for integrations whose settings cannot work. */

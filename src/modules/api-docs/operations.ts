@@ -260,10 +260,10 @@ const EXTRA: ApiOperation[] = [
     query: listParams.extend(recipientListFilterShape),
     response: 'list',
   },
-  { method: 'get', path: '/broadcast/{id}/clicks', tag: 'broadcast', summary: 'Clicks per link of a broadcast: total and unique, all and human', response: 'list' },
-  { method: 'get', path: '/broadcast/{id}/unsubscribes', tag: 'broadcast', summary: 'The unsubscribes a broadcast brought, with category, reason and comment', response: 'list' },
+  { method: 'get', path: '/broadcast/{id}/clicks', tag: 'broadcast', summary: 'Clicks per link of a broadcast: total and unique, all and human' },
+  { method: 'get', path: '/broadcast/{id}/unsubscribes', tag: 'broadcast', summary: 'The latest unsubscribes a broadcast brought, with reason and comment (its counter has the total)' },
   { method: 'get', path: '/message/{id}/engagement', tag: 'message', summary: 'The opens and clicks of one message: every hit with its class and reason, and clicks per link' },
-  { method: 'get', path: '/contact/{id}/unsubscribes', tag: 'contact', summary: "A contact's opt-outs: categories unsubscribed, when, from which message and why", response: 'list' },
+  { method: 'get', path: '/contact/{id}/unsubscribes', tag: 'contact', summary: "A contact's opt-outs: the categories left (when, from which message, why) and numbers that replied STOP" },
   { method: 'delete', path: '/contact/{id}/unsubscribes/{subscriptionId}', tag: 'contact', summary: 'Re-subscribe a contact to a category they left (recorded in the activity log)' },
   {
     method: 'get',
@@ -284,7 +284,8 @@ const EXTRA: ApiOperation[] = [
 export const API_OPERATIONS: readonly ApiOperation[] = [...EXTRA.filter((op) => op.tag === 'auth' || op.tag === 'account' || op.tag === 'signup'), ...ENTITIES.flatMap(entityOperations), ...EXTRA.filter((op) => !['auth', 'account', 'signup'].includes(op.tag))];
 
 /**
- * Platform-internal routes left out of the public description on purpose: the operator API, the Stripe webhook
- * and the social sign-in callback (browsers and providers call them, not API clients). Paths relative to /api/v1.
+ * Platform-internal routes left out of the public description on purpose: the operator API, the Stripe webhook,
+ * the social sign-in callback and the SMS provider's callbacks (browsers and providers call them, not API
+ * clients). Paths relative to /api/v1.
  */
-export const UNDOCUMENTED_ROUTES: readonly RegExp[] = [/^\/operator(\/|$)/, /^\/signup\/stripe-webhook$/, /^\/social\/callback(\/|$)/];
+export const UNDOCUMENTED_ROUTES: readonly RegExp[] = [/^\/operator(\/|$)/, /^\/signup\/stripe-webhook$/, /^\/social\/callback(\/|$)/, /^\/hooks\//];

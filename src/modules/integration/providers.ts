@@ -1,6 +1,7 @@
 import type { Env } from '../../env';
 import { openTransport, syncPhoneNumbers, testIntegrationConnection, type TransportEnv, type TransportIntegration } from '../../lib/transport';
 import type { Transport } from '../../lib/transport/types';
+import { twilioHookUrl } from '../sms-hooks/urls';
 import type { IntegrationTestResult, SmtpDetails, TwilioDetails } from '../../shared/contracts/integration';
 
 // The one place the channel modules reach the provider code (src/lib/transport): opening a transport to send,
@@ -41,7 +42,9 @@ export const providers: Providers = {
   async openTransport(account, env) {
     // Two SMTP sessions: the send consumer works on several batches at once (queues/dispatch.ts); a single
     // message only ever opens the first.
-    return openTransport(transportIntegration(account), transportEnv(env), { connections: SMTP_SESSIONS });
+    // Every SMS asks Twilio to report its delivery to the integration's signed callback (src/modules/sms-hooks).
+    const twilioStatusCallback = account.type === 'twilio' ? twilioHookUrl(env, account.integrationId, 'status') : null;
+    return openTransport(transportIntegration(account), transportEnv(env), { connections: SMTP_SESSIONS, twilioStatusCallback });
   },
   async testConnection(account, env) {
     return testIntegrationConnection(transportIntegration(account), transportEnv(env));

@@ -1,5 +1,5 @@
 import type { messages } from '../../db/schema';
-import type { Message, MessageListItem, MessageStatus, MessageType } from '../../shared/contracts/message';
+import type { DeliveryStatus, Message, MessageListItem, MessageStatus, MessageType } from '../../shared/contracts/message';
 import type { MessageContent } from './content';
 
 type Row = typeof messages.$inferSelect;
@@ -36,6 +36,8 @@ export function presentMessage(row: Row, content: MessageContent | null): Messag
     human_opened_at: row.humanOpenedAt,
     human_clicks: row.humanClicks,
     human_clicked_at: row.humanClickedAt,
+    delivery_status: row.deliveryStatus as DeliveryStatus | null,
+    delivery_error_code: row.deliveryErrorCode,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };

@@ -7,6 +7,13 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
 export const MESSAGE_STATUSES = ['queued', 'sent', 'failed', 'skipped'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
+/**
+ * An SMS's delivery as the provider reports it (Twilio status callbacks), moved forward only; undelivered and
+ * failed come with the provider's error code.
+ */
+export const DELIVERY_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'undelivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
 /** Filters of GET /message (and of the bulk delete), next to page, sort and search. */
 export const messageFilterShape = {
   status: z.enum(MESSAGE_STATUSES, { error: 'status must be queued, sent, failed or skipped' }).optional(),
@@ -50,6 +57,9 @@ export interface Message {
   human_opened_at: string | null;
   human_clicks: number;
   human_clicked_at: string | null;
+  /** SMS only: null until the provider reports. */
+  delivery_status: DeliveryStatus | null;
+  delivery_error_code: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -2,6 +2,8 @@
 // request that breaks it), the error answers Prism cannot give (a local fault server), and the local SMS catcher.
 import { describe, expect, it } from 'vitest';
 import { listIncomingPhoneNumbers } from '../../../src/lib/sms/twilio';
+import { validTwilioSignature } from '../../../src/lib/sms/twilio-signature';
+import type { RecordedHook } from '../../support/twilio-fault-server';
 import { openTransport, syncPhoneNumbers, testIntegrationConnection, type TransportIntegration } from '../../../src/lib/transport/open';
 import type { OutgoingMessage } from '../../../src/lib/transport/types';
 import { NOT_SET_UP, S } from './helpers';
@@ -22,8 +24,8 @@ const PRISM_MISSING = NOT_SET_UP || !S.prism;
 if (!NOT_SET_UP && !S.prism) console.warn(S.prismSkipReason);
 
 describe.skipIf(PRISM_MISSING)("Twilio's contract (Prism mock of Twilio's OpenAPI description)", () => {
-  it('sends an SMS the way the contract wants and returns the message SID', async () => {
-    const transport = openTransport(integration(), { TWILIO_API_BASE: S.prism! });
+  it('sends an SMS (with a StatusCallback) the way the contract wants and returns the message SID', async () => {
+    const transport = openTransport(integration(), { TWILIO_API_BASE: S.prism! }, { twilioStatusCallback: 'https://relay.example.com/api/v1/hooks/twilio/7/status' });
     const result = await transport.send(sms());
     expect(result).toMatchObject({ ok: true });
     expect((result as { externalId: string }).externalId).toMatch(/^SM[0-9a-zA-Z]{32}$/);
@@ -65,6 +67,14 @@ describe.skipIf(NOT_SET_UP)('Twilio error answers (local fault server)', () => {
     expect(sent.authorization).toBe(`Basic ${btoa(`${SID}:${TOKEN}`)}`);
     expect(sent.contentType).toMatch(/^application\/x-www-form-urlencoded/);
     expect(sent.form).toEqual({ To: message.to, From: message.from.address, Body: message.body });
+  });
+
+  it("asks for delivery reports at the integration's StatusCallback when it has one", async () => {
+    const callback = 'https://relay.example.com/api/v1/hooks/twilio/7/status';
+    const message = sms();
+    expect((await openTransport(integration(), base('ok'), { twilioStatusCallback: callback }).send(message)).ok).toBe(true);
+    const requests = (await (await fetch(`${S.twilioFaults}/requests`)).json()) as { mode: string; form: Record<string, string> }[];
+    expect(requests.filter((r) => r.mode === 'ok').pop()!.form).toEqual({ To: message.to, From: message.from.address, Body: message.body, StatusCallback: callback });
   });
 
   it('429 and code 20429 are retryable', async () => {
@@ -138,6 +148,35 @@ describe.skipIf(NOT_SET_UP)('local SMS catcher (scripts/sms-catcher.mjs)', () =>
     });
     expect(noAuth.status).toBe(401);
     expect(((await noAuth.json()) as { code: number }).code).toBe(20003);
+  });
+
+  it('plays signed status callbacks (sent, then delivered; undelivered 30003 for numbers ending 99) and signed replies', async () => {
+    const callback = `${S.twilioFaults}/hooks/twilio/41/status`;
+    const transport = openTransport(integration(), { TWILIO_API_BASE: S.smsCatcher }, { twilioStatusCallback: callback });
+    const ok = (await transport.send(sms({ to: '+14155550123' }))) as { externalId: string };
+    const lost = (await transport.send(sms({ to: '+14155550199' }))) as { externalId: string };
+    const hooksFor = async (sid: string) => ((await (await fetch(`${S.twilioFaults}/hooks`)).json()) as RecordedHook[]).filter((h) => h.form.some(([k, v]) => k === 'MessageSid' && v === sid));
+    await expect.poll(async () => (await hooksFor(lost.externalId)).length, { timeout: 5000 }).toBe(2);
+    await expect.poll(async () => (await hooksFor(ok.externalId)).length, { timeout: 5000 }).toBe(2);
+    const statuses = async (sid: string) => (await hooksFor(sid)).map((h) => [Object.fromEntries(h.form).MessageStatus, Object.fromEntries(h.form).ErrorCode ?? null]);
+    expect(await statuses(ok.externalId)).toEqual([['sent', null], ['delivered', null]]);
+    expect(await statuses(lost.externalId)).toEqual([['sent', null], ['undelivered', '30003']]);
+    // Signed the way Twilio signs, which our own check (src/lib/sms/twilio-signature.ts) accepts, with that token only.
+    for (const hook of [...(await hooksFor(ok.externalId)), ...(await hooksFor(lost.externalId))]) {
+      expect(hook.path).toBe('/hooks/twilio/41/status');
+      expect(await validTwilioSignature(TOKEN, callback, hook.form, hook.signature)).toBe(true);
+      expect(await validTwilioSignature('another-token', callback, hook.form, hook.signature)).toBe(false);
+    }
+
+    // The recipient answers STOP: a signed inbound webhook to the integration's .../inbound URL.
+    const replied = await fetch(`${S.smsCatcher}/reply`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sid: ok.externalId, body: 'STOP' }) });
+    expect(replied.status).toBe(200);
+    const hooks = (await (await fetch(`${S.twilioFaults}/hooks`)).json()) as RecordedHook[];
+    const inbound = hooks.filter((h) => h.path === '/hooks/twilio/41/inbound').pop()!;
+    expect(Object.fromEntries(inbound.form)).toMatchObject({ From: '+14155550123', To: '+15005550006', Body: 'STOP', AccountSid: SID });
+    expect(await validTwilioSignature(TOKEN, `${S.twilioFaults}/hooks/twilio/41/inbound`, inbound.form, inbound.signature)).toBe(true);
+    const caught = (await (await fetch(`${S.smsCatcher}/messages.json`)).json()) as { sid: string; status: string; error_code: string | null }[];
+    expect(caught.find((m) => m.sid === lost.externalId)).toMatchObject({ status: 'undelivered', error_code: '30003' });
   });
 
   it('lists the numbers configured for the local account', async () => {

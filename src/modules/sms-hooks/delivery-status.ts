@@ -1,0 +1,31 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { messages } from '../../db/schema';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../shared/contracts/message';
+
+// A message's delivery status from Twilio's status callbacks. Callbacks arrive out of order, so the status only
+// moves forward: a late "sent" never overwrites "delivered". The final ones (delivered, undelivered, failed) are
+// one step: the first that arrives stays.
+
+const STEP: Record<DeliveryStatus, number> = { queued: 0, sending: 1, sent: 2, delivered: 3, undelivered: 3, failed: 3 };
+
+/** Twilio's MessageStatus as ours; null for statuses that say nothing of delivery (accepted, scheduled, read...). */
+export function deliveryStatusOf(value: string | null | undefined): DeliveryStatus | null {
+  return (DELIVERY_STATUSES as readonly string[]).includes(value ?? '') ? (value as DeliveryStatus) : null;
+}
+
+const stepOf = (column: unknown) => sql`CASE ${column} ${sql.join(
+  Object.entries(STEP).map(([status, step]) => sql`WHEN ${status} THEN ${step}`),
+  sql` `,
+)} ELSE -1 END`;
+
+/**
+ * Moves the organisation's SMS with this provider id to `status` when that is further than where it stands;
+ * answers whether it moved. The error code is kept with undelivered and failed only.
+ */
+export async function advanceDeliveryStatus(db: Database, orgId: number, externalId: string, status: DeliveryStatus, errorCode: string | null): Promise<boolean> {
+  const code = status === 'undelivered' || status === 'failed' ? errorCode : null;
+  const result = await db.run(sql`UPDATE ${messages} SET delivery_status = ${status}, delivery_error_code = ${code}
+    WHERE org_id = ${orgId} AND external_id = ${externalId} AND type = 'sms' AND ${stepOf(sql`delivery_status`)} < ${STEP[status]}`);
+  return (result.meta.changes ?? 0) > 0;
+}

@@ -1,0 +1,68 @@
+import { and, eq } from 'drizzle-orm';
+import { Hono, type Context } from 'hono';
+import type { AppEnv } from '../../context';
+import { integrations } from '../../db/schema';
+import { ApiError } from '../../lib/api-error';
+import { validTwilioSignature } from '../../lib/sms/twilio-signature';
+import { parseId } from '../../lib/validate';
+import { providerAccount } from '../integration/account';
+import { advanceDeliveryStatus, deliveryStatusOf } from './delivery-status';
+import { applyOptChange, optChangeOf } from './opt-out';
+import { twilioHookUrl, type TwilioHook } from './urls';
+
+// Twilio's calls to us, one URL per integration: POST .../status (delivery receipts of the SMS we sent) and
+// POST .../inbound (replies to the integration's numbers). No session: each request must carry Twilio's
+// signature made with that integration's auth token, so a callback signed for one organisation's account can
+// never touch another's messages or numbers. The organisation is the integration's, never the request's host.
+
+/** Twilio's webhook bodies are a few hundred bytes; anything near this is not Twilio. */
+const MAX_BODY = 32 * 1024;
+
+const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
+
+interface VerifiedCall {
+  orgId: number;
+  integrationId: number;
+  params: URLSearchParams;
+}
+
+const forbidden = () => new ApiError(403, 'webhook_invalid', 'The request is not signed by the provider for this integration');
+
+/** The integration of the URL, the form body, and a valid X-Twilio-Signature over both; 403/404 otherwise. */
+async function verifiedCall(c: Context<AppEnv>, hook: TwilioHook): Promise<VerifiedCall> {
+  const integrationId = parseId(c.req.param('integrationId'));
+  const [row] = integrationId ? await c.var.db.select().from(integrations).where(and(eq(integrations.id, integrationId), eq(integrations.type, 'twilio'))) : [];
+  if (!row) throw new ApiError(404, 'not_found', 'No such integration');
+  const text = await c.req.text();
+  if (text.length > MAX_BODY) throw new ApiError(413, 'bad_request', 'The request body is too large');
+  const params = new URLSearchParams(text);
+  let token = '';
+  try {
+    const account = await providerAccount(c.env, row);
+    if (account.type === 'twilio') token = account.token;
+  } catch {
+    // A secret that cannot be read verifies nothing.
+  }
+  const query = new URL(c.req.url).search;
+  const signed = await validTwilioSignature(token, twilioHookUrl(c.env, row.id, hook) + query, params, c.req.header('x-twilio-signature'));
+  if (!signed) throw forbidden();
+  return { orgId: row.orgId, integrationId: row.id, params };
+}
+
+export const twilioHookRoutes = new Hono<AppEnv>()
+  .post('/:integrationId/status', async (c) => {
+    const { orgId, params } = await verifiedCall(c, 'status');
+    const sid = params.get('MessageSid') ?? params.get('SmsSid');
+    const status = deliveryStatusOf(params.get('MessageStatus') ?? params.get('SmsStatus'));
+    if (sid && status) await advanceDeliveryStatus(c.var.db, orgId, sid, status, params.get('ErrorCode') || null);
+    // Twilio retries anything but a 2xx; a status we do not keep is still received.
+    return c.body(null, 204);
+  })
+  .post('/:integrationId/inbound', async (c) => {
+    const { orgId, integrationId, params } = await verifiedCall(c, 'inbound');
+    const from = params.get('From')?.trim();
+    const change = optChangeOf(params.get('Body'), params.get('OptOutType'));
+    if (from && change) await applyOptChange(c.var.db, orgId, integrationId, from, change);
+    // An empty TwiML answer: no reply from us (Twilio sends its own STOP/START confirmations).
+    return c.body(EMPTY_TWIML, 200, { 'content-type': 'text/xml; charset=utf-8' });
+  });
