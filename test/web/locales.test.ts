@@ -49,6 +49,8 @@ describe('locale files', () => {
         'templates.placeholders.variable', 'campaigns.hints.toAddress',
         // broadcasts: Alias, Name, Status, Tags
         'broadcasts.fields.alias', 'broadcasts.fields.name', 'broadcasts.fields.status', 'broadcasts.filter.tags', 'messages.fields.status',
+        // engagement: Person, Link, Tracking
+        'engagement.classes.human', 'engagement.link', 'engagement.tracking',
       ],
       fr: ['nav.contacts', 'nav.messages', 'list.actions', 'account.organization', 'account.session', 'profile.organization', 'test.organization',
         // audience: Contacts, Contact, Message, Action, Date, Type, Options, Option
@@ -58,10 +60,12 @@ describe('locale files', () => {
         // broadcasts: Alias, Note, Type, Tags, Contact, Messages
         'broadcasts.fields.alias', 'broadcasts.fields.note', 'broadcasts.fields.type', 'broadcasts.filter.tags', 'broadcasts.recipientColumns.contact',
         'messages.fields.contact', 'messages.fields.type', 'messages.title',
+        // engagement: Engagement, Contact, Console
+        'engagement.title', 'engagement.columns.contact', 'engagement.sources.console',
       ],
       ro: ['nav.import', 'broadcasts.fields.alias', 'broadcasts.recipientColumns.contact', 'messages.fields.contact'],
       ru: [],
-      pt: ['broadcasts.fields.alias'],
+      pt: ['broadcasts.fields.alias', 'engagement.link'],
       es: [
         'audience.no', // No
         // channels: Variable

@@ -54,12 +54,13 @@ const lastPush = new Map<number, { at: number; status: string }>();
 /**
  * Pushes the broadcast's progress to the organisation's consoles (best effort). Counter-only changes are
  * thinned out per isolate: a broadcast finishing hundreds of batches a second needs no more than a few pushes;
- * a change of status is always pushed, and the last push of a run is the finished one.
+ * a change of status is always pushed, and the last push of a run is the finished one. Engagement changes pass
+ * `thin: false`: they come a counted batch at a time already, and a dropped push would leave the view stale.
  */
-export async function publishBroadcastProgress(env: Env, orgId: number, b: BroadcastRow): Promise<void> {
+export async function publishBroadcastProgress(env: Env, orgId: number, b: BroadcastRow, options: { thin?: boolean } = {}): Promise<void> {
   const now = Date.now();
   const last = lastPush.get(b.id);
-  if (last && last.status === b.status && now - last.at < PUSH_EVERY_MS) return;
+  if (options.thin !== false && last && last.status === b.status && now - last.at < PUSH_EVERY_MS) return;
   if (lastPush.size > 1000) lastPush.clear();
   lastPush.set(b.id, { at: now, status: b.status });
   await publishToOrg(env, orgId, { type: 'broadcast.progress', broadcast: progressOf(b) });

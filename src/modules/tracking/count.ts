@@ -180,9 +180,9 @@ async function countOrgHits(env: Env, db: Database, orgId: number, hits: Trackin
         human_clicks_unique = human_clicks_unique + excluded.human_clicks_unique`));
   }
   await rawBatch(db, statements);
-  // The broadcast view's figures move without a reload (best effort, thinned like the send progress).
+  // The broadcast view's figures move without a reload (best effort; one push per counted batch).
   for (const broadcastId of broadcastDeltas.keys()) {
     const b = await loadBroadcast(db, orgId, broadcastId);
-    if (b) await publishBroadcastProgress(env, orgId, b).catch(() => undefined);
+    if (b) await publishBroadcastProgress(env, orgId, b, { thin: false }).catch(() => undefined);
   }
 }

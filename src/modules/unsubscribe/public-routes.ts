@@ -5,7 +5,7 @@ import { validationFailed } from '../../lib/api-error';
 import { validJson } from '../../lib/validate';
 import { resubscribeBody, UNSUBSCRIBE_MESSAGES, unsubscribeBody, type UnsubscribePageData } from '../../shared/contracts/unsubscribe';
 import { limitPublicRequest, readLink, type LinkTarget } from './link';
-import { categoriesOf, messageContext, resubscribe, unsubscribe, unsubscribedFrom } from './store';
+import { announceUnsubscribes, categoriesOf, messageContext, resubscribe, unsubscribe, unsubscribedFrom } from './store';
 
 // The public unsubscribe API behind the /unsubscribe page: no sign-in, rate-limited, and every change is to the
 // organisation and contact that the signed link `m` names.
@@ -51,13 +51,14 @@ export const unsubscribePublicRoutes = new Hono<AppEnv>()
     const input = c.req.valid('json');
     const link = await readLink(c, input.m);
     await requireCategory(c, link.orgId, input.subscription_id);
-    await unsubscribe(c.var.db, link, {
+    const change = await unsubscribe(c.var.db, link, {
       subscriptionId: input.subscription_id,
       messageId: link.messageId,
       reason: input.reason ?? null,
       comment: input.comment || null,
       source: 'page',
     });
+    c.executionCtx.waitUntil(announceUnsubscribes(c.env, c.var.db, link.orgId, [change]));
     return c.json({ data: await pageData(c, link) });
   })
   .post('/resubscribe', validJson(resubscribeBody), async (c) => {
@@ -65,6 +66,7 @@ export const unsubscribePublicRoutes = new Hono<AppEnv>()
     const input = c.req.valid('json');
     const link = await readLink(c, input.m);
     await requireCategory(c, link.orgId, input.subscription_id);
-    await resubscribe(c.var.db, link, input.subscription_id);
+    const change = await resubscribe(c.var.db, link, input.subscription_id);
+    c.executionCtx.waitUntil(announceUnsubscribes(c.env, c.var.db, link.orgId, [change]));
     return c.json({ data: await pageData(c, link) });
   });

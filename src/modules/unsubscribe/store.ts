@@ -1,6 +1,9 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { messages, subscriptions, unsubscribes } from '../../db/schema';
+import type { Env } from '../../env';
+import { publishBroadcastProgress } from '../broadcast/progress';
+import { loadBroadcast } from '../broadcast/run-store';
 import { rawBatch } from '../crud/raw-batch';
 import type { UnsubscribeReason, UnsubscribeSource } from '../../shared/contracts/unsubscribe';
 
@@ -45,8 +48,14 @@ const recount = (db: Database, orgId: number, broadcastId: number) =>
   db.run(sql`UPDATE broadcasts SET unsubscribes = (SELECT count(*) FROM ${unsubscribes} WHERE org_id = ${orgId} AND broadcast_id = ${broadcastId})
     WHERE id = ${broadcastId} AND org_id = ${orgId}`);
 
-/** Leaves a category (a second time changes nothing). True when this call made the unsubscribe. */
-export async function unsubscribe(db: Database, who: Who, input: UnsubscribeInput): Promise<boolean> {
+/** What a write changed: whether anything did, and the broadcast whose counter was recounted (if any). */
+export interface UnsubscribeChange {
+  changed: boolean;
+  broadcastId: number | null;
+}
+
+/** Leaves a category (a second time changes nothing). */
+export async function unsubscribe(db: Database, who: Who, input: UnsubscribeInput): Promise<UnsubscribeChange> {
   const { broadcastId } = await messageContext(db, who, input.messageId);
   const statements = [
     db.run(sql`INSERT INTO ${unsubscribes} (org_id, contact_id, subscription_id, message_id, broadcast_id, reason, comment, source)
@@ -56,16 +65,26 @@ export async function unsubscribe(db: Database, who: Who, input: UnsubscribeInpu
     ...(broadcastId ? [recount(db, who.orgId, broadcastId)] : []),
   ];
   const [insert] = await rawBatch(db, statements);
-  return (insert.meta.changes ?? 0) > 0;
+  const changed = (insert.meta.changes ?? 0) > 0;
+  return { changed, broadcastId: changed ? broadcastId : null };
 }
 
-/** Joins a category again; the broadcast the unsubscribe came from is recounted. True when there was one. */
-export async function resubscribe(db: Database, who: Who, subscriptionId: number): Promise<boolean> {
+/** Joins a category again; the broadcast the unsubscribe came from is recounted. */
+export async function resubscribe(db: Database, who: Who, subscriptionId: number): Promise<UnsubscribeChange> {
   const [gone] = await db
     .delete(unsubscribes)
     .where(and(eq(unsubscribes.orgId, who.orgId), eq(unsubscribes.contactId, who.contactId), eq(unsubscribes.subscriptionId, subscriptionId)))
     .returning({ broadcastId: unsubscribes.broadcastId });
-  if (!gone) return false;
+  if (!gone) return { changed: false, broadcastId: null };
   if (gone.broadcastId) await recount(db, who.orgId, gone.broadcastId);
-  return true;
+  return { changed: true, broadcastId: gone.broadcastId };
+}
+
+/** Pushes the new unsubscribe count of the broadcasts `changes` touched to the organisation's consoles. */
+export async function announceUnsubscribes(env: Env, db: Database, orgId: number, changes: UnsubscribeChange[]): Promise<void> {
+  const ids = new Set(changes.map((c) => c.broadcastId).filter((id): id is number => id !== null));
+  for (const id of ids) {
+    const b = await loadBroadcast(db, orgId, id);
+    if (b) await publishBroadcastProgress(env, orgId, b, { thin: false }).catch(() => undefined);
+  }
 }

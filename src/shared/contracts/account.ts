@@ -28,6 +28,7 @@ export const organizationUpdateSchema = z
     track_clicks: z.boolean({ error: 'Must be true or false' }).optional(),
   })
   .strict();
+export type OrganizationUpdate = z.infer<typeof organizationUpdateSchema>;
 
 /** GET /organization. */
 export interface OrganizationSettings {

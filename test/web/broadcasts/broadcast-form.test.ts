@@ -72,4 +72,14 @@ describe('the broadcast form', () => {
     expect(previewInput({ ...filled(), do_not_unsubscribe: true }).subscription_id).toBeNull();
     expect([templateFits('email', 'html'), templateFits('email', 'email'), templateFits('email', 'text'), templateFits('phone', 'text'), templateFits('phone', 'html')]).toEqual([true, true, false, true, false]);
   });
+
+  it('sends the tracking switches only when the user set them, and never for SMS', () => {
+    expect(broadcastPayload(filled())).not.toHaveProperty('track_opens');
+    expect(broadcastPayload({ ...filled(), track_opens: false, track_clicks: true })).toMatchObject({ track_opens: false, track_clicks: true });
+    const sms = broadcastPayload({ ...filled(), type: 'phone', track_opens: false, track_clicks: false });
+    expect(sms).not.toHaveProperty('track_opens');
+    expect(sms).not.toHaveProperty('track_clicks');
+    // A copy keeps the source's choice.
+    expect(broadcastFormValues({ track_opens: false, track_clicks: true, contacts: { filter: {} } } as unknown as Broadcast)).toMatchObject({ track_opens: false, track_clicks: true });
+  });
 });

@@ -23,7 +23,7 @@ import { SocialLoginPage } from '../features/auth/SocialLoginPage';
 import { TestPage } from '../features/diagnostics/TestPage';
 import { NotFoundPage } from '../features/pages/NotFoundPage';
 import { StaticPage } from '../features/pages/StaticPage';
-import { UnsubscribePage } from '../features/pages/UnsubscribePage';
+import { UnsubscribePage } from '../features/unsubscribe/UnsubscribePage';
 import { TagFormPage } from '../features/tags/TagFormPage';
 import { TagListPage } from '../features/tags/TagListPage';
 import { CampaignFormPage } from '../features/campaigns/CampaignFormPage';

@@ -1,5 +1,5 @@
-import { TextInput } from '@mantine/core';
-import type { OrganizationInfo } from '@shared/contracts/auth';
+import { Stack, Switch, Text, TextInput } from '@mantine/core';
+import type { OrganizationSettings } from '@shared/contracts/account';
 import { MESSAGES } from '@shared/messages';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +15,7 @@ import { useIsDemo } from './account-state';
 import { AccountFormCard } from './AccountFormCard';
 import { useAccountCalls, useOrganization } from './api';
 
-/** /me/organization: the organisation's name (its domain is shown, never edited). */
+/** /me/organization: the organisation's name (its domain is shown, never edited) and its tracking defaults. */
 export function MyOrganizationPage() {
   const { data, error, isLoading, mutate } = useOrganization();
   const organization = data?.data;
@@ -28,12 +28,13 @@ export function MyOrganizationPage() {
   );
 }
 
-function OrganizationForm({ organization, onSaved }: { organization: OrganizationInfo; onSaved: (saved: OrganizationInfo) => void }) {
+function OrganizationForm({ organization, onSaved }: { organization: OrganizationSettings; onSaved: (saved: OrganizationSettings) => void }) {
   const { t } = useTranslation();
   const { store } = useServices();
   const calls = useAccountCalls();
   const demo = useIsDemo();
   const [name, setName] = useState(organization.name);
+  const [tracking, setTracking] = useState({ track_opens: organization.track_opens, track_clicks: organization.track_clicks });
   const [submitting, setSubmitting] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const { errors, clear, set } = useFormErrors(calls.keys.organization());
@@ -47,11 +48,11 @@ function OrganizationForm({ organization, onSaved }: { organization: Organizatio
     }
     setSubmitting(true);
     try {
-      const saved = await calls.updateOrganization(name.trim());
+      const saved = await calls.updateOrganization({ name: name.trim(), ...tracking });
       onSaved(saved);
       // The header shows the organisation's name from the session's user.
       const user = store.get(currentUserAtom);
-      if (user) store.set(currentUserAtom, { ...user, organization: { ...user.organization, ...saved } });
+      if (user) store.set(currentUserAtom, { ...user, organization: { ...user.organization, name: saved.name } });
       notifySuccess(t('me.organization.saved'));
     } catch (error) {
       setFormError(isApiError(error, 'validation_failed') ? t('server.invalidForm') : translateApiError(t, error));
@@ -76,6 +77,30 @@ function OrganizationForm({ organization, onSaved }: { organization: Organizatio
         }}
       />
       <TextInput label={t('me.organization.domain')} description={t('me.organization.domainHint')} value={organization.domain} readOnly disabled data-testid="organization-domain" />
+      <Stack gap="xs">
+        <Text fw={500} size="sm">
+          {t('engagement.tracking')}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {t('engagement.defaultsHint')}
+        </Text>
+        <Switch
+          label={t('engagement.trackOpens')}
+          description={t('engagement.trackOpensHint')}
+          checked={tracking.track_opens}
+          disabled={demo}
+          data-testid="organization-track-opens"
+          onChange={(event) => setTracking({ ...tracking, track_opens: event.currentTarget.checked })}
+        />
+        <Switch
+          label={t('engagement.trackClicks')}
+          description={t('engagement.trackClicksHint')}
+          checked={tracking.track_clicks}
+          disabled={demo}
+          data-testid="organization-track-clicks"
+          onChange={(event) => setTracking({ ...tracking, track_clicks: event.currentTarget.checked })}
+        />
+      </Stack>
     </AccountFormCard>
   );
 }

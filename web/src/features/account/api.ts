@@ -1,5 +1,5 @@
-import type { ApiKeyRow, SessionRow } from '@shared/contracts/account';
-import type { CurrentUser, OrganizationInfo } from '@shared/contracts/auth';
+import type { ApiKeyRow, OrganizationSettings, OrganizationUpdate, SessionRow } from '@shared/contracts/account';
+import type { CurrentUser } from '@shared/contracts/auth';
 import type { SocialProviderView } from '@shared/contracts/social';
 import type { ItemBody } from '@shared/errors';
 import { useMemo } from 'react';
@@ -43,7 +43,7 @@ export function accountCalls(client: ApiClient) {
       client.put<ItemBody<CurrentUser> | null>(ACCOUNT_PATHS.password(id), input).then((b) => b?.data ?? null),
     removePassword: (id: number) => client.delete<ItemBody<CurrentUser> | null>(ACCOUNT_PATHS.password(id)).then((b) => b?.data ?? null),
     deleteAccount: (id: number, confirm: string) => client.delete(ACCOUNT_PATHS.user(id), { confirm }),
-    updateOrganization: (name: string) => client.put<ItemBody<OrganizationInfo>>(ACCOUNT_PATHS.organization, { name }).then((b) => b.data),
+    updateOrganization: (input: OrganizationUpdate) => client.put<ItemBody<OrganizationSettings>>(ACCOUNT_PATHS.organization, input).then((b) => b.data),
     authorizeSocial: (provider: string) => client.post<ItemBody<{ url: string }>>(ACCOUNT_PATHS.socialAuthorize(provider), { action: 'link' }).then((b) => b.data.url),
     /** Confirms a link the provider verified, with the state its callback handed back to this tab. */
     confirmSocialLink: (provider: string, state: string) => client.post(ACCOUNT_PATHS.socialLink(provider), { state }),
@@ -75,7 +75,7 @@ export function useAccountCalls(): AccountCalls {
 
 /** The current organisation (GET /organization). */
 export function useOrganization() {
-  return useSWR<ItemBody<OrganizationInfo>>(ACCOUNT_PATHS.organization);
+  return useSWR<ItemBody<OrganizationSettings>>(ACCOUNT_PATHS.organization);
 }
 
 /** Configured social providers and which ones the user has linked (GET /social). */

@@ -15,6 +15,7 @@ import { isApiError } from '../../lib/api-error';
 import { translateBroadcastText } from '../../lib/broadcast-messages';
 import { useFormErrors } from '../../lib/field-errors';
 import { translateApiError } from '../../lib/server-messages';
+import { useOrganization } from '../account/api';
 import { BROADCAST_PATH, useBroadcast, useBroadcastCalls } from './api';
 import { broadcastFormValues, broadcastPayload, templateFits, validateBroadcast, type BroadcastFormValues } from './broadcast-form';
 import { RecipientsFilterFields } from './RecipientsFilterFields';
@@ -50,6 +51,8 @@ function BroadcastForm({ initial }: { initial: BroadcastFormValues }) {
   const { data: templates = [] } = useAllRows<TemplateListItem>('/template');
   const { data: subscriptions = [] } = useAllRows<Subscription>('/subscription');
   const preview = useRecipientsPreview(values);
+  // The tracking switches start at the organisation's defaults.
+  const organization = useOrganization().data?.data;
 
   const change = (patch: Partial<BroadcastFormValues>) => {
     for (const key of Object.keys(patch)) form.clear(key);
@@ -171,6 +174,24 @@ function BroadcastForm({ initial }: { initial: BroadcastFormValues }) {
             />
           )}
         </Group>
+        {values.type === 'email' && (
+          <Group grow align="flex-start">
+            <Switch
+              label={t('engagement.trackOpens')}
+              description={t('engagement.trackOpensHint')}
+              data-testid="form-field-track_opens"
+              checked={values.track_opens ?? organization?.track_opens ?? true}
+              onChange={(e) => change({ track_opens: e.currentTarget.checked })}
+            />
+            <Switch
+              label={t('engagement.trackClicks')}
+              description={t('engagement.trackClicksHint')}
+              data-testid="form-field-track_clicks"
+              checked={values.track_clicks ?? organization?.track_clicks ?? true}
+              onChange={(e) => change({ track_clicks: e.currentTarget.checked })}
+            />
+          </Group>
+        )}
         <Title order={4} mt="sm">
           {t('broadcasts.recipients')}
         </Title>

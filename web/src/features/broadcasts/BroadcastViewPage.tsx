@@ -3,13 +3,14 @@ import type { PageProps } from '../../app/route-table';
 import { DetailTabs } from '../../components/common/DetailTabs';
 import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
+import { BroadcastEngagementTab } from '../engagement/BroadcastEngagementTab';
 import { useBroadcast } from './api';
 import { BroadcastBaseInfo } from './BroadcastBaseInfo';
 import { BroadcastOverview } from './BroadcastOverview';
 import { useBroadcastProgressFeed, useLiveBroadcast } from './live-progress';
 import { RecipientsTab } from './RecipientsTab';
 
-/** /broadcast/view/:id: the overview (live), then the tabs "base info" and "recipients data". */
+/** /broadcast/view/:id: the overview (live), then the tabs "base info", "recipients data" and "engagement" (live). */
 export function BroadcastViewPage({ params }: PageProps) {
   useBroadcastProgressFeed();
   const id = Number(params.id) || null;
@@ -26,6 +27,7 @@ export function BroadcastViewPage({ params }: PageProps) {
               tabs={[
                 { value: 'base', labelKey: 'broadcasts.tabs.base', content: () => <BroadcastBaseInfo broadcast={broadcast!} /> },
                 { value: 'recipients', labelKey: 'broadcasts.tabs.recipients', content: () => <RecipientsTab broadcastId={broadcast!.id} /> },
+                { value: 'engagement', labelKey: 'engagement.title', content: () => <BroadcastEngagementTab broadcast={broadcast!} /> },
               ]}
             />
           </Stack>

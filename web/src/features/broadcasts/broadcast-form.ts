@@ -19,6 +19,9 @@ export interface BroadcastFormValues {
   do_not_unsubscribe: boolean;
   subscription_id: string | null;
   skip_unsubscribed: boolean;
+  /** Email only; null follows the organisation's default (the field is then left out of the body). */
+  track_opens: boolean | null;
+  track_clicks: boolean | null;
   tags: string[];
   /** Contact ids, as typed. */
   ids: string[];
@@ -52,6 +55,8 @@ export function broadcastFormValues(source: Broadcast | null, copySuffix = ''): 
     do_not_unsubscribe: source?.do_not_unsubscribe ?? false,
     subscription_id: source?.subscription_id ? String(source.subscription_id) : null,
     skip_unsubscribed: source?.skip_unsubscribed ?? true,
+    track_opens: source ? source.track_opens : null,
+    track_clicks: source ? source.track_clicks : null,
     tags: (filter.tags ?? []).map(String),
     ids: (filter.ids ?? []).map(String),
     address: filter.address ?? '',
@@ -72,7 +77,10 @@ export function recipientsOf(values: BroadcastFormValues): BroadcastInput['conta
   return values.search.trim() ? { filter, search: values.search.trim() } : { filter };
 }
 
-/** POST /broadcast (spec 7): delayed_at null when immediate, subscription_id omitted when do_not_unsubscribe. */
+/**
+ * POST /broadcast (spec 7): delayed_at null when immediate, subscription_id omitted when do_not_unsubscribe, the
+ * tracking switches only when the user set them (email).
+ */
 export function broadcastPayload(values: BroadcastFormValues): BroadcastInput {
   const body = {
     name: values.name.trim(),
@@ -87,6 +95,8 @@ export function broadcastPayload(values: BroadcastFormValues): BroadcastInput {
     contacts: recipientsOf(values),
   } as BroadcastInput;
   if (!values.do_not_unsubscribe) body.subscription_id = Number(values.subscription_id);
+  if (values.type === 'email' && values.track_opens !== null) body.track_opens = values.track_opens;
+  if (values.type === 'email' && values.track_clicks !== null) body.track_clicks = values.track_clicks;
   return body;
 }
 

@@ -5,6 +5,7 @@ import type { PageProps } from '../../app/route-table';
 import { EntityForm } from '../../components/form/EntityForm';
 import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
+import { ContactOptOutsPanel } from '../engagement/ContactOptOutsPanel';
 import { useAllFields } from '../fields/api';
 import { useAllTags, useContact, useContactCalls } from './api';
 import { contactFormFields } from './contact-config';
@@ -50,6 +51,7 @@ export function ContactFormPage({ params }: PageProps) {
     <>
       <PageBreadcrumbs section="contacts" current={crumb} />
       {body}
+      {id && item && <ContactOptOutsPanel contactId={id} />}
     </>
   );
 }

@@ -15,6 +15,8 @@ import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { translateBroadcastText } from '../../lib/broadcast-messages';
 import { translateApiError } from '../../lib/server-messages';
+import { DeliveryBadge } from '../engagement/labels';
+import { MessageEngagementTab } from '../engagement/MessageEngagementTab';
 import { useMessage, useMessageCalls } from './api';
 import { MessageStatusBadge } from './message-config';
 
@@ -67,9 +69,13 @@ function BaseInfo({ message: m }: { message: Message }) {
     ['messages.fields.external_id', m.external_id ?? '—'],
     ['messages.fields.error', m.error ? translateBroadcastText(t, m.error) : '—'],
     ['messages.fields.attempts', String(m.attempts)],
-    ['messages.fields.opens', `${m.opens_total} / ${m.opens_unique}`],
-    ['messages.fields.clicks', `${m.clicks_total} / ${m.clicks_unique}`],
-    ['messages.fields.clicked_at', <DateTime value={m.clicked_at} />],
+    ...(m.type === 'sms'
+      ? ([['engagement.delivery', <DeliveryBadge status={m.delivery_status} errorCode={m.delivery_error_code} />]] as [string, ReactNode][])
+      : ([
+          ['messages.fields.opens', `${m.opens_total} / ${m.opens_unique}`],
+          ['messages.fields.clicks', `${m.clicks_total} / ${m.clicks_unique}`],
+          ['messages.fields.clicked_at', <DateTime value={m.clicked_at} />],
+        ] as [string, ReactNode][])),
     ['messages.fields.broadcast', link('broadcast_view', m.broadcast_id, `#${m.broadcast_id}`)],
     ['messages.fields.contact', link('contact_update', m.contact_id, `#${m.contact_id}`)],
     ['list.columns.created_at', <DateTime value={m.created_at} />],
@@ -90,7 +96,7 @@ function BaseInfo({ message: m }: { message: Message }) {
   );
 }
 
-/** /message/view/:id: tabs "base info" and "content"; delete after a confirmation. No create or edit. */
+/** /message/view/:id: tabs "base info", "content" and "engagement"; delete after a confirmation. No create or edit. */
 export function MessageViewPage({ params }: PageProps) {
   const { t } = useTranslation();
   const table = useRouteTable();
@@ -130,6 +136,7 @@ export function MessageViewPage({ params }: PageProps) {
               tabs={[
                 { value: 'base', labelKey: 'messages.tabs.base', content: () => <BaseInfo message={message!} /> },
                 { value: 'content', labelKey: 'messages.tabs.content', content: () => <MessageContent message={message!} /> },
+                { value: 'engagement', labelKey: 'engagement.title', content: () => <MessageEngagementTab message={message!} /> },
               ]}
             />
           </>

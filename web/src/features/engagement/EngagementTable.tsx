@@ -1,0 +1,44 @@
+import { Table, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+/** One row of figures: people (hits judged human) beside every hit. */
+export interface EngagementRow {
+  labelKey: string;
+  people: number;
+  all: number;
+  testId: string;
+}
+
+/** Opens and clicks, people beside all hits, with the line that says what "people" means. */
+export function EngagementTable({ rows, testId }: { rows: EngagementRow[]; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <div data-testid={testId}>
+      <Table withTableBorder maw={560}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th />
+            <Table.Th ta="right">{t('engagement.people')}</Table.Th>
+            <Table.Th ta="right">{t('engagement.all')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={row.labelKey}>
+              <Table.Th fw={500}>{t(row.labelKey)}</Table.Th>
+              <Table.Td ta="right" fw={700} data-testid={`${row.testId}-people`}>
+                {row.people.toLocaleString()}
+              </Table.Td>
+              <Table.Td ta="right" data-testid={`${row.testId}-all`}>
+                {row.all.toLocaleString()}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Text size="xs" c="dimmed" mt={4} maw={560}>
+        {t('engagement.peopleHint')}
+      </Text>
+    </div>
+  );
+}
