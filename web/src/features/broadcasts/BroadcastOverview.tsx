@@ -51,9 +51,10 @@ export function BroadcastOverview({ broadcast: b, onChanged }: { broadcast: Broa
           <Figure labelKey="broadcasts.fields.sent" value={b.sent} testId="figure-sent" />
           <Figure labelKey="broadcasts.fields.failed" value={b.failed} testId="figure-failed" />
           <Figure labelKey="broadcasts.fields.skipped" value={b.skipped} testId="figure-skipped" />
-          <Figure labelKey="broadcasts.fields.opens" value={b.opens} testId="figure-opens" />
-          <Figure labelKey="broadcasts.fields.clicks" value={b.clicks} testId="figure-clicks" />
-          <Figure labelKey="broadcasts.fields.unsubscribes" value={b.unsubscribes} testId="figure-unsubscribes" />
+          {/* From the live progress: every hit (the engagement tab has people beside all). */}
+          <Figure labelKey="broadcasts.fields.opens" value={b.engagement.opens} testId="figure-opens" />
+          <Figure labelKey="broadcasts.fields.clicks" value={b.engagement.clicks} testId="figure-clicks" />
+          <Figure labelKey="broadcasts.fields.unsubscribes" value={b.engagement.unsubscribes} testId="figure-unsubscribes" />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <Text size="sm">

@@ -33,7 +33,7 @@ export function ContactOptOutsPanel({ contactId }: { contactId: number }) {
     });
 
   return (
-    <Paper withBorder p="md" maw={760} mx="auto" mt="md" data-testid="contact-opt-outs">
+    <Paper withBorder p="md" maw={760} mt="md" data-testid="contact-opt-outs">
       <Title order={4} mb="sm">
         {t('engagement.optOuts')}
       </Title>

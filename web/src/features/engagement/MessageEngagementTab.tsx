@@ -105,7 +105,7 @@ export function MessageEngagementTab({ message: m }: { message: Message }) {
                                 <HitClassBadge hitClass={hit.class} reason={hit.reason} />
                               </Table.Td>
                               <Table.Td>{t(`engagement.reasons.${hit.reason}`)}</Table.Td>
-                              <Table.Td>{hit.as_organization ?? '—'}</Table.Td>
+                              <Table.Td>{hit.as_organization || '—'}</Table.Td>
                             </Table.Tr>
                           ))}
                         </Table.Tbody>
