@@ -107,16 +107,39 @@ export function buildApp() {
   for (const [path, routes] of entityExtras) api.route(`/${path}`, routes);
 
   const app = new Hono<AppEnv>();
-  app.use('*', requestContext);
-  app.use('*', securityHeaders);
   app.onError(handleError);
   app.notFound(handleNotFound);
+  app.use('*', securityHeaders);
+  // The tracking pixel and redirect answer from the signed token alone, ahead of the per-request context (no
+  // database client, no settings). The deployed worker sends them to buildTrackingApp() before this router.
+  app.route('/t', trackingRoutes);
+  app.use('*', requestContext);
   // Platform routes first: a matched platform handler answers before the tenant middleware would run.
   app.route('/api/v1', platform);
   app.route('/api/v1', api);
   app.route('/api', apiDocsRoutes);
-  app.route('/t', trackingRoutes);
   app.route('/unsubscribe', oneClickRoutes);
   app.route('/', consoleRoutes);
   return app;
+}
+
+/**
+ * The tracking pixel and redirect alone, with the same error handling and security headers: src/index.ts hands
+ * /t/ requests to it, because a broadcast's opens arrive in bursts and the whole app's router (hundreds of
+ * routes) would cost more than the answer itself.
+ */
+export function buildTrackingApp() {
+  const app = new Hono<AppEnv>();
+  app.onError(handleError);
+  app.notFound(handleNotFound);
+  app.use('*', securityHeaders);
+  app.route('/t', trackingRoutes);
+  return app;
+}
+
+/** Whether a request is for the tracking endpoints (/t/...), read without parsing the whole URL. */
+export function isTrackingRequest(request: Request): boolean {
+  const url = request.url;
+  const path = url.indexOf('/', url.indexOf('//') + 2);
+  return path > 0 && url.startsWith('/t/', path);
 }

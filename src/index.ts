@@ -1,4 +1,4 @@
-import { buildApp } from './app';
+import { buildApp, buildTrackingApp, isTrackingRequest } from './app';
 import { createDb } from './db/client';
 import type { Env } from './env';
 import { pruneSessions } from './modules/auth/sessions';
@@ -15,9 +15,10 @@ export { BroadcastRunner } from '../durable-objects/broadcast-runner';
 export { OrgHub } from '../durable-objects/org-hub';
 
 const app = buildApp();
+const tracking = buildTrackingApp();
 
 export default {
-  fetch: app.fetch,
+  fetch: (request, env, ctx) => (isTrackingRequest(request) ? tracking : app).fetch(request, env, ctx),
   queue: (batch, env) => dispatchQueue(batch, env),
   /**
    * Cron: housekeeping of expired sessions and stale rate-limit windows; imports, sends and system mails whose

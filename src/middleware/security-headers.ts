@@ -1,10 +1,11 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from '../context';
 
 /**
  * The browser's second wall, set on every response of the worker (the console's static files included: the
- * assets binding runs behind the worker). One place for the whole policy; handlers never set these headers.
+ * assets binding runs behind the worker). One place for the whole policy: the middleware sets it on answers,
+ * and presetSecurityHeaders gives it as one object to the few handlers that build their answer in one step.
  */
 
 /** Paths whose URL carries a secret (a one-time code, a token, a signed link): no Referer may leave them. */
@@ -14,12 +15,12 @@ const SECRET_URL_PATHS = [/^\/password-reset\b/, /^\/sign-complete\b/, /^\/socia
 const CROSS_ORIGIN_PATHS = [/^\/t\//];
 
 /** The live channel is a WebSocket on the same host; 'self' covers ws: only in newer browsers, so it is named. */
-function liveSocketOrigin(c: Context): string {
-  const url = new URL(c.req.url);
+function liveSocketOrigin(url: URL): string {
   return `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}`;
 }
 
-const policy = secureHeaders({
+/** The policy for one socket origin (none: answers that are never pages); its headers are computed once. */
+const policyFor = (socketOrigin: string | null) => secureHeaders({
   contentSecurityPolicy: {
     defaultSrc: ["'self'"],
     // The Vite build emits only module files: no inline script, no eval.
@@ -30,7 +31,7 @@ const policy = secureHeaders({
     // Email images in the template editor, preview and message view come from any https host the author used.
     imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
     fontSrc: ["'self'", 'data:'],
-    connectSrc: ["'self'", liveSocketOrigin],
+    connectSrc: socketOrigin ? ["'self'", socketOrigin] : ["'self'"],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],
     formAction: ["'self'"],
@@ -59,10 +60,53 @@ const policy = secureHeaders({
   },
 });
 
-export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await policy(c, next);
+/** Policies by live-socket origin: one per host the worker answers (organisation subdomains), kept bounded. */
+const policies = new Map<string, MiddlewareHandler>();
+function policyOf(c: Context): MiddlewareHandler {
+  const origin = liveSocketOrigin(new URL(c.req.url));
+  let policy = policies.get(origin);
+  if (!policy) {
+    if (policies.size >= 1000) policies.clear();
+    policy = policyFor(origin);
+    policies.set(origin, policy);
+  }
+  return policy;
+}
+
+/** The headers that depend on the path and scheme: referrer and cross-origin rules, HSTS over https only. */
+function pathHeaders(c: Context): [string, string][] {
   const path = c.req.path;
-  if (SECRET_URL_PATHS.some((pattern) => pattern.test(path))) c.res.headers.set('Referrer-Policy', 'no-referrer');
-  if (CROSS_ORIGIN_PATHS.some((pattern) => pattern.test(path))) c.res.headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
-  if (new URL(c.req.url).protocol === 'https:') c.res.headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  const out: [string, string][] = [];
+  // Lower case, as Headers reads them back: the preset object must not hold one header under two spellings.
+  if (SECRET_URL_PATHS.some((pattern) => pattern.test(path))) out.push(['referrer-policy', 'no-referrer']);
+  if (CROSS_ORIGIN_PATHS.some((pattern) => pattern.test(path))) out.push(['cross-origin-resource-policy', 'cross-origin']);
+  if (c.req.url.startsWith('https:')) out.push(['strict-transport-security', 'max-age=31536000; includeSubDomains']);
+  return out;
+}
+
+export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  // Built with presetSecurityHeaders already: nothing to add.
+  if (c.res.headers.has('Content-Security-Policy')) return;
+  await policyOf(c)(c, async () => {});
+  for (const [name, value] of pathHeaders(c)) c.res.headers.set(name, value);
 };
+
+/** The policy over an empty answer, read back as a plain object (once per isolate). */
+let pagelessPolicy: Promise<Record<string, string>> | null = null;
+function pagelessPolicyHeaders(): Promise<Record<string, string>> {
+  if (!pagelessPolicy) {
+    const app = new Hono().use(policyFor(null)).get('*', (c) => c.body(null));
+    pagelessPolicy = Promise.resolve(app.request('http://policy.invalid/')).then((res) => Object.fromEntries(res.headers));
+  }
+  return pagelessPolicy;
+}
+
+/**
+ * The whole policy for this request as one object, for an answer built in one step with `new Response(body,
+ * { headers })`: the tracking pixel and redirect, which a burst of opens asks for hundreds of times a second and
+ * which are never pages (so connect-src names no socket).
+ */
+export async function presetSecurityHeaders(c: Context): Promise<Record<string, string>> {
+  return { ...(await pagelessPolicyHeaders()), ...Object.fromEntries(pathHeaders(c)) };
+}

@@ -5,6 +5,7 @@ import { deriveKey, fromBase64Url, parseKeyRing, toBase64Url } from './secret-bo
 // key rotation (as long as the old entry stays in the ring). HMAC-SHA256 with a key derived per purpose.
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 // Derived keys by purpose and secret: a broadcast signs a link per recipient, and deriving the key (HKDF) costs
 // more than the signature itself. Only derived CryptoKeys are kept, never the secrets' text beyond the map key.
@@ -34,7 +35,7 @@ export async function verifyToken(keyRing: string | undefined, purpose: string, 
   const [body, signature, extra] = token.split('.');
   if (!body || !signature || extra !== undefined) return null;
   try {
-    const payload: unknown = JSON.parse(new TextDecoder().decode(fromBase64Url(body)));
+    const payload: unknown = JSON.parse(decoder.decode(fromBase64Url(body)));
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return null;
     const entry = parseKeyRing(keyRing).find((e) => e.id === (payload as { k?: unknown }).k);
     if (!entry) return null;

@@ -5,7 +5,7 @@ import { rawBatch, type BatchStatement } from '../crud/raw-batch';
 import { publishBroadcastProgress } from '../broadcast/progress';
 import { loadBroadcast } from '../broadcast/run-store';
 import { classifyMessageHits, tally, type ClassifiedHit, type MessageTally, type StoredHit } from './context';
-import type { TrackingHit } from './hit';
+import { hashAddress, type TrackingHit } from './hit';
 
 // The events queue's consumer of tracking hits, a whole queue batch at a time: it reads the messages the hits
 // name and their earlier hits, classifies every hit of each message again (a burst or a honeypot click can
@@ -41,9 +41,10 @@ const storedOf = (e: EventRow): StoredHit & Pick<ClassifiedHit, 'class' | 'reaso
   honeypot: e.link_index === -1, at: e.at, ipHash: e.ip_hash, linkIndex: e.link_index, url: e.url, class: e.class, reason: e.reason,
 });
 
-const hitOf = (h: TrackingHit): StoredHit => ({
+/** A hit from the queue as stored, its address replaced by the address's hash (the address is never kept). */
+const hitOf = (h: TrackingHit, ipHash: string | null): StoredHit => ({
   id: h.id, kind: h.kind, method: h.method, userAgent: h.ua, asn: h.asn, asOrganization: h.aso,
-  honeypot: h.h === 1, at: h.at, ipHash: h.ip, linkIndex: h.l ?? null, url: h.u ?? null,
+  honeypot: h.h === 1, at: h.at, ipHash, linkIndex: h.l ?? null, url: h.u ?? null,
 });
 
 const BROADCAST_COUNTERS = ['opens', 'opens_unique', 'human_opens', 'human_opens_unique', 'clicks', 'clicks_unique', 'human_clicks', 'human_clicks_unique'] as const;
@@ -85,7 +86,11 @@ function linkDeltas(broadcastId: number, before: MessageTally, after: MessageTal
 /** Counts a batch of hits (any organisations). Safe to run twice on the same hits. */
 export async function countHits(env: Env, db: Database, hits: TrackingHit[]): Promise<void> {
   const byOrg = new Map<number, TrackingHit[]>();
-  for (const h of hits) byOrg.set(h.o, [...(byOrg.get(h.o) ?? []), h]);
+  for (const h of hits) {
+    const list = byOrg.get(h.o);
+    if (list) list.push(h);
+    else byOrg.set(h.o, [h]);
+  }
   for (const [orgId, orgHits] of byOrg) await countOrgHits(env, db, orgId, orgHits);
 }
 
@@ -100,7 +105,11 @@ async function countOrgHits(env: Env, db: Database, orgId: number, hits: Trackin
     FROM tracking_events WHERE org_id = ${orgId} AND message_id IN (SELECT value FROM json_each(${ids}))`);
   const known = new Map(messages.map((m) => [m.id, m]));
   const stored = new Map<number, EventRow[]>();
-  for (const e of events) stored.set(e.message_id, [...(stored.get(e.message_id) ?? []), e]);
+  for (const e of events) {
+    const list = stored.get(e.message_id);
+    if (list) list.push(e);
+    else stored.set(e.message_id, [e]);
+  }
   const storedIds = new Set(events.map((e) => e.id));
 
   const inserts: Record<string, unknown>[] = [];
@@ -109,18 +118,25 @@ async function countOrgHits(env: Env, db: Database, orgId: number, hits: Trackin
   const broadcastDeltas = new Map<number, BroadcastDelta>();
   const links: LinkDelta[] = [];
 
-  for (const messageId of messageIds) {
-    const fresh = new Map(hits.filter((h) => h.m === messageId && !storedIds.has(h.id)).map((h) => [h.id, h]));
-    if (fresh.size === 0) continue;
+  // The hits not stored yet (a redelivered batch brings some again), by message, with their addresses hashed.
+  const freshByMessage = new Map<number, Map<string, StoredHit>>();
+  for (const h of hits) {
+    if (storedIds.has(h.id)) continue;
+    const fresh = freshByMessage.get(h.m) ?? new Map<string, StoredHit>();
+    fresh.set(h.id, hitOf(h, await hashAddress(env.SECRETS_KEY, h.address, new Date(h.at))));
+    freshByMessage.set(h.m, fresh);
+  }
+
+  for (const [messageId, fresh] of freshByMessage) {
     const message = known.get(messageId);
     const old = (stored.get(messageId) ?? []).map(storedOf);
-    const classified = classifyMessageHits([...old, ...[...fresh.values()].map(hitOf)], message?.sent_at ?? null);
+    const oldById = new Map(old.map((o) => [o.id, o]));
+    const classified = classifyMessageHits([...old, ...fresh.values()], message?.sent_at ?? null);
     for (const hit of classified) {
-      const raw = fresh.get(hit.id);
-      if (raw) {
+      if (fresh.has(hit.id)) {
         inserts.push({ i: hit.id, m: messageId, b: message?.broadcast_id ?? null, k: hit.kind, l: hit.linkIndex, u: hit.url, c: hit.class, r: hit.reason, me: hit.method, ua: hit.userAgent, ip: hit.ipHash, asn: hit.asn, aso: hit.asOrganization, at: hit.at });
       } else {
-        const before = old.find((o) => o.id === hit.id)!;
+        const before = oldById.get(hit.id)!;
         if (before.class !== hit.class || before.reason !== hit.reason) reclassified.push({ i: hit.id, c: hit.class, r: hit.reason });
       }
     }

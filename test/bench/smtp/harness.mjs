@@ -37,8 +37,11 @@ export async function startSink() {
   return { port, count, stop: () => child.kill() };
 }
 
-/** `wrangler dev` of the bench worker on a free port with a throwaway state folder. */
-export async function startBenchWorker() {
+/**
+ * `wrangler dev` of a bench worker (default: the SMTP one) on a free port with a throwaway state folder; the worker
+ * must answer GET /health.
+ */
+export async function startBenchWorker(config = path.join(HERE, 'wrangler.toml')) {
   const port = await freePort();
   const state = mkdtempSync(path.join(os.tmpdir(), 'relay-bench-smtp-'));
   const child = spawn(
@@ -47,7 +50,7 @@ export async function startBenchWorker() {
       path.join(ROOT, 'node_modules/wrangler/bin/wrangler.js'),
       'dev',
       '--config',
-      path.join(HERE, 'wrangler.toml'),
+      config,
       '--ip',
       '127.0.0.1',
       '--port',

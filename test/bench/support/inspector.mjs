@@ -131,3 +131,18 @@ export function sampleHeap(inspector, intervalMs = 200, gcEveryMs = 2000) {
     },
   };
 }
+
+/** PROFILE=1 in a bench: the functions that took the most CPU in the worker isolate (self time), from Profiler.stop. */
+export function printProfile(profile) {
+  const self = new Map();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const dt = profile.timeDeltas;
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id).callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + (dt[i] ?? 0));
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  console.log(`profile: ${(total / 1e6).toFixed(1)} s sampled in the isolate; top self time:`);
+  for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${(us / 1e3).toFixed(0).padStart(6)} ms  ${key}`);
+}

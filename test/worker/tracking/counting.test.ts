@@ -118,13 +118,21 @@ describe('the tracking endpoints', () => {
     expect(redirect.status).toBe(302);
     expect(redirect.headers.get('location')).toBe('https://shop.example.com/a');
     expect(redirect.headers.get('referrer-policy')).toBe('no-referrer');
+    // Built in one step, with the worker's whole security policy (src/middleware/security-headers.ts).
+    for (const res of [pixel, redirect]) {
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(res.headers.get('content-security-policy')).toContain("connect-src 'self';");
+    }
+    expect(pixel.headers.get('referrer-policy')).toBe('no-referrer');
     expect(hits).toMatchObject([
       { o: 5, m: 9, kind: 'open', method: 'GET', ua: CHROME, asn: 714, aso: 'Apple Inc.' },
       { o: 5, m: 9, kind: 'click', l: 0, u: 'https://shop.example.com/a', method: 'HEAD', ua: null },
     ]);
-    // The client address is never kept, only a hash that tells addresses apart.
-    expect(hits[0].ip).toMatch(/^[0-9a-f]{16}$/);
-    expect(JSON.stringify(hits)).not.toContain('203.0.113.7');
+    // The address goes to the consumer, which keeps only a hash of it (see "counting").
+    expect(hits[0].address).toBe('203.0.113.7');
   });
 
   it('answer a tampered, foreign or malformed token with a 404 that redirects nowhere, and queue nothing', async () => {
@@ -185,6 +193,13 @@ describe('counting', () => {
     expect(engagement.hits).toHaveLength(5);
     const stored = await env.DB.prepare('SELECT count(*) AS n FROM tracking_events WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
     expect(stored!.n).toBe(7);
+    // Client addresses are never stored: a keyed hash tells them apart (the same address, the same hash).
+    const hashes = (await env.DB.prepare('SELECT ip_hash FROM tracking_events WHERE org_id = ? ORDER BY at').bind(o.orgId).all<{ ip_hash: string }>()).results.map((r) => r.ip_hash);
+    for (const hash of hashes) expect(hash).toMatch(/^[0-9a-f]{16}$/);
+    expect(hashes[0]).toBe(hashes[1]);
+    expect(new Set(hashes).size).toBe(3);
+    const rows = JSON.stringify((await env.DB.prepare('SELECT * FROM tracking_events WHERE org_id = ?').bind(o.orgId).all()).results);
+    for (const address of ['198.51.100.1', '198.51.100.2', '203.0.113.7']) expect(rows).not.toContain(address);
   });
 
   it('takes back what a later honeypot click exposes', async () => {
