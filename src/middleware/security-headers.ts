@@ -9,10 +9,17 @@ import type { AppEnv } from '../context';
  */
 
 /** Paths whose URL carries a secret (a one-time code, a token, a signed link): no Referer may leave them. */
-const SECRET_URL_PATHS = [/^\/password-reset\b/, /^\/sign-complete\b/, /^\/social-login\b/, /^\/api\/v1\/social\/callback\b/, /^\/unsubscribe\b/, /^\/t\//];
+const SECRET_URL_PATHS = ['/password-reset', '/sign-complete', '/social-login', '/api/v1/social/callback', '/unsubscribe', '/t/'];
 
 /** Paths loaded by other sites on purpose: the tracking pixel and redirect are fetched from inside mail clients. */
-const CROSS_ORIGIN_PATHS = [/^\/t\//];
+const CROSS_ORIGIN_PATHS = ['/t/'];
+
+/** `path` is `prefix` or goes on below it ("/unsubscribe", "/unsubscribe/x"; not "/unsubscribed"). */
+function under(path: string, prefix: string): boolean {
+  if (!path.startsWith(prefix)) return false;
+  const next = path.charCodeAt(prefix.length);
+  return prefix.endsWith('/') || Number.isNaN(next) || next === 47 /* / */ || next === 63 /* ? */;
+}
 
 /** The live channel is a WebSocket on the same host; 'self' covers ws: only in newer browsers, so it is named. */
 function liveSocketOrigin(url: URL): string {
@@ -78,8 +85,8 @@ function pathHeaders(c: Context): [string, string][] {
   const path = c.req.path;
   const out: [string, string][] = [];
   // Lower case, as Headers reads them back: the preset object must not hold one header under two spellings.
-  if (SECRET_URL_PATHS.some((pattern) => pattern.test(path))) out.push(['referrer-policy', 'no-referrer']);
-  if (CROSS_ORIGIN_PATHS.some((pattern) => pattern.test(path))) out.push(['cross-origin-resource-policy', 'cross-origin']);
+  if (SECRET_URL_PATHS.some((prefix) => under(path, prefix))) out.push(['referrer-policy', 'no-referrer']);
+  if (CROSS_ORIGIN_PATHS.some((prefix) => under(path, prefix))) out.push(['cross-origin-resource-policy', 'cross-origin']);
   if (c.req.url.startsWith('https:')) out.push(['strict-transport-security', 'max-age=31536000; includeSubDomains']);
   return out;
 }
