@@ -9,6 +9,8 @@ import { broadcastReportRoutes, messageReportRoutes } from './modules/tracking/r
 import { unsubscribePublicRoutes } from './modules/unsubscribe/public-routes';
 import { oneClickRoutes } from './modules/unsubscribe/one-click';
 import { twilioHookRoutes } from './modules/sms-hooks/routes';
+import { countRequests } from './modules/stats/requests';
+import { dashboardRoutes } from './modules/stats/dashboard-routes';
 import { contactOptOutRoutes } from './modules/unsubscribe/contact-routes';
 import { tenant } from './middleware/tenant';
 import { initRoutes, internalUserRoutes } from './modules/auth/init-routes';
@@ -65,6 +67,7 @@ const entities = {
   organization: organizationRoutes,
   session: sessionRoutes,
   'internal-api-key': apiKeyRoutes,
+  dashboard: dashboardRoutes,
 } as const;
 
 /** More routes under an entity's path (same sign-in): engagement reports and a contact's opt-outs. */
@@ -90,6 +93,8 @@ export function buildApp() {
 
   const api = new Hono<AppEnv>();
   api.use('*', tenant);
+  // Usage for the dashboard, summed in memory and written in batches (src/modules/stats/requests.ts).
+  api.use('*', countRequests);
   api.use('*', demoGuard);
   api.route('/init', initRoutes);
   api.route('/internal-auth', internalAuthRoutes);

@@ -3,3 +3,4 @@ export * from './core';
 export * from './audience';
 export * from './channels';
 export * from './identity';
+export * from './stats';

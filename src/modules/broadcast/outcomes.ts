@@ -3,6 +3,7 @@ import type { Database } from '../../db/client';
 import { broadcasts } from '../../db/schema';
 import { rawBatch } from '../crud/raw-batch';
 import { countClaimed, finishStatement } from '../sending/claim';
+import { messageOutcomeStats } from '../stats/daily';
 import { finishableCondition, type BroadcastRow } from './run-store';
 
 // The consumer's one write for a batch of broadcast messages, as one D1 transaction: the counters (counted
@@ -50,7 +51,7 @@ export async function recordBroadcastOutcomes(
     db.update(broadcasts).set({ status: 'finished', finishedAt: now, heldUntil: null, updatedAt: now }).where(finishableCondition({ id, orgId })),
   );
   const reads = broadcastIds.map((id) => db.select().from(broadcasts).where(and(eq(broadcasts.id, id), eq(broadcasts.orgId, orgId))));
-  const results = await rawBatch(db, [...counters, finishStatement(db, 'messages', token, json), ...finishes, ...reads]);
+  const results = await rawBatch(db, [...counters, messageOutcomeStats(db, orgId, token, json), finishStatement(db, 'messages', token, json), ...finishes, ...reads]);
   return results.slice(-reads.length).flatMap((r) => r.results.map(fromRaw));
 }
 

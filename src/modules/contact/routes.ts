@@ -1,6 +1,8 @@
 import { contacts } from '../../db/schema';
 import { contactFilterShape, contactInputSchema, type AttributeFilter, type Contact, type ContactInput } from '../../shared/contracts/contact';
 import { crudRoutes } from '../crud/crud-routes';
+import { rawBatch } from '../crud/raw-batch';
+import { addDaily } from '../stats/daily';
 import { contactFilterConditions, contactSearch } from './filters';
 import { presentContacts } from './present';
 import { createContact, updateContact } from './write';
@@ -26,5 +28,7 @@ export const contactRoutes = crudRoutes<typeof contacts, ContactInput, Contact>(
   },
   audit: 'contact',
   write: { create: createContact, update: (c, existing, input) => updateContact(c, existing.id, input) },
+  // The organisation's day (src/modules/stats): deletions one by one or in bulk.
+  afterDelete: async (c, ids) => void (await rawBatch(c.var.db, [addDaily(c.var.db, c.var.org.id, { contacts_deleted: ids.length })!])),
   present: presentContacts,
 });

@@ -7,6 +7,7 @@ import { validationFailed } from '../../lib/api-error';
 import { CONTACT_MESSAGES, type ContactInput } from '../../shared/contracts/contact';
 import { MESSAGES } from '../../shared/messages';
 import { rawBatch, type BatchStatement } from '../crud/raw-batch';
+import { addDaily } from '../stats/daily';
 import { sameOrg } from './same-org';
 import { checkContactInput, type AttributeRow, type ContactPlan } from './references';
 
@@ -72,6 +73,7 @@ export async function createContact(c: Ctx, input: ContactInput): Promise<number
   ];
   if (plan.tagIds?.length) statements.push(insertTags(c, contactId, plan.tagIds));
   if (plan.attributes?.length) statements.push(insertAttributes(c, contactId, plan.attributes));
+  statements.push(addDaily(c.var.db, orgId, { contacts_created: 1 })!);
   const [inserted] = await runBatch(c, statements);
   return inserted.results[0].id as number;
 }

@@ -67,6 +67,13 @@ export function batchStatements(d1: D1Database, plan: BatchPlan, cursor: CursorU
         )
         .bind(org, JSON.stringify(plan.created.map((c) => [c.name, c.note])), cursor.now),
     );
+    // The organisation's day (src/modules/stats), in the same transaction as the rows it counts.
+    statements.push(
+      d1
+        .prepare(`INSERT INTO org_daily_stats (org_id, day, contacts_created) VALUES (?1, ?2, ?3)
+          ON CONFLICT (org_id, day) DO UPDATE SET contacts_created = contacts_created + excluded.contacts_created`)
+        .bind(org, cursor.now.slice(0, 10), newCount),
+    );
   }
   if (plan.updated.length) {
     statements.push(

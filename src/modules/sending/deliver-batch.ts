@@ -4,6 +4,7 @@ import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import type { OutgoingMessage, SendResult } from '../../lib/transport/types';
 import { rawBatch } from '../crud/raw-batch';
+import { messageOutcomeStats } from '../stats/daily';
 import { publishBroadcastProgress } from '../broadcast/progress';
 import { recordBroadcastOutcomes, type Reachability } from '../broadcast/outcomes';
 import type { SendChannels } from './channels';
@@ -211,7 +212,7 @@ async function recordOutcomes(
   const json = outcomesJson(outcomes);
   const broadcastIds = [...new Set(rows.map((r) => r.broadcast_id).filter((id): id is number => id !== null))];
   if (broadcastIds.length === 0) {
-    await writeWithRetries(() => rawBatch(db, [finishStatement(db, 'messages', token, json)]));
+    await writeWithRetries(() => rawBatch(db, [messageOutcomeStats(db, orgId, token, json), finishStatement(db, 'messages', token, json)]));
     return;
   }
   const progress = await writeWithRetries(() => recordBroadcastOutcomes(db, orgId, broadcastIds, token, json, reach, heldUntil));

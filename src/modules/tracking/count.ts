@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import { rawBatch, type BatchStatement } from '../crud/raw-batch';
+import { addDaily } from '../stats/daily';
 import { publishBroadcastProgress } from '../broadcast/progress';
 import { loadBroadcast } from '../broadcast/run-store';
 import { classifyMessageHits, tally, type ClassifiedHit, type MessageTally, type StoredHit } from './context';
@@ -117,6 +118,8 @@ async function countOrgHits(env: Env, db: Database, orgId: number, hits: Trackin
   const messageUpdates: Record<string, unknown>[] = [];
   const broadcastDeltas = new Map<number, BroadcastDelta>();
   const links: LinkDelta[] = [];
+  // The organisation's day (src/modules/stats): the same differences, summed over its messages.
+  const daily = { opens: 0, human_opens: 0, clicks: 0, human_clicks: 0 };
 
   // The hits not stored yet (a redelivered batch brings some again), by message, with their addresses hashed.
   const freshByMessage = new Map<number, Map<string, StoredHit>>();
@@ -148,6 +151,10 @@ async function countOrgHits(env: Env, db: Database, orgId: number, hits: Trackin
       i: messageId, ot: after.opens_total, ou: after.opens_unique, oa: after.opened_at, ho: after.human_opens, hoa: after.human_opened_at,
       ct: after.clicks_total, cu: after.clicks_unique, ca: after.clicked_at, hc: after.human_clicks, hca: after.human_clicked_at,
     });
+    daily.opens += after.opens_total - before.opens_total;
+    daily.human_opens += after.human_opens - before.human_opens;
+    daily.clicks += after.clicks_total - before.clicks_total;
+    daily.human_clicks += after.human_clicks - before.human_clicks;
     if (message.broadcast_id === null) continue;
     const was = broadcastFigures(before);
     const now = broadcastFigures(after);
@@ -195,6 +202,8 @@ async function countOrgHits(env: Env, db: Database, orgId: number, hits: Trackin
         clicks_unique = clicks_unique + excluded.clicks_unique, human_clicks = human_clicks + excluded.human_clicks,
         human_clicks_unique = human_clicks_unique + excluded.human_clicks_unique`));
   }
+  const dailyStatement = addDaily(db, orgId, daily);
+  if (dailyStatement) statements.push(dailyStatement);
   await rawBatch(db, statements);
   // The broadcast view's figures move without a reload (best effort; one push per counted batch).
   for (const broadcastId of broadcastDeltas.keys()) {
