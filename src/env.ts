@@ -23,6 +23,8 @@ export interface Env {
   PUBLIC_URL: string;
   /** Twilio's API base; the local platform and tests point it at a local Twilio-shaped server. */
   TWILIO_API_BASE?: string;
+  /** How long an isolate sums API request counts before it writes them (ms; default 5000, tests use less). */
+  REQUEST_COUNT_FLUSH_MS?: string;
   /** DNS-over-HTTPS resolver the SMTP connection test asks to tell a bad host from a refused port. */
   DNS_RESOLVER_URL?: string;
 

@@ -17,6 +17,9 @@ export default defineConfig(async () => ({
           JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
           SECRETS_KEY: 'test1:test-secrets-key-test-secrets-key-0123456789',
           OPERATOR_TOKEN: 'test-operator-token',
+          // Request counts are written 5 s after a window opens; tests that wait for a request's background work
+          // (appFetch with settle) would wait that long.
+          REQUEST_COUNT_FLUSH_MS: '20',
           STRIPE_WEBHOOK_SECRET: 'whsec_test_secret_for_relay_tests',
           // A real OpenID Connect provider on loopback for the social tests (its global setup stops it).
           ...(await startMockProvider()),

@@ -40,6 +40,8 @@ describe('locale files', () => {
       'integrations.fields.tls', 'integrations.hints.serverExample', 'integrations.types.smtp', 'integrations.types.twilio', 'templates.types.html',
       // broadcasts: SMS
       'broadcasts.types.phone', 'messages.types.sms',
+      // dashboard: SMS, MB
+      'dashboard.series.sms', 'dashboard.mb',
     ];
     const cognates: Record<string, string[]> = {
       de: ['nav.import', 'account.organization', 'home.organization', 'profile.organization', 'test.organization', 'tags.fields.name',
@@ -62,16 +64,20 @@ describe('locale files', () => {
         'messages.fields.contact', 'messages.fields.type', 'messages.title',
         // engagement: Engagement, Contact, Console
         'engagement.title', 'engagement.columns.contact', 'engagement.sources.console',
+        // dashboard: Contacts
+        'dashboard.series.contacts', 'dashboard.charts.contacts.title',
       ],
       ro: ['nav.import', 'broadcasts.fields.alias', 'broadcasts.recipientColumns.contact', 'messages.fields.contact'],
       ru: [],
-      pt: ['broadcasts.fields.alias', 'engagement.link'],
+      pt: ['broadcasts.fields.alias', 'engagement.link', 'dashboard.series.megabytes'],
       es: [
         'audience.no', // No
         // channels: Variable
         'templates.placeholders.variable',
         // broadcasts: Alias, No, Error
         'broadcasts.fields.alias', 'broadcasts.no', 'messages.fields.error',
+        // dashboard: Megabytes
+        'dashboard.series.megabytes',
       ],
       zh: [],
     };

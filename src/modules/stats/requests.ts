@@ -6,7 +6,7 @@ import { rawBatch } from '../crud/raw-batch';
 import { addDaily, dayOf } from './daily';
 
 // API requests per organisation and day without a D1 write per request: each isolate adds them up in memory and
-// writes its sums every FLUSH_AFTER_MS, one upsert per organisation, from the waitUntil of the request that
+// writes its sums every FLUSH_AFTER_MS (REQUEST_COUNT_FLUSH_MS), one upsert per organisation, from the waitUntil of the request that
 // opened the window. What is lost: the sums of a window whose isolate is torn down before it ends (a few
 // seconds of one isolate's requests); a flush that fails puts its sums back for the next window.
 
@@ -31,11 +31,12 @@ export function countRequest(c: Context<AppEnv>, orgId: number, bytes: number): 
   pending.set(key, sums);
   if (windowOpen) return;
   windowOpen = true;
-  c.executionCtx.waitUntil(flushLater(c.var.db));
+  const wait = Number(c.env.REQUEST_COUNT_FLUSH_MS ?? FLUSH_AFTER_MS);
+  c.executionCtx.waitUntil(flushLater(c.var.db, Number.isFinite(wait) && wait >= 0 ? wait : FLUSH_AFTER_MS));
 }
 
-async function flushLater(db: Database): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, FLUSH_AFTER_MS));
+async function flushLater(db: Database, waitMs: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, waitMs));
   await flushRequestCounts(db);
 }
 

@@ -1,0 +1,151 @@
+import { Badge, Card, Group, SimpleGrid, Stack, Text, Tooltip, useComputedColorScheme } from '@mantine/core';
+import type { Dashboard, DashboardDay } from '@shared/contracts/dashboard';
+import { Line } from 'react-chartjs-2';
+import { useTranslation } from 'react-i18next';
+import { SERIES, weekChange } from './charts';
+
+/** One chart: what it counts, its series over the week, and the figure that sums the week. */
+interface ChartSpec {
+  key: string;
+  series: { labelKey: string; value: (d: DashboardDay) => number }[];
+  week: number;
+  previous: number;
+  /** Megabytes, with one decimal; counts otherwise. */
+  megabytes?: boolean;
+}
+
+function specsOf(d: Dashboard): ChartSpec[] {
+  const w = d.week;
+  const p = d.previous_week;
+  const days = d.days;
+  return [
+    {
+      key: 'messages',
+      series: [
+        { labelKey: 'dashboard.series.email', value: (x) => x.emails_sent },
+        { labelKey: 'dashboard.series.sms', value: (x) => x.sms_sent },
+      ],
+      week: w.emails_sent + w.sms_sent,
+      previous: p.emails_sent + p.sms_sent,
+    },
+    {
+      key: 'opens',
+      series: [
+        { labelKey: 'dashboard.series.people', value: (x) => x.human_opens },
+        { labelKey: 'dashboard.series.all', value: (x) => x.opens },
+      ],
+      week: w.human_opens,
+      previous: p.human_opens,
+    },
+    {
+      key: 'clicks',
+      series: [
+        { labelKey: 'dashboard.series.people', value: (x) => x.human_clicks },
+        { labelKey: 'dashboard.series.all', value: (x) => x.clicks },
+      ],
+      week: w.human_clicks,
+      previous: p.human_clicks,
+    },
+    { key: 'unsubscribes', series: [{ labelKey: 'dashboard.series.unsubscribes', value: (x) => x.unsubscribes }], week: w.unsubscribes, previous: p.unsubscribes },
+    {
+      key: 'contacts',
+      series: [{ labelKey: 'dashboard.series.contacts', value: (x) => x.contacts_total }],
+      week: days[days.length - 1].contacts_total,
+      previous: days[days.length - 8].contacts_total,
+    },
+    { key: 'requests', series: [{ labelKey: 'dashboard.series.requests', value: (x) => x.requests }], week: w.requests, previous: p.requests },
+    {
+      key: 'traffic',
+      series: [{ labelKey: 'dashboard.series.megabytes', value: (x) => x.request_bytes / 1e6 }],
+      week: w.request_bytes / 1e6,
+      previous: p.request_bytes / 1e6,
+      megabytes: true,
+    },
+  ];
+}
+
+function ChartCard({ spec, days }: { spec: ChartSpec; days: DashboardDay[] }) {
+  const { t, i18n } = useTranslation();
+  const dark = useComputedColorScheme('light') === 'dark';
+  const number = new Intl.NumberFormat(i18n.language, spec.megabytes ? { maximumFractionDigits: 1 } : { maximumFractionDigits: 0 });
+  const dayLabel = new Intl.DateTimeFormat(i18n.language, { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
+  const week = days.slice(-7);
+  const change = weekChange(spec.week, spec.previous);
+  const ink = dark ? '#c9c9c9' : '#495057';
+  const grid = dark ? 'rgba(255,255,255,0.08)' : 'rgba(0,0,0,0.06)';
+  return (
+    <Card withBorder padding="md" data-testid={`dashboard-chart-${spec.key}`}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Tooltip label={t(`dashboard.charts.${spec.key}.hint`)} multiline w={260} withArrow>
+          <Text fw={600} style={{ cursor: 'help' }}>
+            {t(`dashboard.charts.${spec.key}.title`)}
+          </Text>
+        </Tooltip>
+        <Stack gap={0} align="flex-end">
+          <Text fw={700} size="xl" data-testid={`dashboard-week-${spec.key}`}>
+            {number.format(spec.week)}
+            {spec.megabytes ? ` ${t('dashboard.mb')}` : ''}
+          </Text>
+          {change === null ? (
+            <Text size="xs" c="dimmed">
+              {t('dashboard.new')}
+            </Text>
+          ) : (
+            <Badge size="sm" variant="light" color={change > 0 ? 'teal' : change < 0 ? 'orange' : 'gray'} title={t('dashboard.changeHint')}>
+              {change > 0 ? '+' : ''}
+              {t('dashboard.change', { percent: change })}
+            </Badge>
+          )}
+        </Stack>
+      </Group>
+      <div style={{ position: 'relative', height: 160, marginTop: 8 }}>
+        <Line
+          aria-label={t(`dashboard.charts.${spec.key}.title`)}
+          role="img"
+          data={{
+            labels: week.map((d) => dayLabel.format(new Date(`${d.day}T00:00:00Z`))),
+            datasets: spec.series.map((s, i) => ({
+              label: t(s.labelKey),
+              data: week.map(s.value),
+              borderColor: SERIES[i % SERIES.length],
+              backgroundColor: `${SERIES[i % SERIES.length]}33`,
+              fill: spec.series.length === 1,
+              tension: 0.3,
+              pointRadius: 3,
+            })),
+          }}
+          options={{
+            maintainAspectRatio: false,
+            animation: false,
+            interaction: { mode: 'index', intersect: false },
+            plugins: {
+              legend: { display: spec.series.length > 1, labels: { color: ink, boxWidth: 12 } },
+              tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${number.format(Number(item.raw))}` } },
+            },
+            scales: {
+              x: { ticks: { color: ink }, grid: { color: grid } },
+              y: { beginAtZero: true, ticks: { color: ink, precision: spec.megabytes ? undefined : 0, callback: (v) => number.format(Number(v)) }, grid: { color: grid } },
+            },
+          }}
+        />
+      </div>
+    </Card>
+  );
+}
+
+/** The dashboard's charts for the last seven days, each with its weekly total and the change against the week before. */
+export function DashboardCharts({ dashboard }: { dashboard: Dashboard }) {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} data-testid="dashboard-charts">
+      {specsOf(dashboard).map((spec) => (
+        <ChartCard key={spec.key} spec={spec} days={dashboard.days} />
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** True for an organisation that has nothing to chart yet (no contacts, nothing sent, counted or asked this fortnight). */
+export function isEmptyDashboard(d: Dashboard): boolean {
+  const quiet = (f: Dashboard['week']) => Object.entries(f).every(([key, n]) => key === 'requests' || key === 'request_bytes' || n === 0);
+  return d.contacts_total === 0 && quiet(d.week) && quiet(d.previous_week);
+}
