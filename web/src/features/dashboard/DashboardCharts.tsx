@@ -10,7 +10,7 @@ interface ChartSpec {
   series: { labelKey: string; value: (d: DashboardDay) => number }[];
   week: number;
   previous: number;
-  /** Megabytes, with one decimal; counts otherwise. */
+  /** Megabytes (three significant digits); whole counts otherwise. */
   megabytes?: boolean;
 }
 
@@ -67,7 +67,8 @@ function specsOf(d: Dashboard): ChartSpec[] {
 function ChartCard({ spec, days }: { spec: ChartSpec; days: DashboardDay[] }) {
   const { t, i18n } = useTranslation();
   const dark = useComputedColorScheme('light') === 'dark';
-  const number = new Intl.NumberFormat(i18n.language, spec.megabytes ? { maximumFractionDigits: 1 } : { maximumFractionDigits: 0 });
+  // Megabytes of a quiet week are small fractions: three significant digits keep them readable.
+  const number = new Intl.NumberFormat(i18n.language, spec.megabytes ? { maximumSignificantDigits: 3 } : { maximumFractionDigits: 0 });
   const dayLabel = new Intl.DateTimeFormat(i18n.language, { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
   const week = days.slice(-7);
   const change = weekChange(spec.week, spec.previous);
