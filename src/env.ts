@@ -23,6 +23,9 @@ export interface Env {
   PUBLIC_URL: string;
   /** Twilio's API base; the local platform and tests point it at a local Twilio-shaped server. */
   TWILIO_API_BASE?: string;
+  /** The optional live-chat widget (src/modules/chat-widget): its origin and website token; off when unset. */
+  CHAT_WIDGET_BASE_URL?: string;
+  CHAT_WIDGET_TOKEN?: string;
   /** How long an isolate sums API request counts before it writes them (ms; default 5000, tests use less). */
   REQUEST_COUNT_FLUSH_MS?: string;
   /** DNS-over-HTTPS resolver the SMTP connection test asks to tell a bad host from a refused port. */

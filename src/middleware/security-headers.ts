@@ -1,6 +1,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from '../context';
+import { chatWidgetOf } from '../modules/chat-widget/config';
 
 /**
  * The browser's second wall, set on every response of the worker (the console's static files included: the
@@ -26,19 +27,24 @@ function liveSocketOrigin(url: URL): string {
   return `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}`;
 }
 
-/** The policy for one socket origin (none: answers that are never pages); its headers are computed once. */
-const policyFor = (socketOrigin: string | null) => secureHeaders({
+/**
+ * The policy for one socket origin (none: answers that are never pages) and, when the platform has one, the
+ * live-chat widget's origin (its script, frame and connections: the one exception, only when configured). Its
+ * headers are computed once.
+ */
+const policyFor = (socketOrigin: string | null, chatOrigin: string | null = null) => secureHeaders({
   contentSecurityPolicy: {
     defaultSrc: ["'self'"],
     // The Vite build emits only module files: no inline script, no eval.
-    scriptSrc: ["'self'"],
+    scriptSrc: chatOrigin ? ["'self'", chatOrigin] : ["'self'"],
     // Mantine writes its theme as CSS variables into a <style> element at runtime and uses style attributes for
     // its style props; neither can carry a nonce, so inline styles are allowed (styles cannot run code).
     styleSrc: ["'self'", "'unsafe-inline'"],
     // Email images in the template editor, preview and message view come from any https host the author used.
     imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
     fontSrc: ["'self'", 'data:'],
-    connectSrc: socketOrigin ? ["'self'", socketOrigin] : ["'self'"],
+    connectSrc: ["'self'", ...(socketOrigin ? [socketOrigin] : []), ...(chatOrigin ? [chatOrigin, chatOrigin.replace(/^http/, 'ws')] : [])],
+    ...(chatOrigin ? { frameSrc: [chatOrigin] } : {}),
     objectSrc: ["'none'"],
     baseUri: ["'self'"],
     formAction: ["'self'"],
@@ -67,15 +73,17 @@ const policyFor = (socketOrigin: string | null) => secureHeaders({
   },
 });
 
-/** Policies by live-socket origin: one per host the worker answers (organisation subdomains), kept bounded. */
+/** Policies by live-socket origin (one per host the worker answers) and chat widget, kept bounded. */
 const policies = new Map<string, MiddlewareHandler>();
-function policyOf(c: Context): MiddlewareHandler {
+function policyOf(c: Context<AppEnv>): MiddlewareHandler {
   const origin = liveSocketOrigin(new URL(c.req.url));
-  let policy = policies.get(origin);
+  const chatOrigin = chatWidgetOf(c.env)?.base_url ?? null;
+  const key = `${origin} ${chatOrigin ?? ''}`;
+  let policy = policies.get(key);
   if (!policy) {
     if (policies.size >= 1000) policies.clear();
-    policy = policyFor(origin);
-    policies.set(origin, policy);
+    policy = policyFor(origin, chatOrigin);
+    policies.set(key, policy);
   }
   return policy;
 }

@@ -14,6 +14,7 @@ import { readSignupSettings } from '../platform-settings/settings';
 import { signupPrice } from '../signup/payment';
 import { configuredProviders } from '../social/providers';
 import { demoResetHours, isDemoOrganization } from '../demo/demo-info';
+import { chatWidgetOf } from '../chat-widget/config';
 
 /** Where the Swagger UI lives: the API base with its version segment replaced (/api/v1 → /api/swagger-ui). */
 export const API_DOCS_PATH = '/api/swagger-ui';
@@ -39,6 +40,7 @@ export const initRoutes = new Hono<AppEnv>()
       organization: org,
       social_providers: configuredProviders(c.env),
       api_docs_url: API_DOCS_PATH,
+      chat_widget: chatWidgetOf(c.env),
       settings: {
         name: org?.name ?? 'Relay',
         env: environment,

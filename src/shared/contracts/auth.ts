@@ -59,6 +59,8 @@ export interface GuestInit {
   social_providers: { id: string; name: string }[];
   /** The interactive API documentation (Swagger UI), derived from the API base URL. */
   api_docs_url: string;
+  /** The live-chat widget for signed-in users (a Chatwoot-compatible provider), or null when it is off. */
+  chat_widget: { base_url: string; website_token: string } | null;
   settings: {
     name: string;
     env: string;

@@ -4,6 +4,7 @@ import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { ChatWidget } from '../../features/chat-widget/ChatWidget';
 import { useImportNotifications } from '../../features/import/live-imports';
 import { currentUserAtom, guestInitAtom } from '../../lib/session-state';
 import { AccountMenu } from './AccountMenu';
@@ -49,6 +50,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
         </AppShell.Navbar>
       )}
       <AppShell.Main>{children}</AppShell.Main>
+      {user && <ChatWidget />}
     </AppShell>
   );
 }
