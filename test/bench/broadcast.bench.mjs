@@ -7,23 +7,11 @@
 import Database from 'better-sqlite3';
 import { apiRequest, closeHttp, signIn } from './support/http.mjs';
 import { connectInspector, printProfile, sampleHeap } from './support/inspector.mjs';
-import { d1Execute, localD1File, startBenchPlatform } from './support/platform.mjs';
+import { d1Execute, localD1File, startBenchPlatform, taggedContactsSql } from './support/platform.mjs';
 import { startBenchWorker, startSink } from './smtp/harness.mjs';
 
 const N = Number(process.env.N) || 10_000;
 const MB = (bytes) => (bytes / 1024 / 1024).toFixed(1);
-
-/** N contacts tagged "Bench", each with one email address, written in three statements. */
-function contactsSql(n) {
-  const org = "(SELECT id FROM organizations WHERE domain = 'acme')";
-  const numbers = `WITH RECURSIVE k(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM k WHERE x < ${n}) SELECT x FROM k`;
-  return [
-    `INSERT INTO tags (org_id, name) VALUES (${org}, 'Bench');`,
-    `INSERT INTO contacts (org_id, name) SELECT ${org}, 'Bench ' || x FROM (${numbers});`,
-    `INSERT INTO contact_addresses (org_id, contact_id, type, value) SELECT org_id, id, 'email', 'bench' || id || '@example.test' FROM contacts WHERE org_id = ${org} AND name LIKE 'Bench %';`,
-    `INSERT INTO contact_tags (org_id, contact_id, tag_id) SELECT org_id, id, (SELECT id FROM tags WHERE org_id = ${org} AND name = 'Bench') FROM contacts WHERE org_id = ${org} AND name LIKE 'Bench %';`,
-  ].join('\n');
-}
 
 /** Bytes D1 keeps for the messages table and its indexes (SQLite's dbstat over the local database file). */
 function messageBytes(stateDir) {
@@ -51,7 +39,7 @@ async function main() {
     let token = await signIn(port, host);
 
     let started = performance.now();
-    await d1Execute(platform, contactsSql(N));
+    await d1Execute(platform, taggedContactsSql(N, 'Bench'));
     console.log(`seeded ${N} tagged contacts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     const [{ id: tagId }] = await d1Execute(platform, "SELECT id FROM tags WHERE name = 'Bench'");
 

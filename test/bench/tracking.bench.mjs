@@ -14,7 +14,7 @@ import path from 'node:path';
 import { startMailCatcher } from '../../scripts/mail-catcher.mjs';
 import { apiRequest, closeHttp, signIn } from './support/http.mjs';
 import { connectInspector, printProfile } from './support/inspector.mjs';
-import { d1Execute, startBenchPlatform } from './support/platform.mjs';
+import { d1Execute, startBenchPlatform, taggedContactsSql } from './support/platform.mjs';
 import { startBenchWorker } from './smtp/harness.mjs';
 
 const N = Number(process.env.N) || 20_000;
@@ -24,18 +24,6 @@ const WARM_UP = 1_000;
 const ROUNDS = Number(process.env.ROUNDS) || 4;
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const HERE = path.dirname(new URL(import.meta.url).pathname);
-
-/** M contacts tagged "Tracked", each with one email address. */
-function contactsSql(n) {
-  const org = "(SELECT id FROM organizations WHERE domain = 'acme')";
-  const numbers = `WITH RECURSIVE k(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM k WHERE x < ${n}) SELECT x FROM k`;
-  return [
-    `INSERT INTO tags (org_id, name) VALUES (${org}, 'Tracked');`,
-    `INSERT INTO contacts (org_id, name) SELECT ${org}, 'Tracked ' || x FROM (${numbers});`,
-    `INSERT INTO contact_addresses (org_id, contact_id, type, value) SELECT org_id, id, 'email', 'tracked' || id || '@example.test' FROM contacts WHERE org_id = ${org} AND name LIKE 'Tracked %';`,
-    `INSERT INTO contact_tags (org_id, contact_id, tag_id) SELECT org_id, id, (SELECT id FROM tags WHERE org_id = ${org} AND name = 'Tracked') FROM contacts WHERE org_id = ${org} AND name LIKE 'Tracked %';`,
-  ].join('\n');
-}
 
 /** The open pixel's and the offer link's paths in a caught email's html (the hidden honeypot link left out). */
 function trackingPaths(html) {
@@ -113,7 +101,7 @@ async function main() {
     };
 
     // The emails whose tracking URLs the burst hits: a broadcast to M contacts, caught by the mail catcher.
-    await d1Execute(platform, contactsSql(M));
+    await d1Execute(platform, taggedContactsSql(M, 'Tracked'));
     const [{ id: tagId }] = await d1Execute(platform, "SELECT id FROM tags WHERE name = 'Tracked'");
     const integration = await api('POST', '/integration', { name: 'Catcher', type: 'smtp', details: { server: '127.0.0.1', port: catcher.smtpPort, ssl: false, tls: false }, user: 'bench', password: 'unused' });
     await d1Execute(platform, `UPDATE integrations SET details = json_set(details, '$.user', NULL) WHERE id = ${integration.data.id}`);

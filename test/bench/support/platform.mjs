@@ -116,3 +116,19 @@ export function localD1File(stateDir) {
   if (!file) throw new Error(`no D1 sqlite file in ${dir}`);
   return path.join(dir, file);
 }
+
+/**
+ * SQL for n contacts of the seeded organisation tagged `tag` ("<tag> 1", ...), each with one email address
+ * (<tag lower case><id>@example.test): four statements, whatever n.
+ */
+export function taggedContactsSql(n, tag) {
+  const org = "(SELECT id FROM organizations WHERE domain = 'acme')";
+  const numbers = `WITH RECURSIVE k(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM k WHERE x < ${n}) SELECT x FROM k`;
+  const local = tag.toLowerCase();
+  return [
+    `INSERT INTO tags (org_id, name) VALUES (${org}, '${tag}');`,
+    `INSERT INTO contacts (org_id, name) SELECT ${org}, '${tag} ' || x FROM (${numbers});`,
+    `INSERT INTO contact_addresses (org_id, contact_id, type, value) SELECT org_id, id, 'email', '${local}' || id || '@example.test' FROM contacts WHERE org_id = ${org} AND name LIKE '${tag} %';`,
+    `INSERT INTO contact_tags (org_id, contact_id, tag_id) SELECT org_id, id, (SELECT id FROM tags WHERE org_id = ${org} AND name = '${tag}') FROM contacts WHERE org_id = ${org} AND name LIKE '${tag} %';`,
+  ].join('\n');
+}
