@@ -2,9 +2,10 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { BatchStatement } from '../crud/raw-batch';
 
-// The one place usage is added to org_daily_stats: each writer passes a statement into the D1 batch that makes
-// the change it counts (a message's outcome, a hit, an unsubscribe, a contact), so a figure never moves without
-// its cause, and a retried batch that changes nothing adds nothing.
+// How usage is added to org_daily_stats: each writer puts one of these statements into the D1 batch that makes the
+// change it counts (a message's outcome, a hit, an unsubscribe, a contact), so a figure never moves without its
+// cause, and a retried batch that changes nothing adds nothing. (The import writer, on raw D1 statements, has its
+// own upsert of contacts_created: src/modules/import/batch-writer.ts.)
 
 export const DAILY_COUNTERS = [
   'requests',
@@ -49,4 +50,10 @@ export function messageOutcomeStats(db: Database, orgId: number, token: string, 
     WHERE m.org_id = ${orgId} AND m.claim = ${token} AND m.status = 'sending'
     ON CONFLICT (org_id, day) DO UPDATE SET emails_sent = emails_sent + excluded.emails_sent, sms_sent = sms_sent + excluded.sms_sent,
       messages_failed = messages_failed + excluded.messages_failed`);
+}
+
+/** Adds 1 to `counter` when the statement just before it in the batch changed a row (an insert that was not a repeat). */
+export function countIfChanged(db: Database, orgId: number, counter: DailyCounter, day = dayOf()): BatchStatement {
+  return db.run(sql`INSERT INTO org_daily_stats (org_id, day, ${column(counter)}) SELECT ${orgId}, ${day}, 1 WHERE changes() > 0
+    ON CONFLICT (org_id, day) DO UPDATE SET ${column(counter)} = ${column(counter)} + 1`);
 }

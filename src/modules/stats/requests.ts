@@ -6,8 +6,8 @@ import { rawBatch } from '../crud/raw-batch';
 import { addDaily, dayOf } from './daily';
 
 // API requests per organisation and day without a D1 write per request: each isolate adds them up in memory and
-// writes its sums every FLUSH_AFTER_MS (REQUEST_COUNT_FLUSH_MS), one upsert per organisation, from the waitUntil of the request that
-// opened the window. What is lost: the sums of a window whose isolate is torn down before it ends (a few
+// writes its sums every FLUSH_AFTER_MS (REQUEST_COUNT_FLUSH_MS), one upsert per organisation, from the waitUntil
+// of the request that opened the window. What is lost: the sums of a window whose isolate is torn down before it ends (a few
 // seconds of one isolate's requests); a flush that fails puts its sums back for the next window.
 
 export const FLUSH_AFTER_MS = 5_000;

@@ -5,7 +5,7 @@ import type { Env } from '../../env';
 import { publishBroadcastProgress } from '../broadcast/progress';
 import { loadBroadcast } from '../broadcast/run-store';
 import { rawBatch } from '../crud/raw-batch';
-import { dayOf } from '../stats/daily';
+import { countIfChanged } from '../stats/daily';
 import type { UnsubscribeReason, UnsubscribeSource } from '../../shared/contracts/unsubscribe';
 
 // The one place unsubscribes are written: by the public page, the RFC 8058 one-click POST and the console's
@@ -63,9 +63,8 @@ export async function unsubscribe(db: Database, who: Who, input: UnsubscribeInpu
       SELECT ${who.orgId}, ${who.contactId}, s.id, ${input.messageId}, ${broadcastId}, ${input.reason}, ${input.comment}, ${input.source}
       FROM ${subscriptions} s WHERE s.id = ${input.subscriptionId} AND s.org_id = ${who.orgId}
       ON CONFLICT (org_id, subscription_id, contact_id) DO NOTHING`),
-    // Counted only when the insert just before made a row (the organisation's day, src/modules/stats).
-    db.run(sql`INSERT INTO org_daily_stats (org_id, day, unsubscribes) SELECT ${who.orgId}, ${dayOf()}, 1 WHERE changes() > 0
-      ON CONFLICT (org_id, day) DO UPDATE SET unsubscribes = unsubscribes + 1`),
+    // The organisation's day (src/modules/stats), when the insert just before made a row.
+    countIfChanged(db, who.orgId, 'unsubscribes'),
     ...(broadcastId ? [recount(db, who.orgId, broadcastId)] : []),
   ];
   const [insert] = await rawBatch(db, statements);
