@@ -6,8 +6,6 @@ import { platformOrigin } from '../../lib/org-url';
 
 export type TwilioHook = 'status' | 'inbound';
 
-export const twilioHookPath = (integrationId: number, hook: TwilioHook) => `/api/v1/hooks/twilio/${integrationId}/${hook}`;
-
 export function twilioHookUrl(env: { PUBLIC_URL: string }, integrationId: number, hook: TwilioHook): string {
-  return `${platformOrigin(env)}${twilioHookPath(integrationId, hook)}`;
+  return `${platformOrigin(env)}/api/v1/hooks/twilio/${integrationId}/${hook}`;
 }

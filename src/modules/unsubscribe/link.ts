@@ -6,7 +6,7 @@ import { hit, type Limit } from '../../lib/rate-limit';
 import { readUnsubscribeToken } from '../../lib/templating/unsubscribe-link';
 import { MESSAGES } from '../../shared/messages';
 import { UNSUBSCRIBE_MESSAGES } from '../../shared/contracts/unsubscribe';
-import type { Who } from './store';
+import type { MessageOf } from './store';
 
 // What a signed unsubscribe link names, checked: the organisation and contact must both exist and belong together.
 // Everything the public routes touch comes from here, never from the request's host or body.
@@ -14,9 +14,10 @@ import type { Who } from './store';
 /** Requests from one address to the public unsubscribe endpoints: generous for a person, tight for a script. */
 export const UNSUBSCRIBE_LIMIT: Limit = { max: 30, windowSeconds: 60 };
 
-export interface LinkTarget extends Who {
-  messageId: number | null;
+export interface LinkTarget extends MessageOf {
   orgName: string;
+  /** The category of the message's broadcast: what the page asks about and a one-click POST leaves. */
+  subscriptionId: number | null;
 }
 
 /**
@@ -30,13 +31,27 @@ export async function limitPublicRequest(c: Context<AppEnv>, key = `ip:${c.req.h
   }
 }
 
-/** The link's organisation, contact and message; a 404 `link_invalid` when it is forged, incomplete or stale. */
+/**
+ * The link's organisation, contact and message, with the message's broadcast and its category when the message is
+ * this contact's (one query); a 404 `link_invalid` when the link is forged, incomplete or stale.
+ */
 export async function readLink(c: Context<AppEnv>, token: string | undefined): Promise<LinkTarget> {
   const ref = token ? await readUnsubscribeToken(c.env, token) : null;
   const invalid = new ApiError(404, 'link_invalid', UNSUBSCRIBE_MESSAGES.linkInvalid);
   if (!ref || !ref.contactId) throw invalid;
-  const row = await c.var.db.get<{ name: string } | undefined>(sql`
-    SELECT o.name FROM organizations o JOIN contacts ct ON ct.org_id = o.id AND ct.id = ${ref.contactId} WHERE o.id = ${ref.orgId}`);
+  const row = await c.var.db.get<{ name: string; broadcast_id: number | null; subscription_id: number | null } | undefined>(sql`
+    SELECT o.name, m.broadcast_id, b.subscription_id
+    FROM organizations o JOIN contacts ct ON ct.org_id = o.id AND ct.id = ${ref.contactId}
+      LEFT JOIN messages m ON m.id = ${ref.messageId} AND m.org_id = o.id AND m.contact_id = ct.id
+      LEFT JOIN broadcasts b ON b.id = m.broadcast_id AND b.org_id = o.id
+    WHERE o.id = ${ref.orgId}`);
   if (!row) throw invalid;
-  return { orgId: ref.orgId, contactId: ref.contactId, messageId: ref.messageId, orgName: row.name };
+  return {
+    orgId: ref.orgId,
+    contactId: ref.contactId,
+    messageId: ref.messageId,
+    broadcastId: row.broadcast_id ?? null,
+    subscriptionId: row.subscription_id ?? null,
+    orgName: row.name,
+  };
 }

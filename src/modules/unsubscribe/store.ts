@@ -17,9 +17,14 @@ export interface Who {
   contactId: number;
 }
 
+/** A contact and the message (and its broadcast) an unsubscribe came through, as a checked link names them. */
+export interface MessageOf extends Who {
+  messageId: number | null;
+  broadcastId: number | null;
+}
+
 export interface UnsubscribeInput {
   subscriptionId: number;
-  messageId: number | null;
   reason: UnsubscribeReason | null;
   comment: string | null;
   source: UnsubscribeSource;
@@ -36,15 +41,6 @@ export async function unsubscribedFrom(db: Database, who: Who): Promise<Set<numb
   return new Set(rows.map((r) => r.id));
 }
 
-/** The message's broadcast and that broadcast's category, when the message is this contact's. */
-export async function messageContext(db: Database, who: Who, messageId: number | null): Promise<{ broadcastId: number | null; subscriptionId: number | null }> {
-  if (!messageId) return { broadcastId: null, subscriptionId: null };
-  const row = await db.get<{ broadcast_id: number | null; subscription_id: number | null }>(sql`
-    SELECT m.broadcast_id, b.subscription_id FROM ${messages} m LEFT JOIN broadcasts b ON b.id = m.broadcast_id AND b.org_id = m.org_id
-    WHERE m.id = ${messageId} AND m.org_id = ${who.orgId} AND m.contact_id = ${who.contactId}`);
-  return { broadcastId: row?.broadcast_id ?? null, subscriptionId: row?.subscription_id ?? null };
-}
-
 const recount = (db: Database, orgId: number, broadcastId: number) =>
   db.run(sql`UPDATE broadcasts SET unsubscribes = (SELECT count(*) FROM ${unsubscribes} WHERE org_id = ${orgId} AND broadcast_id = ${broadcastId})
     WHERE id = ${broadcastId} AND org_id = ${orgId}`);
@@ -56,11 +52,11 @@ export interface UnsubscribeChange {
 }
 
 /** Leaves a category (a second time changes nothing). */
-export async function unsubscribe(db: Database, who: Who, input: UnsubscribeInput): Promise<UnsubscribeChange> {
-  const { broadcastId } = await messageContext(db, who, input.messageId);
+export async function unsubscribe(db: Database, who: MessageOf, input: UnsubscribeInput): Promise<UnsubscribeChange> {
+  const { broadcastId } = who;
   const statements = [
     db.run(sql`INSERT INTO ${unsubscribes} (org_id, contact_id, subscription_id, message_id, broadcast_id, reason, comment, source)
-      SELECT ${who.orgId}, ${who.contactId}, s.id, ${input.messageId}, ${broadcastId}, ${input.reason}, ${input.comment}, ${input.source}
+      SELECT ${who.orgId}, ${who.contactId}, s.id, ${who.messageId}, ${broadcastId}, ${input.reason}, ${input.comment}, ${input.source}
       FROM ${subscriptions} s WHERE s.id = ${input.subscriptionId} AND s.org_id = ${who.orgId}
       ON CONFLICT (org_id, subscription_id, contact_id) DO NOTHING`),
     // The organisation's day (src/modules/stats), when the insert just before made a row.

@@ -1,14 +1,14 @@
-import { Alert, Anchor, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Stack, Table, Text } from '@mantine/core';
 import type { Broadcast } from '@shared/contracts/broadcast';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { pathOf } from '../../app/route-table';
 import { useRouteTable } from '../../app/services-context';
 import { DateTime } from '../../components/common/DateTime';
-import { LoadState } from '../../components/form/LoadState';
 import { useBroadcastClicks, useBroadcastUnsubscribes } from './api';
 import { EngagementTable } from './EngagementTable';
 import { reasonText } from './labels';
+import { TableSection } from './TableSection';
 
 /** The broadcast view's "engagement" tab: opens and clicks (people and all), clicks per link, unsubscribes. Live. */
 export function BroadcastEngagementTab({ broadcast: b }: { broadcast: Broadcast }) {
@@ -36,44 +36,36 @@ export function BroadcastEngagementTab({ broadcast: b }: { broadcast: Broadcast 
 function LinkClicksTable({ broadcastId, version }: { broadcastId: number; version: number }) {
   const { t } = useTranslation();
   const { data, error, isLoading } = useBroadcastClicks(broadcastId, version);
+  const links = data?.data ?? [];
   return (
-    <Paper withBorder p="md">
-      <Title order={4} mb="sm">
-        {t('engagement.links')}
-      </Title>
-      <LoadState error={error} loading={isLoading && !data}>
-        {() =>
-          data!.data.length === 0 ? (
-            <Text c="dimmed">{t('engagement.noLinks')}</Text>
-          ) : (
-            <Table.ScrollContainer minWidth={520}>
-              <Table data-testid="broadcast-links">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('engagement.link')}</Table.Th>
-                    <Table.Th ta="right">{t('engagement.clicksUnique')}</Table.Th>
-                    <Table.Th ta="right">{t('engagement.clicks')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data!.data.map((link) => (
-                    <Table.Tr key={link.link_index} data-testid="broadcast-link">
-                      <Table.Td style={{ wordBreak: 'break-all' }}>{link.url}</Table.Td>
-                      <Table.Td ta="right">
-                        <b>{link.human_clicks_unique}</b> / {link.clicks_unique}
-                      </Table.Td>
-                      <Table.Td ta="right">
-                        <b>{link.human_clicks}</b> / {link.clicks}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )
-        }
-      </LoadState>
-    </Paper>
+    <TableSection
+      title={t('engagement.links')}
+      state={{ error, loading: isLoading && !data }}
+      empty={links.length === 0}
+      emptyText={t('engagement.noLinks')}
+      minWidth={520}
+      testId="broadcast-links"
+      head={
+        <>
+          <Table.Th>{t('engagement.link')}</Table.Th>
+          <Table.Th ta="right">{t('engagement.clicksUnique')}</Table.Th>
+          <Table.Th ta="right">{t('engagement.clicks')}</Table.Th>
+        </>
+      }
+      rows={() =>
+        links.map((link) => (
+          <Table.Tr key={link.link_index} data-testid="broadcast-link">
+            <Table.Td style={{ wordBreak: 'break-all' }}>{link.url}</Table.Td>
+            <Table.Td ta="right">
+              <b>{link.human_clicks_unique}</b> / {link.clicks_unique}
+            </Table.Td>
+            <Table.Td ta="right">
+              <b>{link.human_clicks}</b> / {link.clicks}
+            </Table.Td>
+          </Table.Tr>
+        ))
+      }
+    />
   );
 }
 
@@ -81,61 +73,56 @@ function UnsubscribesTable({ broadcastId, version }: { broadcastId: number; vers
   const { t } = useTranslation();
   const table = useRouteTable();
   const { data, error, isLoading } = useBroadcastUnsubscribes(broadcastId, version);
+  const rows = data?.data ?? [];
   return (
-    <Paper withBorder p="md">
-      <Title order={4} mb="sm">
-        {t('engagement.unsubscribes')} ({version.toLocaleString()})
-      </Title>
-      <LoadState error={error} loading={isLoading && !data}>
-        {() =>
-          data!.data.length === 0 ? (
-            <Text c="dimmed">{t('engagement.noUnsubscribes')}</Text>
-          ) : (
-            <Table.ScrollContainer minWidth={640}>
-              <Table data-testid="broadcast-unsubscribes">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('engagement.columns.contact')}</Table.Th>
-                    <Table.Th>{t('engagement.columns.reason_given')}</Table.Th>
-                    <Table.Th>{t('engagement.columns.comment')}</Table.Th>
-                    <Table.Th>{t('engagement.columns.source')}</Table.Th>
-                    <Table.Th>{t('engagement.columns.when')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data!.data.map((u) => {
-                    const href = pathOf(table, 'contact_update', { id: u.contact_id });
-                    return (
-                      <Table.Tr key={`${u.contact_id}:${u.created_at}`} data-testid="broadcast-unsubscribe">
-                        <Table.Td>
-                          {href ? (
-                            <Link href={href} asChild>
-                              <Anchor href={href}>{u.contact_name ?? `#${u.contact_id}`}</Anchor>
-                            </Link>
-                          ) : (
-                            (u.contact_name ?? `#${u.contact_id}`)
-                          )}
-                        </Table.Td>
-                        <Table.Td>{reasonText(t, u.reason)}</Table.Td>
-                        <Table.Td style={{ wordBreak: 'break-word' }}>{u.comment ?? '—'}</Table.Td>
-                        <Table.Td>{u.source ? t(`engagement.sources.${u.source}`) : '—'}</Table.Td>
-                        <Table.Td>
-                          <DateTime value={u.created_at} />
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )
-        }
-      </LoadState>
-      {data && data.data.length < version && (
-        <Text size="xs" c="dimmed" mt="xs">
-          {t('engagement.unsubscribesShown', { count: data.data.length })}
-        </Text>
-      )}
-    </Paper>
+    <TableSection
+      title={`${t('engagement.unsubscribes')} (${version.toLocaleString()})`}
+      state={{ error, loading: isLoading && !data }}
+      empty={rows.length === 0}
+      emptyText={t('engagement.noUnsubscribes')}
+      minWidth={640}
+      testId="broadcast-unsubscribes"
+      head={
+        <>
+          <Table.Th>{t('engagement.columns.contact')}</Table.Th>
+          <Table.Th>{t('engagement.columns.reason_given')}</Table.Th>
+          <Table.Th>{t('engagement.columns.comment')}</Table.Th>
+          <Table.Th>{t('engagement.columns.source')}</Table.Th>
+          <Table.Th>{t('engagement.columns.when')}</Table.Th>
+        </>
+      }
+      rows={() =>
+        rows.map((u) => {
+          const href = pathOf(table, 'contact_update', { id: u.contact_id });
+          const name = u.contact_name ?? `#${u.contact_id}`;
+          return (
+            <Table.Tr key={`${u.contact_id}:${u.created_at}`} data-testid="broadcast-unsubscribe">
+              <Table.Td>
+                {href ? (
+                  <Link href={href} asChild>
+                    <Anchor href={href}>{name}</Anchor>
+                  </Link>
+                ) : (
+                  name
+                )}
+              </Table.Td>
+              <Table.Td>{reasonText(t, u.reason)}</Table.Td>
+              <Table.Td style={{ wordBreak: 'break-word' }}>{u.comment ?? '—'}</Table.Td>
+              <Table.Td>{u.source ? t(`engagement.sources.${u.source}`) : '—'}</Table.Td>
+              <Table.Td>
+                <DateTime value={u.created_at} />
+              </Table.Td>
+            </Table.Tr>
+          );
+        })
+      }
+      footer={
+        data && rows.length < version ? (
+          <Text size="xs" c="dimmed" mt="xs">
+            {t('engagement.unsubscribesShown', { count: rows.length })}
+          </Text>
+        ) : null
+      }
+    />
   );
 }

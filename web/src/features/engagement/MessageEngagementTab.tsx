@@ -1,4 +1,4 @@
-import { Alert, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Paper, Stack, Table, Title } from '@mantine/core';
 import type { Message } from '@shared/contracts/message';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/common/DateTime';
@@ -6,6 +6,7 @@ import { LoadState } from '../../components/form/LoadState';
 import { useMessageEngagement } from './api';
 import { EngagementTable } from './EngagementTable';
 import { DeliveryBadge, HitClassBadge, reasonText } from './labels';
+import { TableSection } from './TableSection';
 
 /** The message view's "engagement" tab: opens and clicks (people and all), links clicked, hits, the unsubscribe. */
 export function MessageEngagementTab({ message: m }: { message: Message }) {
@@ -41,78 +42,66 @@ export function MessageEngagementTab({ message: m }: { message: Message }) {
                 </Alert>
               )}
               {m.type === 'email' && (
-                <Paper withBorder p="md">
-                  <Title order={4} mb="sm">
-                    {t('engagement.links')}
-                  </Title>
-                  {e.links.length === 0 ? (
-                    <Text c="dimmed">{t('engagement.noLinks')}</Text>
-                  ) : (
-                    <Table.ScrollContainer minWidth={480}>
-                      <Table data-testid="message-links">
-                        <Table.Thead>
-                          <Table.Tr>
-                            <Table.Th>{t('engagement.link')}</Table.Th>
-                            <Table.Th ta="right">{t('engagement.clicks')}</Table.Th>
-                            <Table.Th>{t('engagement.columns.when')}</Table.Th>
-                          </Table.Tr>
-                        </Table.Thead>
-                        <Table.Tbody>
-                          {e.links.map((link) => (
-                            <Table.Tr key={link.link_index}>
-                              <Table.Td style={{ wordBreak: 'break-all' }}>{link.url}</Table.Td>
-                              <Table.Td ta="right">
-                                <b>{link.human_clicks}</b> / {link.clicks}
-                              </Table.Td>
-                              <Table.Td>
-                                <DateTime value={link.first_clicked_at} />
-                              </Table.Td>
-                            </Table.Tr>
-                          ))}
-                        </Table.Tbody>
-                      </Table>
-                    </Table.ScrollContainer>
-                  )}
-                </Paper>
+                <TableSection
+                  title={t('engagement.links')}
+                  empty={e.links.length === 0}
+                  emptyText={t('engagement.noLinks')}
+                  minWidth={480}
+                  testId="message-links"
+                  head={
+                    <>
+                      <Table.Th>{t('engagement.link')}</Table.Th>
+                      <Table.Th ta="right">{t('engagement.clicks')}</Table.Th>
+                      <Table.Th>{t('engagement.columns.when')}</Table.Th>
+                    </>
+                  }
+                  rows={() =>
+                    e.links.map((link) => (
+                      <Table.Tr key={link.link_index}>
+                        <Table.Td style={{ wordBreak: 'break-all' }}>{link.url}</Table.Td>
+                        <Table.Td ta="right">
+                          <b>{link.human_clicks}</b> / {link.clicks}
+                        </Table.Td>
+                        <Table.Td>
+                          <DateTime value={link.first_clicked_at} />
+                        </Table.Td>
+                      </Table.Tr>
+                    ))
+                  }
+                />
               )}
               {m.type === 'email' && (
-                <Paper withBorder p="md">
-                  <Title order={4} mb="sm">
-                    {t('engagement.hits')}
-                  </Title>
-                  {e.hits.length === 0 ? (
-                    <Text c="dimmed">{t('engagement.noHits')}</Text>
-                  ) : (
-                    <Table.ScrollContainer minWidth={640}>
-                      <Table data-testid="message-hits">
-                        <Table.Thead>
-                          <Table.Tr>
-                            <Table.Th>{t('engagement.columns.when')}</Table.Th>
-                            <Table.Th>{t('engagement.columns.kind')}</Table.Th>
-                            <Table.Th>{t('engagement.columns.class')}</Table.Th>
-                            <Table.Th>{t('engagement.columns.reason')}</Table.Th>
-                            <Table.Th>{t('engagement.columns.network')}</Table.Th>
-                          </Table.Tr>
-                        </Table.Thead>
-                        <Table.Tbody>
-                          {e.hits.map((hit, i) => (
-                            <Table.Tr key={`${hit.at}:${i}`} data-testid="message-hit">
-                              <Table.Td>
-                                <DateTime value={hit.at} />
-                              </Table.Td>
-                              <Table.Td>{t(`engagement.hitKind.${hit.kind}`)}</Table.Td>
-                              <Table.Td>
-                                <HitClassBadge hitClass={hit.class} reason={hit.reason} />
-                              </Table.Td>
-                              <Table.Td>{t(`engagement.reasons.${hit.reason}`)}</Table.Td>
-                              <Table.Td>{hit.as_organization || '—'}</Table.Td>
-                            </Table.Tr>
-                          ))}
-                        </Table.Tbody>
-                      </Table>
-                    </Table.ScrollContainer>
-                  )}
-                </Paper>
+                <TableSection
+                  title={t('engagement.hits')}
+                  empty={e.hits.length === 0}
+                  emptyText={t('engagement.noHits')}
+                  minWidth={640}
+                  testId="message-hits"
+                  head={
+                    <>
+                      <Table.Th>{t('engagement.columns.when')}</Table.Th>
+                      <Table.Th>{t('engagement.columns.kind')}</Table.Th>
+                      <Table.Th>{t('engagement.columns.class')}</Table.Th>
+                      <Table.Th>{t('engagement.columns.reason')}</Table.Th>
+                      <Table.Th>{t('engagement.columns.network')}</Table.Th>
+                    </>
+                  }
+                  rows={() =>
+                    e.hits.map((hit, i) => (
+                      <Table.Tr key={`${hit.at}:${i}`} data-testid="message-hit">
+                        <Table.Td>
+                          <DateTime value={hit.at} />
+                        </Table.Td>
+                        <Table.Td>{t(`engagement.hitKind.${hit.kind}`)}</Table.Td>
+                        <Table.Td>
+                          <HitClassBadge hitClass={hit.class} reason={hit.reason} />
+                        </Table.Td>
+                        <Table.Td>{t(`engagement.reasons.${hit.reason}`)}</Table.Td>
+                        <Table.Td>{hit.as_organization || '—'}</Table.Td>
+                      </Table.Tr>
+                    ))
+                  }
+                />
               )}
             </>
           );
