@@ -46,6 +46,8 @@ import { socialCallbackRoutes } from './modules/social/callback-routes';
 import { demoRoutes } from './modules/demo/routes';
 import { apiDocsRoutes } from './modules/api-docs/routes';
 import { demoOperatorRoutes } from './modules/demo/operator-routes';
+import { messageArchiveRoutes } from './modules/retention/routes';
+import { healthRoutes } from './modules/health/routes';
 
 /** Entity collections that need a signed-in user; each gets the shared contract from crudRoutes. */
 const entities = {
@@ -64,6 +66,7 @@ const entities = {
   campaign: campaignRoutes,
   broadcast: broadcastRoutes,
   message: messageRoutes,
+  'message-archive': messageArchiveRoutes,
   organization: organizationRoutes,
   session: sessionRoutes,
   'internal-api-key': apiKeyRoutes,
@@ -122,6 +125,7 @@ export function buildApp() {
   // Platform routes first: a matched platform handler answers before the tenant middleware would run.
   app.route('/api/v1', platform);
   app.route('/api/v1', api);
+  app.route('/api/health', healthRoutes);
   app.route('/api', apiDocsRoutes);
   app.route('/unsubscribe', oneClickRoutes);
   app.route('/', consoleRoutes);

@@ -28,6 +28,10 @@ export interface Env {
   CHAT_WIDGET_TOKEN?: string;
   /** How long an isolate sums API request counts before it writes them (ms; default 5000, tests use less). */
   REQUEST_COUNT_FLUSH_MS?: string;
+  /** 'off' stops counting API requests (the dashboard's request chart); any other value or unset: counted. */
+  REQUEST_COUNTING?: string;
+  /** Days messages stay in D1 before the cron archives them to R2, unless the organisation set its own (default 90). */
+  MESSAGE_RETENTION_DAYS?: string;
   /** DNS-over-HTTPS resolver the SMTP connection test asks to tell a bad host from a refused port. */
   DNS_RESOLVER_URL?: string;
 

@@ -8,6 +8,9 @@ import { rescueStalledMessages } from './modules/message/send-message';
 import { wakeStalledBroadcasts } from './modules/broadcast/rescue';
 import { resetDemoIfDue } from './modules/demo/reset';
 import { rescueStalledSystemMails } from './modules/system-mail/rescue';
+import { archiveOldMessages } from './modules/retention/archive';
+import { cleanUpStaleFiles } from './modules/files/cleanup';
+import { measureDataVolumeIfDue } from './modules/stats/data-volume';
 import { dispatchQueue } from '../queues/dispatch';
 import type { QueueMessageBody } from '../queues/messages';
 
@@ -22,10 +25,24 @@ export default {
   queue: (batch, env) => dispatchQueue(batch, env),
   /**
    * Cron: housekeeping of expired sessions and stale rate-limit windows; imports, sends and system mails whose
-   * job was lost go again, forgotten broadcasts are woken; the shared demo is reset when due.
+   * job was lost go again, forgotten broadcasts are woken; the shared demo is reset when due. Storage: messages
+   * past their retention are archived to R2, stale import files removed, and data volume measured hourly.
    */
   scheduled: async (_controller, env, ctx) => {
     const db = createDb(env.DB);
-    ctx.waitUntil(Promise.all([pruneSessions(db), pruneRateLimits(db), rescueStalledImports(db, env), rescueStalledMessages(db, env), rescueStalledSystemMails(db, env), wakeStalledBroadcasts(db, env), resetDemoIfDue(env, db)]));
+    ctx.waitUntil(
+      Promise.all([
+        pruneSessions(db),
+        pruneRateLimits(db),
+        rescueStalledImports(db, env),
+        rescueStalledMessages(db, env),
+        rescueStalledSystemMails(db, env),
+        wakeStalledBroadcasts(db, env),
+        resetDemoIfDue(env, db),
+        cleanUpStaleFiles(db, env.FILES),
+        // Archiving first, so the hour's measurement sees what stayed.
+        archiveOldMessages(db, env).then(() => measureDataVolumeIfDue(db)),
+      ]),
+    );
   },
 } satisfies ExportedHandler<Env, QueueMessageBody>;

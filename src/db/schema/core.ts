@@ -16,6 +16,8 @@ export const organizations = sqliteTable('organizations', {
   /** Defaults for new broadcasts: an open pixel and click redirects in email html (src/modules/tracking). */
   trackOpens: integer('track_opens', { mode: 'boolean' }).notNull().default(true),
   trackClicks: integer('track_clicks', { mode: 'boolean' }).notNull().default(true),
+  /** Days a message stays in D1 before the cron archives it to R2; null: the platform's default (src/modules/retention). */
+  messageRetentionDays: integer('message_retention_days'),
   ...timestamps,
 });
 

@@ -3,6 +3,7 @@ import type { Database } from '../../db/client';
 import { organizations, senders, templateAttachments, templates } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { orgFilesPrefix } from '../../lib/r2-prefix';
+import { putOrgFile } from '../files/stored-files';
 import type { TemplateType } from '../../shared/contracts/template';
 
 // What a broadcast sends, frozen when it starts: the template (subject, body, plain body, attachments), the
@@ -49,7 +50,7 @@ export async function takeSnapshot(
     const object = await files.get(file.fileKey);
     if (!object) return { problem: `The attachment ${file.fileName} is missing from storage` };
     const key = `${broadcastFolder(orgId, broadcastId)}${file.id}`;
-    await files.put(key, object.body, { httpMetadata: { contentType: file.contentType } });
+    await putOrgFile(files, db, orgId, 'snapshot', key, object.body, { httpMetadata: { contentType: file.contentType } });
     attachments.push({ file_name: file.fileName, file_key: key, content_type: file.contentType, size: file.size });
   }
   return {

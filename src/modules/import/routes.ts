@@ -20,6 +20,7 @@ import { peekFile } from './file-peek';
 import { presentImport } from './presenter';
 import { IMPORT_JOB_KIND, type ImportJobMessage } from './run-import';
 import { importFileKey, isOwnImportKey, storeUpload } from './upload';
+import { deleteOrgFiles, recordFile, reserveFile } from '../files/stored-files';
 
 /** /import: upload a CSV, start an import of it, and the shared list/read contract (see src/shared/contracts/import.ts). */
 export const importRoutes = new Hono<AppEnv>();
@@ -29,7 +30,16 @@ importRoutes.post('/upload', validQuery(importUploadQuerySchema), async (c) => {
   const header = c.req.header('content-length');
   const declared = header !== undefined && /^\d+$/.test(header) ? Number(header) : null;
   const key = importFileKey(c.var.org.id);
-  const size = await storeUpload(c.env.FILES, key, c.req.raw.body, declared);
+  // In the ledger before the bytes arrive: an upload cut off half-way is found and removed by the cleanup.
+  await reserveFile(c.var.db, c.var.org.id, 'import', key);
+  let size: number;
+  try {
+    size = await storeUpload(c.env.FILES, key, c.req.raw.body, declared);
+  } catch (error) {
+    await deleteOrgFiles(c.env.FILES, c.var.db, c.var.org.id, [key]);
+    throw error;
+  }
+  await recordFile(c.var.db, c.var.org.id, 'import', key, size);
   const data: ImportUpload = { file_key: key, file_name, file_size: size };
   return c.json({ data }, 201);
 });

@@ -57,3 +57,13 @@ export function countIfChanged(db: Database, orgId: number, counter: DailyCounte
   return db.run(sql`INSERT INTO org_daily_stats (org_id, day, ${column(counter)}) SELECT ${orgId}, ${day}, 1 WHERE changes() > 0
     ON CONFLICT (org_id, day) DO UPDATE SET ${column(counter)} = ${column(counter)} + 1`);
 }
+
+/**
+ * Writes the organisation's volumes as they stand (org_usage) into its day: the dashboard's data and file volume
+ * charts read the last gauge of each day. Data volume stays unset until the cron first measured it.
+ */
+export function usageGauges(db: Database, orgId: number, day = dayOf()): BatchStatement {
+  return db.run(sql`INSERT INTO org_daily_stats (org_id, day, file_bytes, data_bytes)
+    SELECT org_id, ${day}, file_bytes, CASE WHEN data_measured_at IS NULL THEN NULL ELSE data_bytes END FROM org_usage WHERE org_id = ${orgId}
+    ON CONFLICT (org_id, day) DO UPDATE SET file_bytes = excluded.file_bytes, data_bytes = coalesce(excluded.data_bytes, data_bytes)`);
+}

@@ -1,12 +1,12 @@
-import { and, count, eq, gte } from 'drizzle-orm';
+import { and, count, eq, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
-import { contacts, orgDailyStats } from '../../db/schema';
+import { contacts, orgDailyStats, orgUsage } from '../../db/schema';
 import { DASHBOARD_DAYS, type Dashboard, type DashboardDay, type DashboardFigures } from '../../shared/contracts/dashboard';
 import { DAILY_COUNTERS, dayOf } from './daily';
 
-// GET /dashboard: fourteen rows of the organisation's daily counters and one indexed count of its contacts, so
-// the answer costs the same whatever the organisation's size.
+// GET /dashboard: fourteen rows of the organisation's daily counters, its usage row, the last volume gauges before
+// the window and one indexed count of its contacts, so the answer costs the same whatever the organisation's size.
 
 const DAY_MS = 86_400_000;
 
@@ -22,9 +22,15 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
   const orgId = c.var.org.id;
   const today = Date.parse(`${dayOf()}T00:00:00.000Z`);
   const days = Array.from({ length: DASHBOARD_DAYS }, (_, i) => dayOf(today - (DASHBOARD_DAYS - 1 - i) * DAY_MS));
-  const [rows, [{ total }]] = await Promise.all([
+  const [rows, [{ total }], [usage], [before]] = await Promise.all([
     c.var.db.select().from(orgDailyStats).where(and(eq(orgDailyStats.orgId, orgId), gte(orgDailyStats.day, days[0]))),
     c.var.db.select({ total: count() }).from(contacts).where(eq(contacts.orgId, orgId)),
+    c.var.db.select().from(orgUsage).where(eq(orgUsage.orgId, orgId)),
+    // The volumes as they stood when the window opened: the last gauges before it.
+    c.var.db
+      .select({ fileBytes: sql<number | null>`max(${orgDailyStats.fileBytes})`, dataBytes: sql<number | null>`max(${orgDailyStats.dataBytes})` })
+      .from(orgDailyStats)
+      .where(and(eq(orgDailyStats.orgId, orgId), eq(orgDailyStats.day, c.var.db.select({ day: sql`max(${orgDailyStats.day})` }).from(orgDailyStats).where(and(eq(orgDailyStats.orgId, orgId), lt(orgDailyStats.day, days[0]), isNotNull(orgDailyStats.fileBytes)))))),
   ]);
   const byDay = new Map(rows.map((r) => [r.day, r]));
   const figures = days.map((day): DashboardFigures => {
@@ -43,11 +49,23 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
     totals[i] = Math.max(0, atEnd);
     atEnd -= figures[i].contacts_created - figures[i].contacts_deleted;
   }
+  // Volumes at the end of each day: the day's last gauge, else the day before's.
+  let fileBytes = before?.fileBytes ?? 0;
+  let dataBytes: number | null = before?.dataBytes ?? null;
+  const volumes = days.map((day) => {
+    const r = byDay.get(day);
+    fileBytes = r?.fileBytes ?? fileBytes;
+    dataBytes = r?.dataBytes ?? dataBytes;
+    return { file_bytes: fileBytes, data_bytes: dataBytes };
+  });
   const data: Dashboard = {
-    days: days.map((day, i): DashboardDay => ({ day, ...figures[i], contacts_total: totals[i] })),
+    days: days.map((day, i): DashboardDay => ({ day, ...figures[i], contacts_total: totals[i], ...volumes[i] })),
     week: sum(figures.slice(-7)),
     previous_week: sum(figures.slice(0, -7)),
     contacts_total: total,
+    file_bytes: usage?.fileBytes ?? 0,
+    data_bytes: usage?.dataMeasuredAt ? usage.dataBytes : null,
+    data_measured_at: usage?.dataMeasuredAt ?? null,
   };
   return c.json({ data });
 });

@@ -57,10 +57,13 @@ export async function flushRequestCounts(db: Database): Promise<void> {
   }
 }
 
-/** Counts every API request of an organisation (after the tenant is known): request and answer body bytes. */
+/**
+ * Counts every API request of an organisation (after the tenant is known): request and answer body bytes.
+ * REQUEST_COUNTING=off turns it off (the dashboard benchmark compares the two).
+ */
 export const countRequests = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   const org = c.var.org;
-  if (!org) return;
+  if (!org || c.env.REQUEST_COUNTING === 'off') return;
   countRequest(c, org.id, bodyBytes(c.req.header('content-length')) + bodyBytes(c.res.headers.get('content-length')));
 });

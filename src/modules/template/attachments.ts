@@ -9,6 +9,7 @@ import { deleteR2Prefix, orgFilesPrefix } from '../../lib/r2-prefix';
 import { parseId } from '../../lib/validate';
 import { ATTACHMENT_RULES, TEMPLATE_MESSAGES, type TemplateAttachment } from '../../shared/contracts/template';
 import { recordActivity } from '../activity-log/record';
+import { deleteOrgFiles, forgetFilesUnder, putOrgFile } from '../files/stored-files';
 import { rowOr404 } from '../crud/rows';
 import { multipartBoundary, MultipartError, readMultipart, type PartSink } from './multipart';
 
@@ -77,11 +78,12 @@ export async function attachmentsByTemplate(db: Database, orgId: number, templat
  * a couple of R2 calls per 1,000 files rather than one per template. Failures are logged, not raised: the
  * templates are gone either way, and a left-over file is never served again.
  */
-export async function deleteTemplateFiles(bucket: R2Bucket, orgId: number, templateIds: number[]): Promise<void> {
+export async function deleteTemplateFiles(bucket: R2Bucket, db: Database, orgId: number, templateIds: number[]): Promise<void> {
   const wanted = new Set(templateIds.map(String));
   const prefixes = templateIds.length <= 5 ? templateIds.map((id) => templateFolder(orgId, id)) : [`${orgFilesPrefix(orgId)}templates/`];
   try {
     for (const prefix of prefixes) await deleteR2Prefix(bucket, prefix, (key) => wanted.has(key.split('/')[3]));
+    await forgetFilesUnder(db, orgId, templateIds.map((id) => templateFolder(orgId, id)));
   } catch (error) {
     console.error(JSON.stringify({ level: 'error', what: 'template files not deleted', orgId, templateIds: templateIds.slice(0, 100), error: String(error) }));
   }
@@ -134,7 +136,7 @@ async function receiveFiles(c: Ctx, templateId: number): Promise<Received[]> {
           }
           chunks = [];
           const key = `${templateFolder(c.var.org.id, templateId)}${crypto.randomUUID()}`;
-          await c.env.FILES.put(key, bytes, { httpMetadata: { contentType: file.contentType } });
+          await putOrgFile(c.env.FILES, c.var.db, c.var.org.id, 'attachment', key, bytes, { httpMetadata: { contentType: file.contentType } });
           file.key = key;
         },
       };
@@ -149,7 +151,7 @@ async function receiveFiles(c: Ctx, templateId: number): Promise<Received[]> {
 
 async function removeStored(c: Ctx, files: Received[]) {
   const keys = files.map((f) => f.key).filter((k): k is string => k !== null);
-  if (keys.length) await c.env.FILES.delete(keys);
+  await deleteOrgFiles(c.env.FILES, c.var.db, c.var.org.id, keys);
 }
 
 /** The problems of an upload in the spec's words, or [] when every file is fine. */
@@ -237,7 +239,7 @@ export function attachmentRoutes(present: (c: Ctx, row: typeof templates.$inferS
       const template = await rowOr404(c, templates);
       const attachment = await attachmentOr404(c, template.id);
       await new TenantScope(c.var.db, templateAttachments, c.var.org.id).delete(eq(templateAttachments.id, attachment.id));
-      await c.env.FILES.delete(attachment.fileKey);
+      await deleteOrgFiles(c.env.FILES, c.var.db, c.var.org.id, [attachment.fileKey]);
       await recordActivity(c, 'template', template.id, 'update', [{ field: 'attachments', previous: attachment.fileName, next: null }]);
       return c.json({ data: { deleted: 1 } });
     });

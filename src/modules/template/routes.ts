@@ -106,7 +106,7 @@ const crud = crudRoutes<typeof templates, Input, Template | TemplateListItem>({
       return row;
     },
   },
-  afterDelete: (c, ids) => deleteTemplateFiles(c.env.FILES, c.var.org.id, ids),
+  afterDelete: (c, ids) => deleteTemplateFiles(c.env.FILES, c.var.db, c.var.org.id, ids),
   // Only a single template carries the bodies (they can be large), not the list.
   present: (c, rows) => presentTemplates(c, rows, !(c.req.method === 'GET' && !c.req.param('id'))),
 });

@@ -17,6 +17,10 @@ export const profileUpdateSchema = z
     path: ['username'],
   });
 
+/** How long messages may stay in D1 before they are archived to R2 (days). */
+export const RETENTION_DAYS = { min: 7, max: 3650 } as const;
+export const RETENTION_MESSAGE = `Must be a whole number of days from ${RETENTION_DAYS.min} to ${RETENTION_DAYS.max}`;
+
 /**
  * PUT /organization: the current organisation's name (its domain never changes) and its tracking defaults for new
  * broadcasts (omitted: unchanged).
@@ -26,6 +30,14 @@ export const organizationUpdateSchema = z
     name: requiredText(200),
     track_opens: z.boolean({ error: 'Must be true or false' }).optional(),
     track_clicks: z.boolean({ error: 'Must be true or false' }).optional(),
+    /** null: the platform's default. */
+    message_retention_days: z
+      .number({ error: RETENTION_MESSAGE })
+      .int(RETENTION_MESSAGE)
+      .min(RETENTION_DAYS.min, RETENTION_MESSAGE)
+      .max(RETENTION_DAYS.max, RETENTION_MESSAGE)
+      .nullable()
+      .optional(),
   })
   .strict();
 export type OrganizationUpdate = z.infer<typeof organizationUpdateSchema>;
@@ -37,6 +49,10 @@ export interface OrganizationSettings {
   domain: string;
   track_opens: boolean;
   track_clicks: boolean;
+  /** The organisation's own retention (days), or null for the platform's default. */
+  message_retention_days: number | null;
+  /** What applies now: the organisation's own, else the platform's default. */
+  effective_retention_days: number;
 }
 
 /** DELETE /internal-user/{id}: irreversible, so the caller repeats their login to confirm. */

@@ -24,6 +24,9 @@ export interface DashboardDay extends DashboardFigures {
   day: string;
   /** Contacts at the end of the day. */
   contacts_total: number;
+  /** The organisation's share of D1 and its R2 bytes at the end of the day (data: null before the first measurement). */
+  data_bytes: number | null;
+  file_bytes: number;
 }
 
 export interface Dashboard {
@@ -33,4 +36,8 @@ export interface Dashboard {
   week: DashboardFigures;
   previous_week: DashboardFigures;
   contacts_total: number;
+  /** Volumes now: R2 bytes (kept on every upload and delete) and the D1 share (measured hourly, at data_measured_at). */
+  file_bytes: number;
+  data_bytes: number | null;
+  data_measured_at: string | null;
 }
