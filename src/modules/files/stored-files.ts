@@ -68,6 +68,7 @@ export async function deleteOrgFiles(bucket: R2Bucket, db: Database, orgId: numb
 /** Takes the ledger rows under any of `prefixes` out of the file volume (their objects are deleted by the caller). */
 export async function forgetFilesUnder(db: Database, orgId: number, prefixes: string[]): Promise<void> {
   if (prefixes.length === 0) return;
-  const under = sql`EXISTS (SELECT 1 FROM json_each(${JSON.stringify(prefixes)}) p WHERE substr(key, 1, length(p.value)) = p.value)`;
+  // stored_files.key in full: json_each has a column named key too.
+  const under = sql`EXISTS (SELECT 1 FROM json_each(${JSON.stringify(prefixes)}) p WHERE substr(stored_files.key, 1, length(p.value)) = p.value)`;
   await rawBatch(db, forgetStatements(db, orgId, under));
 }
