@@ -61,7 +61,7 @@ describe('locale files', () => {
         'integrations.statuses.active', 'templates.placeholders.variable',
         // broadcasts: Alias, Note, Type, Tags, Contact, Messages
         'broadcasts.fields.alias', 'broadcasts.fields.note', 'broadcasts.fields.type', 'broadcasts.filter.tags', 'broadcasts.recipientColumns.contact',
-        'messages.fields.contact', 'messages.fields.type', 'messages.title',
+        'messages.fields.contact', 'messages.fields.type', 'messages.title', 'retention.messages',
         // engagement: Engagement, Contact, Console
         'engagement.title', 'engagement.columns.contact', 'engagement.sources.console',
         // dashboard: Contacts

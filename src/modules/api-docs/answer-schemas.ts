@@ -21,9 +21,11 @@ export const ANSWER_SCHEMAS: Record<DataSchema, Json> = {
   Organization: organization,
   OrganizationSettings: {
     type: 'object',
-    required: ['id', 'name', 'domain', 'track_opens', 'track_clicks'],
+    required: ['id', 'name', 'domain', 'track_opens', 'track_clicks', 'message_retention_days', 'effective_retention_days'],
     properties: {
       ...(organization.properties as Json),
+      message_retention_days: { type: ['integer', 'null'], description: "Days messages stay before they are archived; null: the platform's default" },
+      effective_retention_days: { type: 'integer', description: "The retention that applies: the organisation's own, else the platform's default" },
       track_opens: { type: 'boolean', description: 'Default for new broadcasts: add an open pixel' },
       track_clicks: { type: 'boolean', description: 'Default for new broadcasts: send links through the click redirect' },
     },

@@ -221,7 +221,9 @@ const EXTRA: ApiOperation[] = [
   { method: 'get', path: '/dictionary/{name}', tag: 'dictionary', summary: 'A dictionary: template-types, address-types, integration-types or field-types', response: 'list' },
   { method: 'post', path: '/import/upload', tag: 'import', summary: 'Upload a CSV file (the raw bytes as the body)', query: importUploadQuerySchema, body: 'binary', status: 201 },
   { method: 'post', path: '/import', tag: 'import', summary: 'Start importing an uploaded file with a column mapping', body: importCreateSchema, status: 201 },
-  { method: 'get', path: '/dashboard', tag: 'dashboard', summary: "The organisation's usage by day for two weeks (requests, messages, opens, clicks, unsubscribes, contacts) and the weekly totals" },
+  { method: 'get', path: '/dashboard', tag: 'dashboard', summary: "The organisation's usage by day for two weeks (requests, messages, opens, clicks, unsubscribes, contacts, data and file volume) and the weekly totals" },
+  { method: 'get', path: '/message-archive', tag: 'message', summary: 'Where messages past the retention went: the retention in days and the archived months' },
+  { method: 'get', path: '/message-archive/{month}', tag: 'message', summary: "One month's archived messages (YYYY-MM) as gzip NDJSON, one line per message with its tracking events", response: 'file' },
   { method: 'get', path: '/live', tag: 'live', summary: 'Live updates over a WebSocket (Upgrade: websocket)', response: 'websocket', status: 101 },
   ...INTEGRATION_TYPES.map(
     (type): ApiOperation => ({

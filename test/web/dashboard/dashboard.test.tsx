@@ -24,9 +24,10 @@ vi.mock('react-chartjs-2', () => ({
 const ZERO: DashboardFigures = { requests: 0, request_bytes: 0, emails_sent: 0, sms_sent: 0, messages_failed: 0, opens: 0, human_opens: 0, clicks: 0, human_clicks: 0, unsubscribes: 0, contacts_created: 0, contacts_deleted: 0 };
 
 function dashboard(days: Partial<DashboardDay>[]): Dashboard {
-  const full = Array.from({ length: 14 }, (_, i): DashboardDay => ({ ...ZERO, day: `2026-11-${String(i + 10).padStart(2, '0')}`, contacts_total: 0, ...days[i] }));
+  const full = Array.from({ length: 14 }, (_, i): DashboardDay => ({ ...ZERO, day: `2026-11-${String(i + 10).padStart(2, '0')}`, contacts_total: 0, data_bytes: null, file_bytes: 0, ...days[i] }));
   const sum = (list: DashboardDay[]) => Object.fromEntries(Object.keys(ZERO).map((k) => [k, list.reduce((s, d) => s + (d[k as keyof DashboardFigures] as number), 0)])) as unknown as DashboardFigures;
-  return { days: full, week: sum(full.slice(7)), previous_week: sum(full.slice(0, 7)), contacts_total: full[13].contacts_total };
+  const last = full[13];
+  return { days: full, week: sum(full.slice(7)), previous_week: sum(full.slice(0, 7)), contacts_total: last.contacts_total, file_bytes: last.file_bytes, data_bytes: last.data_bytes, data_measured_at: null };
 }
 
 function dashboardApi(answers: Dashboard[]) {
@@ -46,7 +47,8 @@ describe('the dashboard', () => {
     days[2] = { emails_sent: 50, human_opens: 10, opens: 14, contacts_total: 20 };
     days[6] = { contacts_total: 20 };
     days[10] = { emails_sent: 60, sms_sent: 15, human_opens: 12, opens: 30, human_clicks: 4, clicks: 9, unsubscribes: 2, contacts_total: 25 };
-    days[13] = { contacts_total: 25 };
+    days[13] = { contacts_total: 25, file_bytes: 3_000_000, data_bytes: 12_500_000 };
+    days[6] = { ...days[6], file_bytes: 2_000_000, data_bytes: 10_000_000 };
     renderApp(dashboardApi([dashboard(days)]), { path: '/', signedIn: true });
     expect((await screen.findByTestId('dashboard-week-messages', undefined, { timeout: 3000 })).textContent).toBe('75');
     expect(screen.getByTestId('dashboard-chart-messages').textContent).toContain('+50% vs last week');
@@ -58,6 +60,11 @@ describe('the dashboard', () => {
     expect(screen.getByTestId('dashboard-chart-clicks').textContent).toContain('new this week');
     expect(screen.getByTestId('dashboard-week-contacts').textContent).toBe('25');
     expect(screen.getByTestId('dashboard-chart-contacts').textContent).toContain('+25% vs last week');
+    // Volumes are levels: today's megabytes against a week before.
+    expect(screen.getByTestId('dashboard-week-files').textContent).toBe('3 MB');
+    expect(screen.getByTestId('dashboard-chart-files').textContent).toContain('+50% vs last week');
+    expect(screen.getByTestId('dashboard-week-data').textContent).toBe('12.5 MB');
+    expect(screen.getByTestId('dashboard-chart-data').textContent).toContain('+25% vs last week');
   });
 
   it('greets an empty organisation with a friendly state instead of empty axes', async () => {

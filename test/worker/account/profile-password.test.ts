@@ -184,7 +184,7 @@ describe('organisation', () => {
     const { orgId, username, userId } = await createOrg('orgx-ok');
     const { access_token } = await signIn('orgx-ok', username);
     const got = await call('orgx-ok', '/api/v1/organization', { token: access_token });
-    const tracking = { track_opens: true, track_clicks: true };
+    const tracking = { track_opens: true, track_clicks: true, message_retention_days: null, effective_retention_days: 90 };
     expect(await body(got)).toEqual({ data: { id: orgId, name: 'orgx-ok Inc', domain: 'orgx-ok', ...tracking } });
     const res = await put('orgx-ok', '/organization', access_token, { name: 'Renamed Ltd' });
     expect(res.status).toBe(200);
@@ -199,7 +199,7 @@ describe('organisation', () => {
     const off = await put('orgx-ok', '/organization', access_token, { name: 'Renamed Ltd', track_clicks: false });
     expect((await body(off)).data).toMatchObject({ track_opens: true, track_clicks: false });
     const after = await call('orgx-ok', '/api/v1/organization', { token: access_token });
-    expect((await body(after)).data).toEqual({ id: orgId, name: 'Renamed Ltd', domain: 'orgx-ok', track_opens: true, track_clicks: false });
+    expect((await body(after)).data).toEqual({ id: orgId, name: 'Renamed Ltd', domain: 'orgx-ok', track_opens: true, track_clicks: false, message_retention_days: null, effective_retention_days: 90 });
     expect(await activityOf(orgId, 'organization')).toEqual([
       expect.objectContaining({ user_id: userId, entity_id: orgId, field: 'name', previous_value: 'orgx-ok Inc', new_value: 'Renamed Ltd' }),
       expect.objectContaining({ user_id: userId, entity_id: orgId, field: 'track_clicks', previous_value: 'true', new_value: 'false' }),

@@ -1,5 +1,5 @@
 import { IDS_MAX } from '@shared/list';
-import { Alert, Center, Group, Loader, Paper, Text, Title } from '@mantine/core';
+import { Alert, Box, Center, Group, Loader, Paper, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -46,6 +46,8 @@ export interface ListScreenProps<T extends ListRow> {
   paged?: boolean;
   /** Extra row actions (buttons) shown before edit and delete, e.g. an integration's credentials and sync. */
   rowActions?: (row: T) => ReactNode;
+  /** Shown beneath the list (e.g. where the message list's older rows went). */
+  footer?: ReactNode;
 }
 
 /** A list's extra filters: their empty values, their query parameters, and the inputs that edit them. */
@@ -225,6 +227,7 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
           onLoadMore={list.loadMore}
         />
       </Paper>
+      {props.footer && <Box mt="md">{props.footer}</Box>}
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { Stack, Switch, Text, TextInput } from '@mantine/core';
-import type { OrganizationSettings } from '@shared/contracts/account';
+import { NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { RETENTION_DAYS, type OrganizationSettings } from '@shared/contracts/account';
 import { MESSAGES } from '@shared/messages';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +15,7 @@ import { useIsDemo } from './account-state';
 import { AccountFormCard } from './AccountFormCard';
 import { useAccountCalls, useOrganization } from './api';
 
-/** /me/organization: the organisation's name (its domain is shown, never edited) and its tracking defaults. */
+/** /me/organization: the organisation's name (its domain is shown, never edited), its tracking defaults and message retention. */
 export function MyOrganizationPage() {
   const { data, error, isLoading, mutate } = useOrganization();
   const organization = data?.data;
@@ -35,6 +35,8 @@ function OrganizationForm({ organization, onSaved }: { organization: Organizatio
   const demo = useIsDemo();
   const [name, setName] = useState(organization.name);
   const [tracking, setTracking] = useState({ track_opens: organization.track_opens, track_clicks: organization.track_clicks });
+  // Empty: the platform's default.
+  const [retention, setRetention] = useState<number | null>(organization.message_retention_days);
   const [submitting, setSubmitting] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const { errors, clear, set } = useFormErrors(calls.keys.organization());
@@ -48,7 +50,7 @@ function OrganizationForm({ organization, onSaved }: { organization: Organizatio
     }
     setSubmitting(true);
     try {
-      const saved = await calls.updateOrganization({ name: name.trim(), ...tracking });
+      const saved = await calls.updateOrganization({ name: name.trim(), ...tracking, message_retention_days: retention });
       onSaved(saved);
       // The header shows the organisation's name from the session's user.
       const user = store.get(currentUserAtom);
@@ -101,6 +103,23 @@ function OrganizationForm({ organization, onSaved }: { organization: Organizatio
           onChange={(event) => setTracking({ ...tracking, track_clicks: event.currentTarget.checked })}
         />
       </Stack>
+      <NumberInput
+        label={t('retention.days')}
+        description={t('retention.daysHint')}
+        placeholder={retention === null ? t('retention.daysDefault', { days: organization.effective_retention_days }) : undefined}
+        min={RETENTION_DAYS.min}
+        max={RETENTION_DAYS.max}
+        allowDecimal={false}
+        allowNegative={false}
+        value={retention ?? ''}
+        disabled={demo}
+        error={fieldErrorText(t, errors.message_retention_days)}
+        data-testid="organization-retention"
+        onChange={(value) => {
+          setRetention(value === '' ? null : Number(value));
+          clear('message_retention_days');
+        }}
+      />
     </AccountFormCard>
   );
 }

@@ -14,6 +14,10 @@ interface ChartSpec {
   megabytes?: boolean;
 }
 
+function level(key: 'data' | 'files', value: (d: DashboardDay) => number, days: DashboardDay[]): ChartSpec {
+  return { key, series: [{ labelKey: 'dashboard.series.megabytes', value }], week: value(days[days.length - 1]), previous: value(days[days.length - 8]), megabytes: true };
+}
+
 function specsOf(d: Dashboard): ChartSpec[] {
   const w = d.week;
   const p = d.previous_week;
@@ -61,6 +65,9 @@ function specsOf(d: Dashboard): ChartSpec[] {
       previous: p.request_bytes / 1e6,
       megabytes: true,
     },
+    // Volumes are levels, not sums: the figure is the latest day's, compared with a week before.
+    level('data', (x) => (x.data_bytes ?? 0) / 1e6, days),
+    level('files', (x) => x.file_bytes / 1e6, days),
   ];
 }
 

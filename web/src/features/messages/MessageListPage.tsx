@@ -7,6 +7,7 @@ import { pathOf } from '../../app/route-table';
 import { useRouteTable } from '../../app/services-context';
 import { ListScreen } from '../../components/list/ListScreen';
 import { useMessageCalls, useMessageList } from './api';
+import { MessageArchivePanel } from './MessageArchivePanel';
 import { MESSAGE_COLUMNS, MESSAGE_FILTER_DEFAULTS, MessageFilters } from './message-config';
 
 function ViewAction({ row }: { row: MessageListItem }) {
@@ -22,7 +23,10 @@ function ViewAction({ row }: { row: MessageListItem }) {
   );
 }
 
-/** /message: server-paged messages with status, type and broadcast filters (?broadcast_id= preselects one); view and delete. */
+/**
+ * /message: server-paged messages with status, type and broadcast filters (?broadcast_id= preselects one); view and
+ * delete; beneath, where messages past the retention went and their monthly archives.
+ */
 export function MessageListPage() {
   const calls = useMessageCalls();
   const fromUrl = new URLSearchParams(useSearch()).get('broadcast_id');
@@ -43,6 +47,7 @@ export function MessageListPage() {
         render: (values, onChange) => <MessageFilters values={values} onChange={onChange} />,
       }}
       rowActions={(row) => <ViewAction row={row} />}
+      footer={<MessageArchivePanel />}
     />
   );
 }
