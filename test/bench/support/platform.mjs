@@ -28,10 +28,12 @@ function snapshotConfig(buildDir) {
 }
 
 /**
- * Starts the platform; returns { port, host, stateDir, config, child, inspectorPort, stop, removeState }.
+ * Starts the platform; returns { port, host, stateDir, config, child, inspectorPort, stop, removeState, restart }.
  * stop() also deletes the temp dir, unless called with { keepState: true } (then removeState() does).
+ * `vars` are extra worker vars (e.g. { REQUEST_COUNTING: 'off' }); restart(vars) stops this wrangler dev and starts
+ * another on the same bundle and state (no bundling, migrating or seeding again).
  */
-export async function startBenchPlatform(label) {
+export async function startBenchPlatform(label, { vars = {} } = {}) {
   const root = mkdtempSync(path.join(tmpdir(), `bench-${label}-`));
   const stateDir = path.join(root, 'state');
   const buildDir = path.join(root, 'build');
@@ -40,6 +42,25 @@ export async function startBenchPlatform(label) {
   mkdirSync(path.join(ROOT, 'dist', 'web'), { recursive: true });
   const log = openSync(logFile, 'a');
   const quiet = { quiet: true, env: wranglerEnv(), stdio: ['ignore', log, log] };
+  try {
+    console.log(`bundling the worker and starting wrangler dev (state ${stateDir}, log ${logFile})`);
+    await run(path.join(BIN, 'wrangler'), ['deploy', '--dry-run', '--outdir', buildDir], quiet);
+    writeFileSync(config, snapshotConfig(buildDir));
+    await run(path.join(BIN, 'wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir, '--config', config], quiet);
+    await seedDatabase(stateDir, quiet);
+  } catch (err) {
+    rmSync(root, { recursive: true, force: true });
+    throw err;
+  } finally {
+    closeSync(log);
+  }
+  return spawnDev({ root, stateDir, config, logFile }, vars);
+}
+
+/** wrangler dev on the bundle and state under `dirs.root`, with fresh secrets and the given vars. */
+async function spawnDev(dirs, vars) {
+  const { root, stateDir, config, logFile } = dirs;
+  const log = openSync(logFile, 'a');
   let child = null;
   let exited = false;
   const stop = async ({ keepState = false } = {}) => {
@@ -54,11 +75,6 @@ export async function startBenchPlatform(label) {
     if (!keepState && !process.env.BENCH_KEEP) rmSync(root, { recursive: true, force: true });
   };
   try {
-    console.log(`bundling the worker and starting wrangler dev (state ${stateDir}, log ${logFile})`);
-    await run(path.join(BIN, 'wrangler'), ['deploy', '--dry-run', '--outdir', buildDir], quiet);
-    writeFileSync(config, snapshotConfig(buildDir));
-    await run(path.join(BIN, 'wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir, '--config', config], quiet);
-    await seedDatabase(stateDir, quiet);
     const port = await freePort(8900);
     const inspectorPort = await freePort(9330);
     const args = ['dev', '--config', config, '--no-bundle', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', stateDir];
@@ -66,13 +82,18 @@ export async function startBenchPlatform(label) {
     args.push('--show-interactive-dev-session=false', '--var', `JWT_SECRET:${randomBytes(32).toString('hex')}`);
     // Integration secrets are sealed with it (the broadcast bench stores an smtp integration).
     args.push('--var', `SECRETS_KEY:bench:${randomBytes(32).toString('hex')}`);
+    for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
     child = spawn(path.join(BIN, 'wrangler'), args, { cwd: root, env: wranglerEnv(), stdio: ['ignore', log, log], detached: true });
     child.once('exit', () => (exited = true));
     const host = `${SEED_ORG.domain}.localhost:${port}`;
     await waitForServer({ port, host, child, timeoutMs: 180_000 });
-    console.log(`wrangler dev is up on 127.0.0.1:${port} (Host ${host})`);
+    console.log(`wrangler dev is up on 127.0.0.1:${port} (Host ${host})${Object.keys(vars).length ? ` with ${JSON.stringify(vars)}` : ''}`);
     const removeState = () => rmSync(root, { recursive: true, force: true });
-    return { port, host, stateDir, config, child, inspectorPort, stop, removeState };
+    const restart = async (nextVars = {}) => {
+      await stop({ keepState: true });
+      return spawnDev(dirs, nextVars);
+    };
+    return { port, host, stateDir, config, child, inspectorPort, stop, removeState, restart };
   } catch (err) {
     await stop();
     throw err;
