@@ -4,6 +4,7 @@ import type { AppEnv } from '../../context';
 import { contacts, orgDailyStats, orgUsage } from '../../db/schema';
 import { DASHBOARD_DAYS, type Dashboard, type DashboardDay, type DashboardFigures } from '../../shared/contracts/dashboard';
 import { DAILY_COUNTERS, dayOf } from './daily';
+import { measureDataVolumeIfDue } from './data-volume';
 
 // GET /dashboard: fourteen rows of the organisation's daily counters, its usage row, the last volume gauges before
 // the window and one indexed count of its contacts, so the answer costs the same whatever the organisation's size.
@@ -32,6 +33,9 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
       .from(orgDailyStats)
       .where(and(eq(orgDailyStats.orgId, orgId), eq(orgDailyStats.day, c.var.db.select({ day: sql`max(${orgDailyStats.day})` }).from(orgDailyStats).where(and(eq(orgDailyStats.orgId, orgId), lt(orgDailyStats.day, days[0]), isNotNull(orgDailyStats.fileBytes)))))),
   ]);
+  // Data volume is the cron's hourly measurement; an organisation it has not measured yet (new since, or a fresh
+  // local start) is measured once now, after answering.
+  if (!usage?.dataMeasuredAt) c.executionCtx.waitUntil(measureDataVolumeIfDue(c.var.db, new Date(), orgId).catch((error) => console.error(JSON.stringify({ level: 'error', stats: 'data volume not measured', error: String(error) }))));
   const byDay = new Map(rows.map((r) => [r.day, r]));
   const figures = days.map((day): DashboardFigures => {
     const r = byDay.get(day);

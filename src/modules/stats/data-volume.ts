@@ -70,10 +70,16 @@ export async function measureDataVolume(db: Database, now = new Date()): Promise
   return volumes;
 }
 
-/** The cron's call: measures when the last measurement is an hour old (or there is none). */
-export async function measureDataVolumeIfDue(db: Database, now = new Date()): Promise<boolean> {
-  const last = await db.get<{ at: string | null }>(sql`SELECT max(data_measured_at) AS at FROM org_usage`);
-  if (last?.at && now.getTime() - Date.parse(last.at) < MEASURE_EVERY_MS) return false;
+/**
+ * Measures when the last measurement is an hour old or there is none (the cron's call), or when `orgId` (a
+ * dashboard view) has never been measured: an organisation created since the last hour.
+ */
+export async function measureDataVolumeIfDue(db: Database, now = new Date(), orgId?: number): Promise<boolean> {
+  const last = await db.get<{ at: string | null; mine: string | null }>(
+    sql`SELECT max(data_measured_at) AS at, (SELECT data_measured_at FROM org_usage WHERE org_id = ${orgId ?? 0}) AS mine FROM org_usage`,
+  );
+  const recent = last?.at && now.getTime() - Date.parse(last.at) < MEASURE_EVERY_MS;
+  if (recent && (orgId === undefined || last?.mine)) return false;
   await measureDataVolume(db, now);
   return true;
 }

@@ -67,6 +67,15 @@ describe('the dashboard', () => {
     expect(screen.getByTestId('dashboard-chart-data').textContent).toContain('+25% vs last week');
   });
 
+  it('says data volume is not measured yet rather than showing zero', async () => {
+    const days: Partial<DashboardDay>[] = [];
+    days[13] = { contacts_total: 3 };
+    renderApp(dashboardApi([dashboard(days)]), { path: '/', signedIn: true });
+    expect((await screen.findByTestId('dashboard-week-data', undefined, { timeout: 3000 })).textContent).toBe('–');
+    expect(screen.getByTestId('dashboard-chart-data').textContent).toContain('measured hourly, not yet');
+    expect(screen.getByTestId('dashboard-week-files').textContent).toBe('0 MB');
+  });
+
   it('greets an empty organisation with a friendly state instead of empty axes', async () => {
     renderApp(dashboardApi([dashboard([])]), { path: '/', signedIn: true });
     expect((await screen.findByTestId('dashboard-empty', undefined, { timeout: 3000 })).textContent).toContain('Nothing to chart yet');

@@ -7,7 +7,7 @@ import { createDb } from '../../../src/db/client';
 import { cleanUpStaleFiles, FILE_GRACE_MS } from '../../../src/modules/files/cleanup';
 import { measureDataVolume, measureDataVolumeIfDue } from '../../../src/modules/stats/data-volume';
 import { createTemplate, insertContact, newOrg, type Org } from '../channels/channel-helpers';
-import { call } from '../helpers';
+import { appFetch, call } from '../helpers';
 
 const fileBytes = async (orgId: number) =>
   (await env.DB.prepare('SELECT file_bytes FROM org_usage WHERE org_id = ?').bind(orgId).first<{ file_bytes: number }>())?.file_bytes ?? 0;
@@ -114,6 +114,16 @@ describe('file volume', () => {
 });
 
 describe('data volume', () => {
+  it('is measured after the first dashboard view when the cron never measured it', async () => {
+    const o = await newOrg('dz');
+    const view = () =>
+      appFetch(new Request(`http://${o.org}.localhost:8787/api/v1/dashboard`, { headers: { host: `${o.org}.localhost:8787`, authorization: `Bearer ${o.token}` } }), { settle: true }).then((r) =>
+        r.json<{ data: { data_bytes: number | null } }>().then((b) => (b.data ? b : Promise.reject(new Error(JSON.stringify(b))))),
+      );
+    expect((await view()).data.data_bytes).toBeNull();
+    expect((await view()).data.data_bytes).toBeGreaterThan(0);
+  });
+
   it('splits the database between organisations by what they hold, and shows it on the dashboard', async () => {
     const big = await newOrg('da');
     const small = await newOrg('db');

@@ -111,6 +111,8 @@ function OrganizationForm({ organization, onSaved }: { organization: Organizatio
         max={RETENTION_DAYS.max}
         allowDecimal={false}
         allowNegative={false}
+        // Say what is wrong rather than silently change a typed value to the nearest bound.
+        clampBehavior="none"
         value={retention ?? ''}
         disabled={demo}
         error={fieldErrorText(t, errors.message_retention_days)}

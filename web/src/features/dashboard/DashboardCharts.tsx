@@ -12,6 +12,8 @@ interface ChartSpec {
   previous: number;
   /** Megabytes (three significant digits); whole counts otherwise. */
   megabytes?: boolean;
+  /** Not measured yet (data volume before the first hourly measurement). */
+  pending?: boolean;
 }
 
 function level(key: 'data' | 'files', value: (d: DashboardDay) => number, days: DashboardDay[]): ChartSpec {
@@ -66,7 +68,7 @@ function specsOf(d: Dashboard): ChartSpec[] {
       megabytes: true,
     },
     // Volumes are levels, not sums: the figure is the latest day's, compared with a week before.
-    level('data', (x) => (x.data_bytes ?? 0) / 1e6, days),
+    { ...level('data', (x) => (x.data_bytes ?? 0) / 1e6, days), pending: d.data_bytes === null },
     level('files', (x) => x.file_bytes / 1e6, days),
   ];
 }
@@ -91,10 +93,14 @@ function ChartCard({ spec, days }: { spec: ChartSpec; days: DashboardDay[] }) {
         </Tooltip>
         <Stack gap={0} align="flex-end">
           <Text fw={700} size="xl" data-testid={`dashboard-week-${spec.key}`}>
-            {number.format(spec.week)}
-            {spec.megabytes ? ` ${t('dashboard.mb')}` : ''}
+            {spec.pending ? '–' : number.format(spec.week)}
+            {spec.megabytes && !spec.pending ? ` ${t('dashboard.mb')}` : ''}
           </Text>
-          {change === null ? (
+          {spec.pending ? (
+            <Text size="xs" c="dimmed">
+              {t('dashboard.notMeasured')}
+            </Text>
+          ) : change === null ? (
             <Text size="xs" c="dimmed">
               {t('dashboard.new')}
             </Text>
