@@ -30,19 +30,26 @@ export default {
    */
   scheduled: async (_controller, env, ctx) => {
     const db = createDb(env.DB);
-    ctx.waitUntil(
-      Promise.all([
-        pruneSessions(db),
-        pruneRateLimits(db),
-        rescueStalledImports(db, env),
-        rescueStalledMessages(db, env),
-        rescueStalledSystemMails(db, env),
-        wakeStalledBroadcasts(db, env),
-        resetDemoIfDue(env, db),
-        cleanUpStaleFiles(db, env.FILES),
-        // Archiving first, so the hour's measurement sees what stayed.
-        archiveOldMessages(db, env).then(() => measureDataVolumeIfDue(db)),
-      ]),
-    );
+    const jobs = {
+      pruneSessions: () => pruneSessions(db),
+      pruneRateLimits: () => pruneRateLimits(db),
+      rescueStalledImports: () => rescueStalledImports(db, env),
+      rescueStalledMessages: () => rescueStalledMessages(db, env),
+      rescueStalledSystemMails: () => rescueStalledSystemMails(db, env),
+      wakeStalledBroadcasts: () => wakeStalledBroadcasts(db, env),
+      resetDemoIfDue: () => resetDemoIfDue(env, db),
+      cleanUpStaleFiles: () => cleanUpStaleFiles(db, env.FILES),
+      // Archiving first, so the hour's measurement sees what stayed.
+      archiveAndMeasure: () => archiveOldMessages(db, env).then(() => measureDataVolumeIfDue(db)),
+    };
+    // Independent jobs: one that fails is logged and does not hold up or hide the others.
+    const run = async ([name, job]: [string, () => Promise<unknown>]) => {
+      try {
+        await job();
+      } catch (error) {
+        console.error(JSON.stringify({ level: 'error', cron: name, error: String(error) }));
+      }
+    };
+    ctx.waitUntil(Promise.all(Object.entries(jobs).map(run)));
   },
 } satisfies ExportedHandler<Env, QueueMessageBody>;

@@ -61,7 +61,9 @@ export async function measureDataVolume(db: Database, now = new Date()): Promise
   const entries = [...volumes];
   for (let i = 0; i < entries.length; i += ORGS_PER_BATCH) {
     const statements: BatchStatement[] = entries.slice(i, i + ORGS_PER_BATCH).flatMap(([orgId, bytes]) => [
-      db.run(sql`INSERT INTO org_usage (org_id, data_bytes, data_measured_at) VALUES (${orgId}, ${bytes}, ${measuredAt})
+      // Only while the organisation exists: one deleted since the list was read (a demo reset) is skipped.
+      db.run(sql`INSERT INTO org_usage (org_id, data_bytes, data_measured_at)
+        SELECT ${orgId}, ${bytes}, ${measuredAt} WHERE EXISTS (SELECT 1 FROM organizations WHERE id = ${orgId})
         ON CONFLICT (org_id) DO UPDATE SET data_bytes = excluded.data_bytes, data_measured_at = excluded.data_measured_at`),
       usageGauges(db, orgId),
     ]);

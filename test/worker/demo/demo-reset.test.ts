@@ -6,6 +6,7 @@ import { createDb } from '../../../src/db/client';
 import worker from '../../../src/index';
 import { DEMO_LOGIN, DEMO_PASSWORD } from '../../../src/modules/demo/demo-info';
 import { ensureDemoOrganization, resetDemoIfDue } from '../../../src/modules/demo/reset';
+import { putOrgFile } from '../../../src/modules/files/stored-files';
 import { call, createOrg, signIn } from '../helpers';
 
 // One file, one database: the tests run in order and share the demo, which the first test creates.
@@ -19,6 +20,7 @@ const setResetAt = (iso: string) =>
   )
     .bind(JSON.stringify(iso))
     .run();
+const usageOf = (orgId: number) => env.DB.prepare('SELECT file_bytes FROM org_usage WHERE org_id = ?').bind(orgId).first<{ file_bytes: number }>();
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
 
 async function addContact(token: string, name: string) {
@@ -102,7 +104,8 @@ describe('the shared demo', () => {
     const old = (await demoRow())!;
     const { access_token } = await signIn('demo', DEMO_LOGIN, DEMO_PASSWORD);
     await addContact(access_token, 'Visitor Contact');
-    await env.FILES.put(`orgs/${old.id}/templates/1/file.txt`, 'old file');
+    await putOrgFile(env.FILES, createDb(env.DB), old.id, 'attachment', `orgs/${old.id}/templates/1/file.txt`, 'old file');
+    expect(await usageOf(old.id)).toEqual({ file_bytes: 8 });
     await env.FILES.put('orgs/999999/keep.txt', 'another organisation');
     await setResetAt(hoursAgo(25));
 
@@ -116,6 +119,10 @@ describe('the shared demo', () => {
     const visitor = await env.DB.prepare("SELECT COUNT(*) AS n FROM contacts WHERE name IN ('Visitor Contact', 'Kept Contact')").first<{ n: number }>();
     expect(visitor!.n).toBe(0);
     expect(await env.FILES.get(`orgs/${old.id}/templates/1/file.txt`)).toBeNull();
+    // File volume went with the old demo; the fresh one starts from nothing.
+    expect(await usageOf(old.id)).toBeNull();
+    expect(await countOf('stored_files', old.id)).toBe(0);
+    expect((await usageOf(fresh.id))?.file_bytes ?? 0).toBe(0);
     expect(await env.FILES.get('orgs/999999/keep.txt')).not.toBeNull();
     // Tokens of the old demo are no longer accepted; the published login works again.
     expect((await call('demo', '/api/v1/internal-user/me', { token: access_token })).status).toBe(401);
