@@ -66,13 +66,38 @@ export function listQuerySchema(sortKeys: readonly [string, ...string[]]) {
     .strict();
 }
 
-/** Body of a bulk delete: either explicit ids, or the list's current filters (no paging or sorting). */
+/**
+ * Body of a bulk delete: explicit `ids`, or `"all": true` with the list's current filters (no sorting), which
+ * deletes up to `page_size` matching rows (default REMOVING_PAGE_SIZE) and says whether `more` remain: the console
+ * repeats it until none do. A body with neither deletes nothing (422): `{}` must never mean "everything".
+ */
 export const bulkDeleteSchema = z
   .object({
     ids: z.array(z.number({ error: 'ids must be numbers' }).int().positive()).min(1, 'At least one item must be selected').max(IDS_MAX).optional(),
+    all: z.literal(true, { error: 'all must be true (or left out)' }).optional(),
+    page_size: positiveInt('page_size').max(IDS_MAX, `page_size must be at most ${IDS_MAX}`).optional(),
     search: searchText().optional(),
   })
   .strict();
+
+export const BULK_DELETE_MESSAGES = {
+  noTarget: 'Select the rows to delete (ids), or send "all": true to delete every row that matches the filters',
+  both: 'Send ids or "all": true, not both',
+} as const;
+
+/** The rule every bulk delete body follows, whatever filters its entity adds: ids, or all, never neither. */
+export function requireBulkDeleteTarget<S extends z.ZodType<{ ids?: number[]; all?: true }>>(schema: S) {
+  return schema.superRefine((body, ctx) => {
+    if (body.ids === undefined && body.all !== true) ctx.addIssue({ code: 'custom', path: ['ids'], message: BULK_DELETE_MESSAGES.noTarget });
+    if (body.ids !== undefined && body.all === true) ctx.addIssue({ code: 'custom', path: ['all'], message: BULK_DELETE_MESSAGES.both });
+  });
+}
+
+/** Answer of a bulk delete: rows deleted by this request, and whether rows matching an `all` delete remain. */
+export interface BulkDeleteResult {
+  deleted: number;
+  more: boolean;
+}
 
 export const prioritiesSchema = z
   .object({

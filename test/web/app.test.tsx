@@ -1,4 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from './fake-api';
 import { renderApp } from './render-app';
@@ -135,6 +136,22 @@ describe('tag list', () => {
     await waitFor(() => expect(api.tags().map((t) => t.name)).toEqual(['a2']));
     // Every matching row was loaded, so exactly those are deleted (by id), not whatever the server's search matches.
     expect(api.calls.filter((c) => c.method === 'DELETE').at(-1)!.body).toEqual({ ids: [4] });
+  });
+
+  it('deletes all rows a removing page at a time with progress, until none are left', async () => {
+    const api = fakeApi({ tags: Array.from({ length: 250 }, (_, i) => `tag ${i}`) });
+    renderApp(api, { path: '/tag', signedIn: true });
+    await waitFor(() => expect(rowNames().length).toBeGreaterThan(0));
+    fireEvent.click(await byTestId('list-delete-all'));
+    fireEvent.click(await byTestId('confirm-ok'));
+    expect((await byTestId('delete-all-progress')).textContent).toMatch(/Deleting… \d+ of 250/);
+    await waitFor(() => expect(api.tags()).toEqual([]));
+    const deletes = api.calls.filter((c) => c.method === 'DELETE');
+    expect(deletes.map((c) => c.body)).toEqual([1, 2, 3].map(() => ({ all: true, page_size: 100 })));
+    expect((await screen.findAllByText('The items were deleted')).length).toBeGreaterThan(0);
+    await waitFor(() => expect(screen.queryByTestId('delete-all-progress')).toBeNull());
+    // Toasts outlive a test; Mantine queues past five, which would hide the next tests' own.
+    act(() => notifications.clean());
   });
 
   afterEach(() => vi.restoreAllMocks());

@@ -1,5 +1,6 @@
 import type { Tag } from '@shared/contracts/tag';
 import { MESSAGES } from '@shared/messages';
+import { BULK_DELETE_MESSAGES } from '@shared/list';
 import { json, mockFetch, type FetchCall } from './helpers';
 
 export const USER = { id: 5, name: 'Ann Admin', username: 'ann', email: 'ann@acme.test', has_password: true, organization: { id: 2, name: 'Acme', domain: 'acme' } };
@@ -66,11 +67,15 @@ export function fakeApi(options: { orgMissing?: boolean; tags?: string[] } = {})
       return json(201, { data: tag });
     }
     if (path === '/tag' && call.method === 'DELETE') {
+      // As the server does it: ids, or "all" one page of matches at a time; neither is a 422.
       const ids = body.ids as number[] | undefined;
+      if (!ids && body.all !== true) return invalid({ ids: [BULK_DELETE_MESSAGES.noTarget] });
       const search = (body.search as string | undefined)?.toLowerCase();
-      const before = tags.length;
-      tags = tags.filter((t) => !(ids ? ids.includes(t.id) : !search || t.name.toLowerCase().includes(search)));
-      return json(200, { data: { deleted: before - tags.length } });
+      const matching = tags.filter((t) => (ids ? ids.includes(t.id) : !search || t.name.toLowerCase().includes(search)));
+      const size = ids ? matching.length : Number(body.page_size ?? 100);
+      const doomed = new Set(matching.slice(0, size));
+      tags = tags.filter((t) => !doomed.has(t));
+      return json(200, { data: { deleted: doomed.size, more: matching.length > size } });
     }
     if (path === '/tag/priorities') {
       const ids = body.ids as number[];

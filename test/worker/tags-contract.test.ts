@@ -124,13 +124,33 @@ describe('bulk delete and reorder', () => {
     await createTag('gamma two');
     await createTag('delta');
     let res = await call(org, '/api/v1/tag', { method: 'DELETE', json: { ids: [a.id, b.id] }, token });
-    expect(await res.json()).toEqual({ data: { deleted: 2 } });
-    res = await call(org, '/api/v1/tag', { method: 'DELETE', json: { search: 'gamma' }, token });
-    expect(await res.json()).toEqual({ data: { deleted: 2 } });
+    expect(await res.json()).toEqual({ data: { deleted: 2, more: false } });
+    // A filter alone says nothing about deleting: {} or a search without "all" deletes nothing.
+    for (const json of [{}, { search: 'gamma' }]) {
+      res = await call(org, '/api/v1/tag', { method: 'DELETE', json, token });
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as { error: { fields: Record<string, string[]> } }).error.fields.ids[0]).toContain('"all": true');
+    }
+    expect((await list()).meta.total).toBe(3);
+    res = await call(org, '/api/v1/tag', { method: 'DELETE', json: { all: true, search: 'gamma' }, token });
+    expect(await res.json()).toEqual({ data: { deleted: 2, more: false } });
     expect((await list()).items.map((t) => t.name)).toEqual(['delta']);
-    res = await call(org, '/api/v1/tag', { method: 'DELETE', json: {}, token });
-    expect(await res.json()).toEqual({ data: { deleted: 1 } });
+    res = await call(org, '/api/v1/tag', { method: 'DELETE', json: { all: true }, token });
+    expect(await res.json()).toEqual({ data: { deleted: 1, more: false } });
     expect((await list()).meta.total).toBe(0);
+  });
+
+  it('deletes "all" a removing page at a time and says when more remain', async () => {
+    for (let i = 0; i < 5; i++) await createTag(`paged ${i}`);
+    const page = async () => (await (await call(org, '/api/v1/tag', { method: 'DELETE', json: { all: true, page_size: 2 }, token })).json()) as { data: { deleted: number; more: boolean } };
+    expect(await page()).toEqual({ data: { deleted: 2, more: true } });
+    expect((await list()).meta.total).toBe(3);
+    expect(await page()).toEqual({ data: { deleted: 2, more: true } });
+    expect(await page()).toEqual({ data: { deleted: 1, more: false } });
+    expect((await list()).meta.total).toBe(0);
+    for (const json of [{ all: false }, { all: true, ids: [1] }, { all: true, page_size: 0 }, { all: true, page_size: 1001 }]) {
+      expect((await call(org, '/api/v1/tag', { method: 'DELETE', json, token })).status).toBe(422);
+    }
   });
 
   it('refuses paging or sorting in a bulk delete and deletes nothing', async () => {

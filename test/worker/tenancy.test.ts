@@ -97,7 +97,7 @@ describe('organisation A cannot reach organisation B tags', () => {
   it('bulk-deletes and reorders nothing of B', async () => {
     const before = await betaTags();
     const bulk = await call('alpha', '/api/v1/tag', { method: 'DELETE', json: { ids: bTagIds }, token: tokenA });
-    expect(await bulk.json()).toEqual({ data: { deleted: 0 } });
+    expect(await bulk.json()).toEqual({ data: { deleted: 0, more: false } });
     const reorder = await call('alpha', '/api/v1/tag/priorities', { method: 'POST', json: { ids: [...bTagIds].reverse() }, token: tokenA });
     expect(reorder.status).toBe(404);
     expect(await betaTags()).toEqual(before);
@@ -105,8 +105,8 @@ describe('organisation A cannot reach organisation B tags', () => {
 
   it('"delete all" in A leaves B whole', async () => {
     const before = await betaTags();
-    const all = await call('alpha', '/api/v1/tag', { method: 'DELETE', json: {}, token: tokenA });
-    expect(await all.json()).toEqual({ data: { deleted: 1 } });
+    const all = await call('alpha', '/api/v1/tag', { method: 'DELETE', json: { all: true }, token: tokenA });
+    expect(await all.json()).toEqual({ data: { deleted: 1, more: false } });
     expect(await betaTags()).toEqual(before);
   });
 

@@ -93,10 +93,14 @@ export const listParams = z
 const bulkDelete = z
   .object({
     ids: z.array(z.number().int().positive()).min(1).max(1000).optional(),
+    all: z.literal(true).optional(),
+    page_size: z.number().int().min(1).max(1000).optional(),
     search: z.string().max(200).optional(),
   })
   .strict()
-  .describe('Either explicit ids, or the list filters (without paging and sorting): every matching row is deleted');
+  .describe(
+    'Either explicit ids, or "all": true with the list filters: then up to page_size matching rows (default 100) are deleted and the answer says whether more remain; repeat until it does not. A body with neither is a 422.',
+  );
 
 const priorities = z.object({ ids: z.array(z.number().int().positive()).min(1).max(1000).describe('Ids in their new order') }).strict();
 

@@ -9,6 +9,9 @@ import { validJson, validJsonBy, validQuery } from '../../lib/validate';
 import {
   bulkDeleteSchema,
   listQuerySchema,
+  REMOVING_PAGE_SIZE,
+  requireBulkDeleteTarget,
+  type BulkDeleteResult,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_WITH_IDS,
   prioritiesSchema,
@@ -82,7 +85,7 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
   const sortKeys = Object.keys(config.sortable) as [string, ...string[]];
   const extraShape = config.filters?.shape ?? {};
   const listSchema = listQuerySchema(sortKeys).extend(extraShape);
-  const bulkSchema = bulkDeleteSchema.extend(extraShape);
+  const bulkSchema = requireBulkDeleteTarget(bulkDeleteSchema.extend(extraShape));
   const table = config.table as SQLiteTable;
   const scopeOf = (c: Ctx) => new TenantScope(c.var.db, config.table, c.var.org.id);
   const condition = (c: Ctx, filter: ListFilter) =>
@@ -155,19 +158,31 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
   }
 
   if (ops.has('bulkDelete')) {
+    // By ids: those rows (at most IDS_MAX). By "all": one page of the matching rows, lowest ids first, so a
+    // million rows go as many short deletes (D1 has one writer; each page is one statement, its cascades
+    // included, so an interruption never leaves a row half-deleted) and other organisations' requests get
+    // their turns in between.
     app.delete('/', validJson(bulkSchema), async (c) => {
-      const filter = condition(c, c.req.valid('json') as ListFilter);
-      const deleted = await c.var.db
-        .delete(config.table)
-        .where(config.undeletable ? and(filter, not(config.undeletable.keep)) : filter)
-        .returning({ id: config.table.id });
+      const body = c.req.valid('json') as ListFilter & { ids?: number[]; all?: true; page_size?: number };
+      const { all, page_size: pageSize, ...filter } = body;
+      const matching = and(condition(c, filter as ListFilter), config.undeletable ? not(config.undeletable.keep) : undefined);
+      let where = matching;
+      let more = false;
+      if (all) {
+        const size = pageSize ?? REMOVING_PAGE_SIZE;
+        const page = await c.var.db.select({ id: config.table.id }).from(table).where(matching).orderBy(asc(config.table.id)).limit(size + 1);
+        more = page.length > size;
+        where = and(matching, scopeOf(c).idIn(page.slice(0, size).map((r) => r.id as number)));
+      }
+      const deleted = await c.var.db.delete(config.table).where(where).returning({ id: config.table.id });
       if (deleted.length) await config.afterDelete?.(c, deleted.map((d) => d.id as number));
       if (config.audit && deleted.length) {
         const ids = deleted.map((d) => d.id as number);
         const summary = ids.length <= 1000 ? JSON.stringify(ids) : `${ids.length} items`;
         await recordActivity(c, config.audit, null, 'delete', [{ field: 'ids', previous: summary, next: null }]);
       }
-      return c.json({ data: { deleted: deleted.length } });
+      const data: BulkDeleteResult = { deleted: deleted.length, more };
+      return c.json({ data });
     });
   }
 

@@ -49,7 +49,7 @@ describe('blacklist routes', () => {
     expect((await api(s, 'POST', '/blacklist/priorities', { ids: [a.id] })).status).toBe(404);
     expect((await api(s, 'GET', `/blacklist/${a.id}`)).body.data).toEqual(a);
     expect((await api(s, 'DELETE', `/blacklist/${a.id}`)).body).toEqual({ data: { deleted: 1 } });
-    expect((await api(s, 'DELETE', '/blacklist', { type: 'email' })).body).toEqual({ data: { deleted: 1 } });
+    expect((await api(s, 'DELETE', '/blacklist', { all: true, type: 'email' })).body).toEqual({ data: { deleted: 1, more: false } });
     expect((await list(s, 'blacklist')).items.map((x: any) => x.id)).toEqual([b.id]);
   });
 });

@@ -35,7 +35,7 @@ describe('deleting what contacts refer to', () => {
     expect((await api(s, 'DELETE', `/tag/${vip.id}`)).status).toBe(200);
     expect(await rows('SELECT tag_id FROM contact_tags WHERE tag_id = ?', vip.id)).toEqual([]);
     expect((await read(contact.id)).tags).toEqual([{ id: lead.id, name: 'Lead' }]);
-    expect((await api(s, 'DELETE', '/tag', { ids: [lead.id] })).body).toEqual({ data: { deleted: 1 } });
+    expect((await api(s, 'DELETE', '/tag', { ids: [lead.id] })).body).toEqual({ data: { deleted: 1, more: false } });
     expect(await rows('SELECT * FROM contact_tags WHERE contact_id = ?', contact.id)).toEqual([]);
     expect((await read(contact.id)).tags).toEqual([]);
   });
@@ -46,7 +46,7 @@ describe('deleting what contacts refer to', () => {
     expect(await rows('SELECT id FROM contact_attributes WHERE field_id = ?', likes.id)).toEqual([]);
     expect(await rows('SELECT id FROM field_options WHERE field_id = ?', likes.id)).toEqual([]);
     expect((await read(contact.id)).attributes).toEqual([{ field_id: age.id, value: 30 }]);
-    await api(s, 'DELETE', '/field', {});
+    await api(s, 'DELETE', '/field', { all: true });
     expect(await rows('SELECT * FROM contact_attributes WHERE contact_id = ?', contact.id)).toEqual([]);
     expect((await read(contact.id)).attributes).toEqual([]);
   });

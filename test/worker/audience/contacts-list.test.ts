@@ -141,7 +141,7 @@ describe('contact list', () => {
     expect(await find(`${age.id}:30`, `${tier.id}:${silver}`)).toEqual(['C']);
     expect(await find(`${age.id}:30`, `${likes.id}:${cake}`)).toEqual([]);
     // Bulk delete takes the same filter as a JSON array.
-    expect((await api(s, 'DELETE', '/contact', { attributes: [`${likes.id}:${cake}`] })).body).toEqual({ data: { deleted: 1 } });
+    expect((await api(s, 'DELETE', '/contact', { all: true, attributes: [`${likes.id}:${cake}`] })).body).toEqual({ data: { deleted: 1, more: false } });
     expect(names(await list(s, 'contact', '?sort_by=name&sort_order=asc'))).toEqual(['A', 'C']);
     for (const bad of ['abc', ':1', '0:1', '1']) {
       const res = await api(s, 'GET', `/contact?attributes=${bad}`);

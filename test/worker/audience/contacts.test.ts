@@ -311,11 +311,31 @@ describe('contact update', () => {
     const b = await create(s, 'contact', { name: 'Bob', addresses: [email('bob@example.com')], tags: [tag.id] });
     expect((await api(s, 'DELETE', `/contact/${a.id}`)).body).toEqual({ data: { deleted: 1 } });
     expect((await api(s, 'GET', `/contact/${a.id}`)).status).toBe(404);
-    expect((await api(s, 'DELETE', '/contact', { tags: [tag.id] })).body).toEqual({ data: { deleted: 1 } });
+    expect((await api(s, 'DELETE', '/contact', { all: true, tags: [tag.id] })).body).toEqual({ data: { deleted: 1, more: false } });
     expect((await list(s, 'contact')).meta.total).toBe(0);
     expect(await rows('SELECT contact_id FROM contact_addresses WHERE contact_id IN (?, ?)', a.id, b.id)).toEqual([]);
     expect(await rows('SELECT contact_id FROM contact_tags WHERE contact_id IN (?, ?)', a.id, b.id)).toEqual([]);
     // The tag itself stays.
     expect((await api(s, 'GET', `/tag/${tag.id}`)).status).toBe(200);
+  });
+
+  it('deletes "all" page by page: each page takes whole contacts (addresses, tags, attributes, search rows) and nothing else', async () => {
+    const tag = await create(s, 'tag', { name: 'Paged' });
+    const kept = await create(s, 'contact', { name: 'Kept', addresses: [email('kept@example.com')] });
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await create(s, 'contact', { name: `Paged ${i}`, addresses: [email(`p${i}@example.com`)], tags: [tag.id] })).id);
+    const first = await api(s, 'DELETE', '/contact', { all: true, tags: [tag.id], page_size: 3 });
+    expect(first.body).toEqual({ data: { deleted: 3, more: true } });
+    // After one page (an interruption here): three contacts are gone whole, two are whole and still listed.
+    const left = (await list(s, 'contact')).items.map((c: { id: number }) => c.id).sort((x: number, y: number) => x - y);
+    expect(left).toEqual([kept.id, ...ids.slice(3)].sort((x, y) => x - y));
+    const orphans = await rows(
+      `SELECT 'address' AS t, contact_id FROM contact_addresses WHERE contact_id IN (${ids.join(',')})
+       UNION ALL SELECT 'tag', contact_id FROM contact_tags WHERE contact_id IN (${ids.join(',')})`,
+    );
+    expect(orphans.map((r) => r.contact_id).sort()).toEqual([...ids.slice(3), ...ids.slice(3)].sort());
+    expect((await api(s, 'GET', '/contact?search=p1%40example')).body.meta.total).toBe(0);
+    expect((await api(s, 'DELETE', '/contact', { all: true, tags: [tag.id], page_size: 3 })).body).toEqual({ data: { deleted: 2, more: false } });
+    expect((await list(s, 'contact')).items.map((c: { id: number }) => c.id)).toEqual([kept.id]);
   });
 });

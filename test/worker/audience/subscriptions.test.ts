@@ -37,7 +37,7 @@ describe('subscriptions', () => {
     expect((await list(s, 'subscription', '?search=List%201')).meta.total).toBe(3);
     await api(s, 'POST', '/subscription/priorities', { ids: [subs[2].id, subs[0].id] });
     expect((await list(s, 'subscription', '?page_size=3')).items.map((x: any) => x.name)).toEqual(['List 03', 'List 02', 'List 01']);
-    expect((await api(s, 'DELETE', '/subscription', { search: 'List 1' })).body).toEqual({ data: { deleted: 3 } });
+    expect((await api(s, 'DELETE', '/subscription', { all: true, search: 'List 1' })).body).toEqual({ data: { deleted: 3, more: false } });
     expect((await list(s, 'subscription')).meta.total).toBe(9);
   });
 });

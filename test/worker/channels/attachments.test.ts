@@ -100,7 +100,7 @@ describe('template attachments in R2', () => {
     const kept = await createTemplate(o, { type: 'html', name: 'kept', body: 'x' });
     expect((await upload(o, kept.id, [new File([bytes(3)], 'keep.txt')])).status).toBe(201);
     const res = await o.api('DELETE', '/template', { ids: doomed });
-    expect(res.body).toEqual({ data: { deleted: 6 } });
+    expect(res.body).toEqual({ data: { deleted: 6, more: false } });
     for (const id of doomed) expect(await storedKeys(o.orgId, id)).toEqual([]);
     expect(await storedKeys(o.orgId, kept.id)).toHaveLength(1);
     const few = await createTemplate(o, { type: 'html', name: 'few', body: 'x' });

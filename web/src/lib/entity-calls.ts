@@ -1,10 +1,12 @@
 import type { ItemBody } from '@shared/errors';
-import type { ListParams, ListResponse } from '@shared/list';
+import type { BulkDeleteResult, ListParams, ListResponse } from '@shared/list';
 import type { ApiClient } from './api-client';
 
-/** Bulk delete body: explicit ids, or the list's current filters ({} deletes everything). */
+/** Bulk delete body: explicit ids, or `all: true` with the list's current filters (one removing page per call). */
 export interface BulkDeleteBody {
   ids?: number[];
+  all?: true;
+  page_size?: number;
   search?: string;
   [filter: string]: unknown;
 }
@@ -17,7 +19,7 @@ export interface EntityCalls<T, Input> {
   create(input: Input): Promise<T>;
   update(id: number, input: Input): Promise<T>;
   remove(id: number): Promise<unknown>;
-  removeMany(body: BulkDeleteBody): Promise<{ deleted: number }>;
+  removeMany(body: BulkDeleteBody): Promise<BulkDeleteResult>;
   reorder(ids: number[]): Promise<unknown>;
   /** Request keys under which 422 messages of create and update land. */
   createKey(): string;
@@ -34,7 +36,7 @@ export function entityCalls<T, Input>(client: ApiClient, path: string): EntityCa
     create: (input) => client.post<ItemBody<T>>(path, input).then((body) => body.data),
     update: (id, input) => client.put<ItemBody<T>>(itemPath(id), input).then((body) => body.data),
     remove: (id) => client.delete(itemPath(id)),
-    removeMany: (body) => client.delete<ItemBody<{ deleted: number }>>(path, body).then((res) => res.data),
+    removeMany: (body) => client.delete<ItemBody<BulkDeleteResult>>(path, body).then((res) => res.data),
     reorder: (ids) => client.post(`${path}/priorities`, { ids }),
     createKey: () => client.keyOf('POST', path),
     updateKey: (id) => client.keyOf('PUT', itemPath(id)),

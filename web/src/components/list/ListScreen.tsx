@@ -12,6 +12,7 @@ import { confirmDelete } from '../common/confirm';
 import { notifyError, notifySuccess } from '../common/notify';
 import type { SectionKey } from '../layout/navigation';
 import { PageBreadcrumbs } from '../layout/PageBreadcrumbs';
+import { DeleteAllProgressBar, useDeleteAll } from './delete-all';
 import { ListFooter } from './ListFooter';
 import { ListTable } from './ListTable';
 import { ListToolbar } from './ListToolbar';
@@ -123,6 +124,7 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
       setBusy(false);
     }
   };
+  const deleteAll = useDeleteAll(props.calls ? props.calls.removeMany : async () => ({ deleted: 0, more: false }));
   const labels = { confirmLabel: t('common.delete'), cancelLabel: t('common.cancel') };
 
   const deleteRow = (row: T) =>
@@ -142,17 +144,19 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
       onConfirm: () => void run(() => props.calls!.removeMany({ ids }), t('list.deletedMany', { count: ids.length })),
     });
   };
-  const deleteAll = () =>
+  const confirmDeleteAll = () =>
     confirmDelete({
       ...labels,
       title: t('list.deleteAllTitle'),
       message: t(filtered ? 'list.deleteAllFilteredMessage' : 'list.deleteAllMessage', { count: list.total }),
-      onConfirm: () => void run(() => props.calls!.removeMany(deleteAllBody()), t('list.deletedAll')),
+      onConfirm: () => void run(() => deleteAllMatching(), t('list.deletedAll')),
     });
   // When every matching row is loaded, delete exactly those: lists searched in the browser (fields,
-  // integrations) may match more columns than the server's search would.
-  const deleteAllBody = () =>
-    filtered && list.items.length >= list.total && list.items.length <= IDS_MAX ? { ids: list.items.map((row) => row.id) } : { ...filters };
+  // integrations) may match more columns than the server's search would. Otherwise page by page on the server.
+  const deleteAllMatching = () =>
+    filtered && list.items.length >= list.total && list.items.length <= IDS_MAX
+      ? props.calls!.removeMany({ ids: list.items.map((row) => row.id) })
+      : deleteAll.run(filters, list.total);
   const reorder = (activeId: number, overId: number) => {
     const next = moveById(list.items, activeId, overId);
     if (next === list.items) return;
@@ -184,8 +188,9 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
           selectedCount={list.items.filter((row) => selected.has(row.id)).length}
           total={list.total}
           onDeleteSelected={deletable ? deleteSelected : undefined}
-          onDeleteAll={deletable ? deleteAll : undefined}
+          onDeleteAll={deletable ? confirmDeleteAll : undefined}
         />
+        {deleteAll.progress && <DeleteAllProgressBar progress={deleteAll.progress} onStop={deleteAll.stop} />}
         {props.filters && <div data-testid="list-filters">{props.filters.render(filterValues, (patch) => updatePrefs(patch))}</div>}
         {list.error ? (
           <Alert color="red" mb="md" data-testid="list-error">
