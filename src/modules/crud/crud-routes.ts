@@ -9,7 +9,6 @@ import { validJson, validJsonBy, validQuery } from '../../lib/validate';
 import {
   bulkDeleteSchema,
   listQuerySchema,
-  IDS_MAX,
   REMOVING_PAGE_SIZE,
   requireBulkDeleteTarget,
   type BulkDeleteResult,
@@ -23,9 +22,6 @@ import { changedFields, recordActivity } from '../activity-log/record';
 import { filterCondition, type ListFilter } from './list-filter';
 import { nextPriority, rowOr404 } from './rows';
 import { withUniqueFields } from './unique-violation';
-
-/** Rows one DELETE statement of a bulk delete takes: short enough that D1's single writer is never held long. */
-const DELETE_STATEMENT_ROWS = 25;
 
 type ListQuery = z.infer<ReturnType<typeof listQuerySchema>> & ListFilter;
 type Ctx = Context<AppEnv>;
@@ -162,29 +158,33 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
   }
 
   if (ops.has('bulkDelete')) {
-    // By ids: those rows (at most IDS_MAX). By "all": one page of the matching rows, lowest ids first. Either
-    // way the rows go DELETE_STATEMENT_ROWS at a time, each its own statement: D1 has one writer, so a short
-    // statement lets other organisations' requests in between (a contact takes its addresses, tags, attributes
-    // and search rows with it), and an interruption never leaves a row half-deleted.
+    // By ids: those rows (at most IDS_MAX). By "all": one page of the matching rows, lowest ids first, as one
+    // statement (a contact takes its addresses, tags, attributes and search rows with it, so an interruption
+    // never leaves a row half-deleted). D1 has one writer: after a page the request waits as long as the page
+    // held the database before it answers, so a delete-all running page after page takes at most half of it
+    // and other organisations' requests get their turns.
     app.delete('/', validJson(bulkSchema), async (c) => {
       const body = c.req.valid('json') as ListFilter & { ids?: number[]; all?: true; page_size?: number };
       const { all, page_size: pageSize, ...filter } = body;
       const matching = and(condition(c, filter as ListFilter), config.undeletable ? not(config.undeletable.keep) : undefined);
-      const limit = all ? (pageSize ?? REMOVING_PAGE_SIZE) : IDS_MAX;
-      const found = await c.var.db.select({ id: config.table.id }).from(table).where(matching).orderBy(asc(config.table.id)).limit(limit + 1);
-      const targets = found.slice(0, limit).map((r) => r.id as number);
-      const deleted: number[] = [];
-      for (let i = 0; i < targets.length; i += DELETE_STATEMENT_ROWS) {
-        const chunk = targets.slice(i, i + DELETE_STATEMENT_ROWS);
-        const gone = await c.var.db.delete(config.table).where(and(matching, scopeOf(c).idIn(chunk))).returning({ id: config.table.id });
-        deleted.push(...gone.map((d) => d.id as number));
+      let where = matching;
+      let more = false;
+      if (all) {
+        const size = pageSize ?? REMOVING_PAGE_SIZE;
+        const page = await c.var.db.select({ id: config.table.id }).from(table).where(matching).orderBy(asc(config.table.id)).limit(size + 1);
+        more = page.length > size;
+        where = and(matching, scopeOf(c).idIn(page.slice(0, size).map((r) => r.id as number)));
       }
-      if (deleted.length) await config.afterDelete?.(c, deleted);
+      const started = Date.now();
+      const deleted = await c.var.db.delete(config.table).where(where).returning({ id: config.table.id });
+      if (all) await new Promise((resolve) => setTimeout(resolve, Date.now() - started));
+      if (deleted.length) await config.afterDelete?.(c, deleted.map((d) => d.id as number));
       if (config.audit && deleted.length) {
-        const summary = deleted.length <= 1000 ? JSON.stringify(deleted) : `${deleted.length} items`;
+        const ids = deleted.map((d) => d.id as number);
+        const summary = ids.length <= 1000 ? JSON.stringify(ids) : `${ids.length} items`;
         await recordActivity(c, config.audit, null, 'delete', [{ field: 'ids', previous: summary, next: null }]);
       }
-      const data: BulkDeleteResult = { deleted: deleted.length, more: Boolean(all) && found.length > limit };
+      const data: BulkDeleteResult = { deleted: deleted.length, more };
       return c.json({ data });
     });
   }
