@@ -46,12 +46,31 @@ describe('tags in the console (headless Chromium against wrangler dev)', () => {
       const created = apiResponse(page, 'POST', '/api/v1/tag');
       await byId(page, 'form-submit').click();
       expect((await created).status()).toBe(201);
-      if (!/\/tag$/.test(new URL(page.url()).pathname)) await page.goto(`${baseUrl}/tag`);
+      // The form itself goes back to the list after a create.
+      await page.waitForURL(/\/tag$/);
       await byId(page, 'list-row').filter({ hasText: name }).waitFor();
     }
     await eventually(total, seeded + 3);
     // Default order is by priority: the order they were created in.
     await eventually(names, NAMES);
+  });
+
+  it("reaches the other sections of the contacts group from the tag list's tabs", async () => {
+    await byId(page, 'section-tab-fields').click();
+    await page.waitForURL(/\/field$/);
+    await byId(page, 'section-tab-blacklist').click();
+    await page.waitForURL(/\/blacklist$/);
+    await byId(page, 'section-tab-tags').click();
+    await page.waitForURL(/\/tag$/);
+    await eventually(names, NAMES);
+    await screenshot(page, 'section-tabs');
+    // On a phone the tabs scroll sideways rather than wrap.
+    const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    await signIn(phone, baseUrl);
+    await phone.goto(`${baseUrl}/tag`);
+    await byId(phone, 'section-tabs').waitFor();
+    await screenshot(phone, 'section-tabs-phone');
+    await phone.close();
   });
 
   it('searches', async () => {

@@ -3,7 +3,7 @@ import { config } from '../../web/src/app/config';
 import { accessOf, canOpen, guardRedirect } from '../../web/src/app/route-access';
 import { consoleRouteTable } from '../../web/src/app/route-specs';
 import { buildRouteTable, matchPath, pathOf, resolveRoute, type RouteSpec } from '../../web/src/app/route-table';
-import { breadcrumbTrail, visibleAccountNav, visibleMainNav } from '../../web/src/components/layout/navigation';
+import { breadcrumbTrail, groupSections, visibleAccountNav, visibleMainNav } from '../../web/src/components/layout/navigation';
 
 const Dummy = () => null;
 const lists = { commonRoutes: ['home', 'error_404', 'social_login'], guestRoutes: ['password_reset'] };
@@ -138,7 +138,7 @@ describe('navigation', () => {
   });
 
   it('hides Contacts when no route of its group exists', () => {
-    const contactsGroup = ['contact_', 'tag_', 'field_', 'blacklist_'];
+    const contactsGroup = ['contact_', 'tag_', 'field_', 'blacklist_', 'subscription_'];
     const withoutGroup = t.filter((r) => !contactsGroup.some((prefix) => r.name.startsWith(prefix)));
     expect(visibleMainNav(withoutGroup).map((e) => e.key)).not.toContain('contacts');
   });
@@ -170,5 +170,17 @@ describe('navigation', () => {
     ]);
     const without = t.filter((route) => route.name !== 'my_api');
     expect(visibleAccountNav(without).map((e) => e.key)).toEqual(['organization', 'security', 'profile', 'session']);
+  });
+});
+
+describe('section tabs', () => {
+  const t = consoleRouteTable();
+  it("list every existing section of a page's group, so tags, fields, the blacklist and senders are one click away", () => {
+    const keys = (section: Parameters<typeof groupSections>[1]) => groupSections(t, section).map((s) => `${s.key} ${s.href}`);
+    expect(keys('tags')).toEqual(['contacts /contact', 'tags /tag', 'fields /field', 'import /contact/import', 'blacklist /blacklist', 'subscriptions /subscription']);
+    expect(keys('senders')).toEqual(['integrations /integration', 'senders /sender']);
+    expect(keys('broadcasts')).toEqual(['templates /template', 'campaigns /campaign', 'broadcasts /broadcast']);
+    expect(keys('messages')).toEqual(['messages /message']);
+    expect(groupSections(t.filter((r) => r.name !== 'field_list'), 'tags').map((s) => s.key)).not.toContain('fields');
   });
 });

@@ -3,14 +3,19 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useRouteTable } from '../../app/services-context';
 import { breadcrumbTrail, type Crumb, type SectionKey } from './navigation';
+import { SectionTabs } from './SectionTabs';
 
-/** Breadcrumbs of an entity page: group > section > current step (e.g. Contacts > Tags > Create). */
+/**
+ * Breadcrumbs of an entity page: group > section > current step (e.g. Contacts > Tags > Create); a section's own
+ * page (no current step) also gets its group's sections as tabs.
+ */
 export function PageBreadcrumbs({ section, current }: { section: SectionKey; current?: Omit<Crumb, 'href'> }) {
   const { t } = useTranslation();
   const table = useRouteTable();
   const trail = breadcrumbTrail(table, section, current);
   return (
-    <Breadcrumbs data-testid="breadcrumbs" mb="md">
+    <>
+      <Breadcrumbs data-testid="breadcrumbs" mb="md">
       {trail.map((crumb, index) => {
         const label = crumb.text ?? t(crumb.labelKey);
         return crumb.href ? (
@@ -23,6 +28,8 @@ export function PageBreadcrumbs({ section, current }: { section: SectionKey; cur
           </Text>
         );
       })}
-    </Breadcrumbs>
+      </Breadcrumbs>
+      {!current && <SectionTabs section={section} />}
+    </>
   );
 }

@@ -13,6 +13,7 @@ export const SECTIONS = {
   fields: { labelKey: 'nav.fields', listRoute: 'field_list' },
   import: { labelKey: 'nav.import', listRoute: 'contact_import' },
   blacklist: { labelKey: 'nav.blacklist', listRoute: 'blacklist_list' },
+  subscriptions: { labelKey: 'nav.subscriptions', listRoute: 'subscription_list' },
   templates: { labelKey: 'nav.templates', listRoute: 'template_list' },
   campaigns: { labelKey: 'nav.campaigns', listRoute: 'campaign_list' },
   broadcasts: { labelKey: 'nav.broadcasts', listRoute: 'broadcast_list' },
@@ -25,7 +26,7 @@ export type SectionKey = keyof typeof SECTIONS;
 
 /** Breadcrumb groups (spec section 2, Navigation): the first section names the group. */
 export const BREADCRUMB_GROUPS: Record<string, SectionKey[]> = {
-  contacts: ['contacts', 'tags', 'fields', 'import', 'blacklist'],
+  contacts: ['contacts', 'tags', 'fields', 'import', 'blacklist', 'subscriptions'],
   templates: ['templates', 'campaigns', 'broadcasts'],
   integrations: ['integrations', 'senders'],
   messages: ['messages'],
@@ -109,9 +110,23 @@ export interface Crumb {
   text?: string;
 }
 
+/** The group a section belongs to (its own key for a section alone). */
+function groupOf(section: SectionKey): string | undefined {
+  return Object.keys(BREADCRUMB_GROUPS).find((key) => BREADCRUMB_GROUPS[key].includes(section));
+}
+
+/** The sections of `section`'s group whose list routes exist, with their paths: the section tabs. */
+export function groupSections(table: RouteDef[], section: SectionKey): { key: SectionKey; labelKey: string; href: string }[] {
+  const group = groupOf(section);
+  return (group ? BREADCRUMB_GROUPS[group] : [section]).flatMap((key) => {
+    const href = pathOf(table, SECTIONS[key].listRoute);
+    return href ? [{ key, labelKey: SECTIONS[key].labelKey, href }] : [];
+  });
+}
+
 /** Breadcrumbs of a section page: group (when different) > section > current step (optional). */
 export function breadcrumbTrail(table: RouteDef[], section: SectionKey, current?: Omit<Crumb, 'href'>): Crumb[] {
-  const groupKey = Object.keys(BREADCRUMB_GROUPS).find((key) => BREADCRUMB_GROUPS[key].includes(section));
+  const groupKey = groupOf(section);
   const trail: Crumb[] = [];
   if (groupKey && groupKey !== section) {
     const groupSections = BREADCRUMB_GROUPS[groupKey];

@@ -9,6 +9,7 @@ export function SubscriptionListPage() {
   return (
     <ListScreen<Subscription>
       listKey="subscription"
+      section="subscriptions"
       titleKey="subscriptions.title"
       columns={SUBSCRIPTION_COLUMNS}
       defaultSort={{ key: 'priority', order: 'asc' }}
