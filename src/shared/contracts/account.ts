@@ -9,7 +9,14 @@ export const profileUpdateSchema = z
   .object({
     name: requiredText(200),
     email: emailText().optional(),
-    username: z.string().trim().min(1, MESSAGES.required).max(254).optional(),
+    // A username with an @ is an email address, and must be a valid one (it becomes the sign-in name).
+    username: z
+      .string()
+      .trim()
+      .min(1, MESSAGES.required)
+      .max(254)
+      .refine((value) => !value.includes('@') || z.email().safeParse(value).success, MESSAGES.invalidEmail)
+      .optional(),
   })
   .strict()
   .refine((input) => input.email === undefined || input.username === undefined, {

@@ -75,6 +75,9 @@ describe('profile', () => {
       [{ name: 'N', email: 'not-an-email' }, 'email'],
       [{ name: 'N' }, 'email'],
       [{ name: 'N', email: 'a@b.test', role: 'admin' }, '_'],
+      // A username with an @ is an email address: it must be a valid one.
+      [{ name: 'N', username: 'bad@@email' }, 'username'],
+      [{ name: 'N', username: 'a@' }, 'username'],
     ];
     for (const [json, field] of cases) {
       const res = await put('prof-bad', `/internal-user/${userId}`, access_token, json);
@@ -82,6 +85,8 @@ describe('profile', () => {
       expect(Object.keys((await body(res)).error.fields)).toContain(field);
     }
     expect((await put('prof-bad', `/internal-user/${userId}`, access_token, [1, 2])).status).toBe(422);
+    // Nothing changed: the old login still signs in.
+    await signIn('prof-bad', username);
   });
 
   it('requires a signed-in caller', async () => {

@@ -43,7 +43,8 @@ function ProfileForm({ user }: { user: CurrentUser }) {
     const problems: Record<string, string[]> = {};
     if (!name.trim()) problems.name = [MESSAGES.required];
     if (!login.trim()) problems.login = [MESSAGES.required];
-    else if (!simple && !looksLikeEmail(login)) problems.login = [MESSAGES.invalidEmail];
+    // A login with an @ is an email address (it sets the email), so it must be a valid one in either mode.
+    else if ((!simple || login.includes('@')) && !looksLikeEmail(login)) problems.login = [MESSAGES.invalidEmail];
     if (Object.keys(problems).length) {
       set(problems);
       setFormError(t('server.invalidForm'));
