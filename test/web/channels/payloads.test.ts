@@ -20,6 +20,7 @@ import {
 import {
   adjustSenderValues,
   integrationsForType,
+  senderFormFields,
   senderCreatePayload,
   senderFormValues,
   senderUpdatePayload,
@@ -106,9 +107,13 @@ describe('sender form', () => {
     expect(integrationsForType(integrations, '').map((i) => i.id)).toEqual([1, 2]);
   });
 
-  it('sets the type from the chosen integration, and drops an integration of the other kind on a type change', () => {
+  it("offers only the chosen type's integrations, never changes the type, and drops an integration of the other kind on a type change", () => {
     const start = senderFormValues(null);
-    expect(adjustSenderValues('integration_id', { ...start, integration_id: '2' }, integrations)).toMatchObject({ type: 'phone', integration_id: '2' });
+    const field = senderFormFields(['email', 'phone'], integrations, null).find((f) => f.name === 'integration_id')!;
+    const offered = (type: string) => field.choicesFor!({ ...start, type }).map((c) => c.value);
+    expect(offered('email')).toEqual(integrations.filter((i) => i.type === 'smtp').map((i) => String(i.id)));
+    expect(offered('phone')).toEqual(integrations.filter((i) => i.type === 'twilio').map((i) => String(i.id)));
+    expect(adjustSenderValues('integration_id', { ...start, integration_id: '2' }, integrations)).toMatchObject({ type: 'email', integration_id: '2' });
     expect(adjustSenderValues('type', { ...start, integration_id: '1', type: 'phone' }, integrations)).toMatchObject({ type: 'phone', integration_id: '' });
     expect(adjustSenderValues('type', { ...start, integration_id: '1', type: 'email' }, integrations)).toMatchObject({ integration_id: '1' });
   });

@@ -35,7 +35,7 @@ export function FormField({
     name: field.name,
     disabled: field.disabled,
   };
-  const choices = (field.choices ?? []).map((choice) => ({ value: choice.value, label: choice.label ?? (choice.labelKey ? t(choice.labelKey) : choice.value) }));
+  const choices = ((field.choicesFor && values ? field.choicesFor(values) : field.choices) ?? []).map((choice) => ({ value: choice.value, label: choice.label ?? (choice.labelKey ? t(choice.labelKey) : choice.value) }));
   switch (field.kind) {
     case 'custom':
       return <>{field.render?.({ value, onChange, errors: nestedErrors ?? (errors ? { [field.name]: errors } : {}), values: values ?? {}, disabled: field.disabled })}</>;

@@ -33,6 +33,8 @@ export interface FormFieldConfig {
   autoFocus?: boolean;
   /** Choices of a select or multiselect (a select holds one value string, a multiselect a list of them). */
   choices?: FormChoice[];
+  /** Choices that depend on the other values (e.g. only the integrations of the chosen sender type); wins over `choices`. */
+  choicesFor?: (values: FormValues) => FormChoice[];
   /** Shown but not editable (e.g. a type chosen only on create). */
   disabled?: boolean;
   /** Shown only while this returns true (e.g. options only for select types). */

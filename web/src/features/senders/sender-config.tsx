@@ -77,7 +77,9 @@ export function senderFormFields(types: readonly string[], integrations: Pick<In
       required: true,
       disabled: !creating,
       descriptionKey: creating ? 'senders.hints.integration' : undefined,
-      choices: [...integrations, ...known].map((integration) => ({ value: String(integration.id), label: `${integration.name} (${integration.type})` })),
+      // Only integrations that can send this type (SMTP for email, Twilio for phone).
+      choicesFor: (values) =>
+        [...integrationsForType(integrations, values.type), ...known].map((integration) => ({ value: String(integration.id), label: `${integration.name} (${integration.type})` })),
     },
     { name: 'value', labelKey: 'senders.fields.value', kind: 'custom', required: true, render: (props) => <SenderValueInput props={props} /> },
     { name: 'name', labelKey: 'senders.fields.name', maxLength: 100, descriptionKey: 'senders.hints.name', visible: (values) => values.type === 'email' },
@@ -97,14 +99,10 @@ export function senderFormValues(item: Sender | null): FormValues {
 }
 
 /**
- * Keeps type and integration consistent while creating: choosing an integration sets the matching type, and
- * a type change drops an integration of the other kind.
+ * Keeps type and integration consistent while creating: the integration list offers only the chosen type's, and
+ * a type change drops an integration of the other kind (the type is never changed behind the user's back).
  */
 export function adjustSenderValues(name: string, next: FormValues, integrations: Pick<Integration, 'id' | 'type'>[]): FormValues {
-  if (name === 'integration_id') {
-    const integration = integrations.find((i) => String(i.id) === next.integration_id);
-    if (integration) return { ...next, type: integration.type === 'twilio' ? 'phone' : 'email' };
-  }
   if (name === 'type') {
     const integration = integrations.find((i) => String(i.id) === next.integration_id);
     if (integration && integrationsForType([{ ...integration, name: '' }], next.type).length === 0) return { ...next, integration_id: '' };
