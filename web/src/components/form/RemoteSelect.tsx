@@ -62,6 +62,8 @@ export function RemoteSelect<T extends { id: number }>(props: RemoteSelectProps<
       withAsterisk={props.required}
       disabled={props.disabled}
       clearable={props.clearable}
+      // Picking the chosen option again keeps it (the clear button is how to empty the box).
+      allowDeselect={false}
       searchable
       data={options}
       value={props.value === null ? null : String(props.value)}
