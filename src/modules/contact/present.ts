@@ -1,3 +1,4 @@
+import { addressKey, blacklistedAmong } from '../blacklist/lookup';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Context } from 'hono';
@@ -93,6 +94,7 @@ export async function presentContacts(c: Ctx, rows: Row[]): Promise<Contact[]> {
   if (rows.length === 0) return [];
   const [addressRows, tagRows, attributeRows] = await c.var.db.batch(relationQueries(c.var.db, c.var.org.id, rows.map((row) => row.id)));
   const addresses = groupBy(addressRows);
+  const blocked = await blacklistedAmong(c.var.db, c.var.org.id, addressRows.map((a) => ({ type: a.type as AddressType, value: a.value })));
   const tagsOf = groupBy(tagRows);
   const attributes = groupBy(attributeRows);
   return rows.map((row) => ({
@@ -102,6 +104,7 @@ export async function presentContacts(c: Ctx, rows: Row[]): Promise<Contact[]> {
     addresses: (addresses.get(row.id) ?? []).map((a) => ({ id: a.id, type: a.type as AddressType, value: a.value })),
     tags: (tagsOf.get(row.id) ?? []).map((t) => ({ id: t.id, name: t.name })),
     attributes: attributeValues(attributes.get(row.id) ?? []),
+    blacklisted_addresses: (addresses.get(row.id) ?? []).filter((a) => blocked.has(addressKey(a.type as AddressType, a.value))).map((a) => a.id),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   }));

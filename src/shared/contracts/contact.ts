@@ -115,6 +115,8 @@ export interface Contact {
   tags: { id: number; name: string }[];
   /** Fields in their display order; only fields that have a value. */
   attributes: ContactAttribute[];
+  /** Ids of its addresses on the organisation's blacklist: nothing is sent to them. */
+  blacklisted_addresses: number[];
   created_at: string;
   updated_at: string;
 }

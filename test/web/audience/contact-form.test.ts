@@ -141,3 +141,14 @@ describe('contact form screen', () => {
     expect(added[2].disabled).toBe(false);
   });
 });
+
+describe('the contact list', () => {
+  it('marks a blacklisted address', async () => {
+    renderApp(fakeAudienceApi({ contacts: [CONTACT] }) as unknown as ReturnType<typeof fakeApi>, { path: '/contact', signedIn: true });
+    const mark = await screen.findByTestId('address-blacklisted', undefined, { timeout: 3000 });
+    expect(mark.textContent).toBe('Blacklisted');
+    const phone = screen.getByText('+15550001');
+    expect(phone.style.textDecoration).toBe('line-through');
+    expect(screen.getByText('ann@x.io').style.textDecoration).toBe('');
+  });
+});

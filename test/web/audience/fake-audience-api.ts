@@ -72,6 +72,8 @@ export const CONTACT: Contact = {
     { id: 91, type: 'email', value: 'ann@x.io' },
     { id: 92, type: 'phone', value: '+15550001' },
   ],
+  // Ann's phone is on the blacklist.
+  blacklisted_addresses: [92],
   tags: [{ id: 1, name: 'vip' }],
   attributes: [
     { field_id: 1, value: 42 },

@@ -10,6 +10,15 @@ beforeEach(async () => {
 });
 
 describe('blacklist routes', () => {
+  it('marks the blacklisted addresses of contacts in the contact list and view', async () => {
+    const ann = await create(s, 'contact', { name: 'Ann', addresses: [{ type: 'email', value: 'ann@example.com' }, { type: 'phone', value: '+15550001' }] });
+    await create(s, 'blacklist', { type: 'email', value: 'ANN@example.com' });
+    const listed = (await list(s, 'contact')).items.find((c: { id: number }) => c.id === ann.id);
+    const emailId = ann.addresses.find((a: { type: string }) => a.type === 'email').id;
+    expect(listed.blacklisted_addresses).toEqual([emailId]);
+    expect((await api(s, 'GET', `/contact/${ann.id}`)).body.data.blacklisted_addresses).toEqual([emailId]);
+  });
+
   it('requires type and value, in the format of the type', async () => {
     expect422(await api(s, 'POST', '/blacklist', {}), { type: ['This field is required'], value: ['This field is required'] });
     expect422(await api(s, 'POST', '/blacklist', { type: 'fax', value: '+123' }), { type: ['Choose one of: email, phone'] });

@@ -2,6 +2,7 @@ import { Badge, Group, Text } from '@mantine/core';
 import type { Contact } from '@shared/contracts/contact';
 import type { Field } from '@shared/contracts/field';
 import type { Tag } from '@shared/contracts/tag';
+import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/common/DateTime';
 import type { FormFieldConfig } from '../../components/form/types';
 import type { ListColumn } from '../../components/list/types';
@@ -17,14 +18,29 @@ export function visibleAddresses(contact: Pick<Contact, 'addresses'>): { shown: 
 }
 
 function AddressesCell({ contact }: { contact: Contact }) {
+  const { t } = useTranslation();
   const { shown, more } = visibleAddresses(contact);
+  const hidden = contact.addresses.slice(SHOWN_ADDRESSES);
+  const isBlacklisted = (address: { id: number }) => contact.blacklisted_addresses?.includes(address.id) ?? false;
   return (
     <Group gap={6} wrap="wrap">
       {shown.map((address) => (
-        <Text key={address.id} size="sm" data-address-type={address.type}>
-          {address.value}
-        </Text>
+        <Group key={address.id} gap={4} wrap="nowrap">
+          <Text size="sm" data-address-type={address.type} td={isBlacklisted(address) ? 'line-through' : undefined} c={isBlacklisted(address) ? 'dimmed' : undefined}>
+            {address.value}
+          </Text>
+          {isBlacklisted(address) && (
+            <Badge color="red" variant="light" size="xs" tt="none" data-testid="address-blacklisted" title={t('contacts.blacklistedHint')}>
+              {t('contacts.blacklisted')}
+            </Badge>
+          )}
+        </Group>
       ))}
+      {hidden.some(isBlacklisted) && (
+        <Badge color="red" variant="light" size="xs" tt="none" data-testid="address-blacklisted" title={t('contacts.blacklistedHint')}>
+          {t('contacts.blacklisted')}
+        </Badge>
+      )}
       {more > 0 && (
         <Badge variant="outline" color="gray" size="sm" data-testid="addresses-more" title={contact.addresses.slice(SHOWN_ADDRESSES).map((a) => a.value).join(', ')}>
           {`+${more}`}
