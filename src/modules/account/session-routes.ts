@@ -34,6 +34,7 @@ export function presentSession(row: typeof sessions.$inferSelect, currentId: str
     created_at: row.createdAt,
     updated_at: row.updatedAt,
     current: row.id === currentId,
+    loggedIn: row.id === currentId,
   };
 }
 

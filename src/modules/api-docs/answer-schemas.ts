@@ -44,7 +44,7 @@ export const ANSWER_SCHEMAS: Record<DataSchema, Json> = {
   },
   Session: {
     type: 'object',
-    required: ['id', 'device', 'user_agent', 'ip', 'expires_at', 'refreshes_at', 'created_at', 'updated_at', 'current'],
+    required: ['id', 'device', 'user_agent', 'ip', 'expires_at', 'refreshes_at', 'created_at', 'updated_at', 'current', 'loggedIn'],
     properties: {
       id: str,
       device: nullableStr,
@@ -55,6 +55,7 @@ export const ANSWER_SCHEMAS: Record<DataSchema, Json> = {
       created_at: time,
       updated_at: time,
       current: { type: 'boolean', description: 'The session making this request' },
+      loggedIn: { type: 'boolean', description: 'The same as current, by the name the spec gives it' },
     },
   },
   ApiKey: {

@@ -77,6 +77,8 @@ export interface SessionRow {
   updated_at: string;
   /** True for the session making the request. */
   current: boolean;
+  /** The spec's name for it: the session the caller is logged in with. */
+  loggedIn: boolean;
 }
 
 /** POST /internal-api-key and PUT /internal-api-key/{id}: only the note is chosen. */

@@ -21,9 +21,9 @@ export interface FakeAccountOptions {
 }
 
 export const SESSIONS: SessionRow[] = [
-  { id: 'sess-current', device: 'Firefox on Linux', user_agent: 'Mozilla/5.0 (X11; Linux) Firefox/140', ip: '10.0.0.1', expires_at: '2026-12-01T10:00:00.000Z', refreshes_at: '2026-11-01T10:15:00.000Z', created_at: NOW, updated_at: NOW, current: true },
-  { id: 'sess-phone', device: null, user_agent: 'Mozilla/5.0 (iPhone) Safari/605', ip: '10.0.0.2', expires_at: '2026-12-02T10:00:00.000Z', refreshes_at: null, created_at: NOW, updated_at: NOW, current: false },
-  { id: 'sess-office', device: 'Chrome on Windows', user_agent: 'Mozilla/5.0 (Windows) Chrome/130', ip: '10.0.0.3', expires_at: '2026-12-03T10:00:00.000Z', refreshes_at: null, created_at: NOW, updated_at: NOW, current: false },
+  { id: 'sess-current', device: 'Firefox on Linux', user_agent: 'Mozilla/5.0 (X11; Linux) Firefox/140', ip: '10.0.0.1', expires_at: '2026-12-01T10:00:00.000Z', refreshes_at: '2026-11-01T10:15:00.000Z', created_at: NOW, updated_at: NOW, current: true, loggedIn: true },
+  { id: 'sess-phone', device: null, user_agent: 'Mozilla/5.0 (iPhone) Safari/605', ip: '10.0.0.2', expires_at: '2026-12-02T10:00:00.000Z', refreshes_at: null, created_at: NOW, updated_at: NOW, current: false, loggedIn: false },
+  { id: 'sess-office', device: 'Chrome on Windows', user_agent: 'Mozilla/5.0 (Windows) Chrome/130', ip: '10.0.0.3', expires_at: '2026-12-03T10:00:00.000Z', refreshes_at: null, created_at: NOW, updated_at: NOW, current: false, loggedIn: false },
 ];
 
 export const SOCIAL: SocialProviderView[] = [

@@ -20,11 +20,13 @@ describe('my sessions', () => {
     expect(within(current).getByTestId('session-current')).toBeTruthy();
     expect(screen.getAllByTestId('session-current')).toHaveLength(1);
     // No device name: the user agent is shown.
-    expect((await rowOf('sess-phone')).querySelector('[data-column="device"]')?.textContent).toContain('iPhone');
+    expect((await rowOf('sess-phone')).querySelector('[data-column="device"]')?.textContent).toContain('iOS');
     expect((await rowOf('sess-phone')).querySelector('[data-column="ip"]')?.textContent).toBe('10.0.0.2');
     // Never refreshed: a dash, like other empty cells.
-    expect((await rowOf('sess-phone')).querySelector('[data-column="refreshes_at"]')?.textContent).toBe('—');
-    expect((await rowOf('sess-current')).querySelector('[data-column="refreshes_at"]')?.textContent).not.toBe('—');
+    // Never refreshed: the sign-in time (when its tokens were issued), never an empty cell.
+    const cell = async (id: string) => (await rowOf(id)).querySelector('[data-column="refreshes_at"]')?.textContent;
+    expect(await cell('sess-phone')).toBe((await rowOf('sess-phone')).querySelector('[data-column="updated_at"]')?.textContent);
+    expect(await cell('sess-current')).not.toBe(await cell('sess-phone'));
     expect(screen.queryByTestId('list-search')).toBeNull();
     expect(screen.queryByTestId('list-create')).toBeNull();
     expect(screen.queryByTestId('row-edit')).toBeNull();
@@ -81,8 +83,17 @@ describe('my sessions', () => {
     await waitFor(() => expect(window.location.pathname).toBe('/'));
   });
 
-  it('names a device by its name, else its user agent', () => {
+  it('names a device by its browser and system, else a name it gave (not the console id), else its user agent', () => {
+    const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+    const edge = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.70';
+    const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+    expect(deviceOf({ device: 'relay-console:0de5ef12', user_agent: chrome })).toBe('Chrome 131 on Windows');
+    expect(deviceOf({ device: null, user_agent: iphone })).toBe('Safari 18 on iOS');
+    expect(deviceOf({ device: null, user_agent: edge })).toBe('Edge 131 on macOS');
+    expect(deviceOf({ device: null, user_agent: firefox })).toBe('Firefox 133 on Linux');
     expect(deviceOf({ device: 'Laptop', user_agent: 'UA' })).toBe('Laptop');
+    expect(deviceOf({ device: 'relay-console:0de5ef12', user_agent: 'curl/8.5.0' })).toBe('curl/8.5.0');
     expect(deviceOf({ device: ' ', user_agent: 'UA' })).toBe('UA');
     expect(deviceOf({ device: null, user_agent: null })).toBe('—');
   });

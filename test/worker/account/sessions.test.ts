@@ -33,10 +33,10 @@ describe('sessions', () => {
     const answer = await body(res);
     expect(answer.meta).toEqual({ total: 2, page: 1, page_size: 2, total_pages: 1 });
     expect(answer.items).toHaveLength(2);
-    expect(answer.items[0]).toMatchObject({ current: true, device: 'relay-console:dev1', user_agent: 'Agent/2', ip: '198.51.100.7' });
-    expect(answer.items[1]).toMatchObject({ current: false, created_at: '2020-01-01T00:00:00.000Z' });
+    expect(answer.items[0]).toMatchObject({ current: true, loggedIn: true, device: 'relay-console:dev1', user_agent: 'Agent/2', ip: '198.51.100.7' });
+    expect(answer.items[1]).toMatchObject({ current: false, loggedIn: false, created_at: '2020-01-01T00:00:00.000Z' });
     expect(Object.keys(answer.items[0]).sort()).toEqual(
-      ['created_at', 'current', 'device', 'expires_at', 'id', 'ip', 'refreshes_at', 'updated_at', 'user_agent'].sort(),
+      ['created_at', 'current', 'device', 'expires_at', 'id', 'ip', 'loggedIn', 'refreshes_at', 'updated_at', 'user_agent'].sort(),
     );
     expect(JSON.stringify(answer)).not.toMatch(/refresh_hash|[0-9a-f]{64}/);
     void other;

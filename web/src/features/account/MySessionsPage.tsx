@@ -10,12 +10,17 @@ import { notifyError, notifySuccess } from '../../components/common/notify';
 import { AccountLayout } from '../../components/layout/AccountLayout';
 import { ShortListState } from '../../components/list/ShortListState';
 import { translateApiError } from '../../lib/server-messages';
+import { describeUserAgent } from '../../lib/user-agent';
 import { useIsDemo } from './account-state';
 import { useAccountCalls, useSessions } from './api';
 
-/** What the device column shows: the device name, else the user agent, else a dash. */
+/**
+ * What the device column shows: the browser and system read from the user agent ("Chrome 131 on Windows"), else
+ * a device name a client gave (not the console's own install id), else the raw user agent, else a dash.
+ */
 export function deviceOf(row: Pick<SessionRow, 'device' | 'user_agent'>): string {
-  return row.device?.trim() || row.user_agent?.trim() || '—';
+  const named = row.device?.trim() && !row.device.startsWith('relay-console:') ? row.device.trim() : null;
+  return describeUserAgent(row.user_agent) ?? named ?? (row.user_agent?.trim() || '—');
 }
 
 /** A long id cut to its first 8 characters (with an ellipsis) so the table keeps its row actions in view. */
@@ -140,7 +145,10 @@ export function MySessionsPage() {
                           <DateTime value={row.expires_at} />
                         </Table.Td>
                         <Table.Td data-column="ip">{row.ip ?? '—'}</Table.Td>
-                        <Table.Td data-column="refreshes_at">{row.refreshes_at ? <DateTime value={row.refreshes_at} /> : '—'}</Table.Td>
+                        {/* Never refreshed yet: its tokens are still the ones of the sign-in. */}
+                        <Table.Td data-column="refreshes_at">
+                          <DateTime value={row.refreshes_at ?? row.created_at} />
+                        </Table.Td>
                         <Table.Td data-column="updated_at">
                           <DateTime value={row.updated_at} />
                         </Table.Td>
