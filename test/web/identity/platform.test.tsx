@@ -84,7 +84,8 @@ describe('sign-up wizard', () => {
     await type('signup-repeat', 'other');
     fireEvent.click(await byTestId('signup-next'));
     expect(await screen.findByText(MESSAGES.invalidEmail)).toBeTruthy();
-    expect(screen.getByText(MESSAGES.passwordUppercase)).toBeTruthy();
+    expect(screen.getByText('This password does not meet the rules marked below')).toBeTruthy();
+    expect(screen.queryByText(MESSAGES.passwordUppercase)).toBeNull();
     expect(screen.getByText(MESSAGES.passwordsMismatch)).toBeTruthy();
     expect(screen.queryByTestId('signup-step-organization')).toBeNull();
   });

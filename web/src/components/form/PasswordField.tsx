@@ -25,12 +25,15 @@ export function PasswordField({ label, value, onChange, error, showChecklist, te
   const { t } = useTranslation();
   const policy = useAtomValue(guestInitAtom)?.password_config ?? PASSWORD_POLICY;
   const checks = showChecklist ? checkPassword(value, policy) : [];
+  // With the checklist in view, a refused password says so in one line and the unmet rules turn red below,
+  // rather than every rule's message run together above the same rules.
+  const unmet = Boolean(error) && value !== '' && checks.some((check) => !check.ok);
   return (
     <Stack gap={6}>
       <PasswordInput
         label={label}
         value={value}
-        error={error}
+        error={unmet ? t('identity.passwordRulesUnmet') : error}
         withAsterisk={withAsterisk}
         autoComplete={autoComplete}
         data-testid={testId}
@@ -41,8 +44,8 @@ export function PasswordField({ label, value, onChange, error, showChecklist, te
           {checks.map((check) => (
             <List.Item key={check.rule} data-testid={`${testId}-rule-${check.rule}`} data-ok={check.ok ? 'true' : 'false'}>
               <Group gap={6} wrap="nowrap">
-                {check.ok ? <IconCheck size={14} color="var(--mantine-color-green-7)" /> : <IconX size={14} color="var(--mantine-color-gray-6)" />}
-                <Text size="sm" c={check.ok ? 'green.8' : 'dimmed'}>
+                {check.ok ? <IconCheck size={14} color="var(--mantine-color-green-7)" /> : <IconX size={14} color={unmet ? 'var(--mantine-color-red-7)' : 'var(--mantine-color-gray-6)'} />}
+                <Text size="sm" c={check.ok ? 'green.8' : unmet ? 'red.7' : 'dimmed'}>
                   {t(`identity.passwordRules.${check.rule}`, { min: policy.min_length, characters: policy.extra_characters })}
                 </Text>
               </Group>
