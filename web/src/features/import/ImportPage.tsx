@@ -4,7 +4,6 @@ import { IconArrowLeft, IconArrowRight, IconPlayerPlay } from '@tabler/icons-rea
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useServices } from '../../app/services-context';
-import { notifySuccess } from '../../components/common/notify';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { ApiError } from '../../lib/api-error';
 import { useInvalidateList } from '../../lib/list-revision';
@@ -124,8 +123,8 @@ export function ImportPage() {
       }
       setStage('creating');
       const created = await createImport(client, { file_key: fileKey, file_name: file.name, skip_first_line: skipFirstLine, mapping: mappingPayload(drafts) });
+      // The page says it started (import-started) and the live channel says when it finished: no toast as well.
       setStarted(created);
-      notifySuccess(t('imports.started'));
       invalidate(IMPORT_PATH);
       setStep(0);
       setFile(null);
