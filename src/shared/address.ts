@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES } from './messages';
+import { MESSAGES, atMostCharacters } from './messages';
 
 // Address-type rules shared by the worker (contacts, blacklist, sending), the CSV importer and the console:
 // which types exist, what a valid value of each looks like, and the one canonical spelling that is stored
@@ -45,7 +45,7 @@ export const addressTypeSchema = z.enum(ADDRESS_TYPES, {
 });
 
 /** Raw address text before its type is known (length-capped so a huge string never reaches a regex). */
-export const addressValueText = z.string({ error: (issue) => (issue.input == null ? MESSAGES.required : 'Must be text') }).max(1000, 'At most 1000 characters');
+export const addressValueText = z.string({ error: (issue) => (issue.input == null ? MESSAGES.required : MESSAGES.mustBeText) }).max(1000, atMostCharacters(1000));
 
 /** Adds the type-dependent value check to an object holding `type` and `value`, reporting on `value`. */
 export function checkAddressValue(address: { type?: unknown; value?: unknown }, ctx: z.RefinementCtx, path: (string | number)[] = ['value']) {

@@ -44,4 +44,17 @@ export const MESSAGES = {
   socialOtherAccountLinked: 'You have already linked another account of this provider: unlink it first.',
   socialStateInvalid: 'This sign-in link is invalid or has expired. Start again.',
   socialForeignState: 'This sign-in or link was not started in this browser. Start again.',
+  // Generic field messages of the request schemas.
+  mustBeText: 'Must be text',
+  mustBeNumber: 'Must be a number',
+  mustBeBoolean: 'Must be true or false',
+  mustBeList: 'Must be a list',
+  mustBeDate: 'Must be a date and time',
 } as const;
+
+// Texts that carry a value. The console finds them by pattern (web/src/lib/message-keys.ts) and shows them
+// in the user's language with the value put back.
+/** A text longer than its limit. */
+export const atMostCharacters = (max: number) => `At most ${max} characters`;
+/** Spec 5: a number at or below its lower bound. */
+export const greaterThan = (value: number) => `Value must be greater than "${value}"`;

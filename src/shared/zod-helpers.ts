@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES } from './messages';
+import { MESSAGES, atMostCharacters } from './messages';
 
 // A missing value says 'This field is required' everywhere, server and console alike.
 z.config({
@@ -12,7 +12,7 @@ z.config({
 
 /** Trimmed text that must not be empty. */
 export function requiredText(max: number) {
-  return z.string().trim().min(1, MESSAGES.required).max(max, `At most ${max} characters`);
+  return z.string().trim().min(1, MESSAGES.required).max(max, atMostCharacters(max));
 }
 
 /** Optional text: empty becomes null. */
@@ -20,7 +20,7 @@ export function optionalText(max: number) {
   return z
     .string()
     .trim()
-    .max(max, `At most ${max} characters`)
+    .max(max, atMostCharacters(max))
     .nullish()
     .transform((v) => (v ? v : null));
 }

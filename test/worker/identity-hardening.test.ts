@@ -74,8 +74,11 @@ describe('password guessing', () => {
         }),
       ),
     );
-    // Attempts are counted before they are checked: at most `max` of the burst get an answer other than 429.
+    // Attempts are counted before they are checked: at most `max` of the burst get an answer other than 429,
+    // and the right password, sent after 29 wrong ones, is refused like them (no token is issued to the burst).
     expect(statuses.filter((s) => s !== 429).length).toBeLessThanOrEqual(LOGIN_FAILURE_LIMIT.max);
+    expect(statuses[29]).toBe(429);
+    expect(statuses).not.toContain(200);
   });
 });
 

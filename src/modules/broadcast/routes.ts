@@ -11,6 +11,7 @@ import {
   BROADCAST_ACTIONS,
   BROADCAST_MESSAGES,
   BROADCAST_STATUSES,
+  BROADCAST_TYPES,
   broadcastInputSchema,
   recipientListFilterShape,
   recipientsPreviewSchema,
@@ -86,8 +87,11 @@ const crud = crudRoutes<typeof broadcasts, BroadcastInput, Broadcast>({
   defaultSort: { key: 'created_at', order: 'desc' },
   search: [broadcasts.name, broadcasts.alias],
   filters: {
-    shape: { status: z.enum(BROADCAST_STATUSES, { error: `status must be one of: ${BROADCAST_STATUSES.join(', ')}` }).optional() },
-    where: (f) => [f.status ? eq(broadcasts.status, f.status as BroadcastStatus) : undefined],
+    shape: {
+      status: z.enum(BROADCAST_STATUSES, { error: `status must be one of: ${BROADCAST_STATUSES.join(', ')}` }).optional(),
+      type: z.enum(BROADCAST_TYPES, { error: `type must be one of: ${BROADCAST_TYPES.join(', ')}` }).optional(),
+    },
+    where: (f) => [f.status ? eq(broadcasts.status, f.status as BroadcastStatus) : undefined, f.type ? eq(broadcasts.type, f.type as string) : undefined],
   },
   audit: 'broadcast',
   validate: (c, input) => validateBroadcast(c, input as BroadcastInput),

@@ -7,7 +7,7 @@ import { validationFailed } from '../../lib/api-error';
 import { campaignInputSchema, type Campaign, type CampaignInput, type CampaignSetting } from '../../shared/contracts/campaign';
 import { addressError } from '../../shared/address';
 import type { SenderType } from '../../shared/contracts/sender';
-import { campaignMismatchMessage, campaignSenderFits, TEMPLATE_MESSAGES, type TemplateType } from '../../shared/contracts/template';
+import { senderFitsTemplate, senderMismatchMessage, TEMPLATE_MESSAGES, type TemplateType } from '../../shared/contracts/template';
 import { crudRoutes } from '../crud/crud-routes';
 
 type Ctx = Context<AppEnv>;
@@ -31,7 +31,7 @@ async function validateSettings(c: Ctx, input: Partial<CampaignInput>) {
     const sType = senderType.get(setting.sender_id);
     if (!tType) errors[`settings.${i}.template_id`] = [TEMPLATE_MESSAGES.templateNotFound];
     if (!sType) errors[`settings.${i}.sender_id`] = [TEMPLATE_MESSAGES.senderNotFound];
-    if (tType && sType && !campaignSenderFits(tType, sType)) errors[`settings.${i}.sender_id`] = [campaignMismatchMessage(tType)];
+    if (tType && sType && !senderFitsTemplate(tType, sType)) errors[`settings.${i}.sender_id`] = [senderMismatchMessage(tType)];
     if (sType && setting.to_address) {
       const problem = addressError(sType, setting.to_address);
       if (problem) errors[`settings.${i}.to_address`] = [problem];

@@ -4,7 +4,7 @@ import type { Env } from '../../env';
 import type { Database } from '../../db/client';
 import { platformSettings } from '../../db/schema';
 import { platformOrigin } from '../../lib/org-url';
-import { MESSAGES } from '../../shared/messages';
+import { MESSAGES, atMostCharacters } from '../../shared/messages';
 
 /** The sign-up settings of spec section 3 (signup.enabled, signup.active, signup.applicationUrl). */
 export interface SignupSettings {
@@ -18,7 +18,7 @@ const SIGNUP_KEYS = ['signup.enabled', 'signup.active', 'signup.applicationUrl']
 const httpUrl = z
   .string()
   .trim()
-  .max(2000, 'At most 2000 characters')
+  .max(2000, atMostCharacters(2000))
   .refine((value) => {
     try {
       return ['http:', 'https:'].includes(new URL(value).protocol);

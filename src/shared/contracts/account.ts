@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES } from '../messages';
+import { MESSAGES, greaterThan } from '../messages';
 import { emailText, optionalText, requiredText } from '../zod-helpers';
 
 // The account area (me/*): profile, organisation, sessions, API key, account deletion.
@@ -35,13 +35,13 @@ export const RETENTION_MESSAGE = `Must be a whole number of days from ${RETENTIO
 export const organizationUpdateSchema = z
   .object({
     name: requiredText(200),
-    track_opens: z.boolean({ error: 'Must be true or false' }).optional(),
-    track_clicks: z.boolean({ error: 'Must be true or false' }).optional(),
+    track_opens: z.boolean({ error: MESSAGES.mustBeBoolean }).optional(),
+    track_clicks: z.boolean({ error: MESSAGES.mustBeBoolean }).optional(),
     /** null: the platform's default. */
     message_retention_days: z
       .number({ error: RETENTION_MESSAGE })
       .int(RETENTION_MESSAGE)
-      .min(RETENTION_DAYS.min, RETENTION_MESSAGE)
+      .min(RETENTION_DAYS.min, greaterThan(RETENTION_DAYS.min - 1))
       .max(RETENTION_DAYS.max, RETENTION_MESSAGE)
       .nullable()
       .optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atMostCharacters } from '../messages';
 
 // The activity log: one row per changed field of each create, update or delete a person made. Read-only.
 
@@ -27,6 +28,6 @@ export interface ActivityLogEntry {
  * desc; search looks through entity, field and both values): `entity=contact`, `entity_id=12`.
  */
 export const activityLogFilterShape = {
-  entity: z.string().trim().min(1).max(50, 'At most 50 characters').optional(),
+  entity: z.string().trim().min(1).max(50, atMostCharacters(50)).optional(),
   entity_id: z.coerce.number({ error: 'entity_id must be a whole number' }).int('entity_id must be a whole number').positive().optional(),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES } from '../messages';
+import { MESSAGES, greaterThan } from '../messages';
 import { IDS_MAX, searchText } from '../list';
 import { optionalText, requiredText } from '../zod-helpers';
 import { contactFilterShape } from './contact';
@@ -84,7 +84,7 @@ export const recipientFilterSchema = z
     address: contactFilterShape.address,
     attributes: contactFilterShape.attributes,
     /** Leave out contacts who unsubscribed from the broadcast's subscription (default true). */
-    skip_unsubscribed: z.boolean({ error: 'Must be true or false' }).optional(),
+    skip_unsubscribed: z.boolean({ error: MESSAGES.mustBeBoolean }).optional(),
   })
   .strict();
 export type RecipientFilter = z.infer<typeof recipientFilterSchema>;
@@ -110,18 +110,18 @@ export const broadcastInputSchema = z
     template_id: id('template'),
     sender_id: id('sender'),
     sleep: z
-      .number({ error: 'Must be a number' })
+      .number({ error: MESSAGES.mustBeNumber })
       .int('Must be a whole number of seconds')
-      .min(0, 'Value must be greater than "-1"')
+      .min(0, greaterThan(-1))
       .max(BROADCAST_LIMITS.maxSleep, `At most ${BROADCAST_LIMITS.maxSleep} seconds`)
       .nullish()
       .transform((v) => v ?? 0),
-    delayed_at: z.iso.datetime({ offset: true, error: 'Must be a date and time' }).nullish().transform((v) => (v ? new Date(v).toISOString() : null)),
+    delayed_at: z.iso.datetime({ offset: true, error: MESSAGES.mustBeDate }).nullish().transform((v) => (v ? new Date(v).toISOString() : null)),
     subscription_id: id('subscription').nullish(),
-    do_not_unsubscribe: z.boolean({ error: 'Must be true or false' }).optional().default(false),
+    do_not_unsubscribe: z.boolean({ error: MESSAGES.mustBeBoolean }).optional().default(false),
     /** Open pixel and click redirects in the email html; omitted: the organisation's defaults. */
-    track_opens: z.boolean({ error: 'Must be true or false' }).optional(),
-    track_clicks: z.boolean({ error: 'Must be true or false' }).optional(),
+    track_opens: z.boolean({ error: MESSAGES.mustBeBoolean }).optional(),
+    track_clicks: z.boolean({ error: MESSAGES.mustBeBoolean }).optional(),
     contacts: recipientsSchema.default({ filter: {} }),
   })
   .strict()

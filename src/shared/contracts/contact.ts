@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { searchText } from '../list';
 import { addressTypeSchema, addressValueText, checkAddressValue, normalizeAddress, type AddressType } from '../address';
-import { MESSAGES } from '../messages';
+import { MESSAGES, atMostCharacters } from '../messages';
 import { optionalText, requiredText } from '../zod-helpers';
 
 // Contacts: a name, a note, addresses (e-mail or phone, in order, each unique in the organisation),
@@ -14,9 +14,9 @@ export const CONTACT_MESSAGES = {
   unknownField: 'Field not found',
   unknownOption: 'Choose one of the field options',
   attributeValue: 'Not a valid value for this field',
-  expectNumber: 'Must be a number',
-  expectText: 'Must be text',
-  expectBoolean: 'Must be true or false',
+  expectNumber: MESSAGES.mustBeNumber,
+  expectText: MESSAGES.mustBeText,
+  expectBoolean: MESSAGES.mustBeBoolean,
   expectOption: 'Must be one option: { option_id }',
   expectOptions: 'Must be a list of options: [{ option_id }]',
   attributesFilter: 'attributes must look like <field_id>:<value>',
@@ -37,7 +37,7 @@ const addressSchema = z
   .transform((address) => ({ ...address, value: normalizeAddress(address.type, address.value) }));
 
 const addressesSchema = z
-  .array(addressSchema, { error: (issue) => (issue.input == null ? MESSAGES.requiredList : 'Must be a list') })
+  .array(addressSchema, { error: (issue) => (issue.input == null ? MESSAGES.requiredList : MESSAGES.mustBeList) })
   .min(1, MESSAGES.requiredList)
   .max(50, 'At most 50 addresses')
   .superRefine((addresses, ctx) => {
@@ -60,7 +60,7 @@ const optionRef = z.object({ option_id: positiveId('Must be an option id') }).st
  * select -> { option_id }, multiselect -> [{ option_id }]. null (or '' for text, [] for multiselect) clears it.
  */
 export const attributeValueSchema = z.union(
-  [z.null(), z.number(), z.boolean(), z.string().trim().max(2000, 'At most 2000 characters'), optionRef, z.array(optionRef).max(500)],
+  [z.null(), z.number(), z.boolean(), z.string().trim().max(2000, atMostCharacters(2000)), optionRef, z.array(optionRef).max(500)],
   { error: (issue) => (issue.input === undefined ? MESSAGES.required : CONTACT_MESSAGES.attributeValue) },
 );
 export type AttributeValue = z.infer<typeof attributeValueSchema>;

@@ -113,7 +113,7 @@ function checkMapping(mapping: ImportMappingEntry[], ctx: z.RefinementCtx) {
 }
 
 export const importMappingSchema = z
-  .array(importMappingEntrySchema, { error: (issue) => (issue.input == null ? MESSAGES.required : 'Must be a list') })
+  .array(importMappingEntrySchema, { error: (issue) => (issue.input == null ? MESSAGES.required : MESSAGES.mustBeList) })
   .max(500, 'At most 500 mapping entries')
   .superRefine(checkMapping);
 
@@ -125,7 +125,7 @@ export const importCreateSchema = z
     /** The name shown in the list (the original file name). */
     file_name: requiredText(255),
     /** Spec 9: the first line (the header) is skipped by default. */
-    skip_first_line: z.boolean({ error: 'Must be true or false' }).default(true),
+    skip_first_line: z.boolean({ error: MESSAGES.mustBeBoolean }).default(true),
     mapping: importMappingSchema,
   })
   .strict();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES } from '../messages';
+import { MESSAGES, atMostCharacters, greaterThan } from '../messages';
 import { optionalText, requiredText } from '../zod-helpers';
 
 // Integrations: how messages leave. smtp (an SMTP server) sends email, twilio sends SMS.
@@ -26,7 +26,7 @@ const port = z.preprocess(
   (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
   z.number({ error: (i) => (i.input === undefined || i.input === null ? MESSAGES.required : INTEGRATION_MESSAGES.port) })
     .int(INTEGRATION_MESSAGES.port)
-    .min(1, INTEGRATION_MESSAGES.port)
+    .min(1, greaterThan(0))
     .max(65535, INTEGRATION_MESSAGES.port),
 );
 
@@ -35,8 +35,8 @@ export const smtpDetailsSchema = z
   .object({
     server: requiredText(253).regex(HOST, INTEGRATION_MESSAGES.server),
     port,
-    ssl: z.boolean({ error: 'Must be true or false' }).optional(),
-    tls: z.boolean({ error: 'Must be true or false' }).optional(),
+    ssl: z.boolean({ error: MESSAGES.mustBeBoolean }).optional(),
+    tls: z.boolean({ error: MESSAGES.mustBeBoolean }).optional(),
     /** The name the worker greets the server with (EHLO); empty = the sender's domain. */
     domain: optionalText(253).refine((v) => v === null || HOST.test(v), INTEGRATION_MESSAGES.server),
     /** Envelope sender for bounces. */
@@ -49,7 +49,7 @@ export function optionalEmail() {
   return optionalText(254).refine((v) => v === null || z.email().safeParse(v).success, MESSAGES.invalidEmail);
 }
 
-const secretText = (max: number) => z.string().max(max, `At most ${max} characters`);
+const secretText = (max: number) => z.string().max(max, atMostCharacters(max));
 
 /** The highest send rate an integration may be given, messages per second. */
 export const MAX_RATE_LIMIT = 10_000;
@@ -59,8 +59,8 @@ export const MAX_RATE_LIMIT = 10_000;
  * account, 1 for a Twilio long-code number); null means as fast as the provider takes them.
  */
 const maxRate = z
-  .number({ error: 'Must be a number' })
-  .gt(0, 'Value must be greater than "0"')
+  .number({ error: MESSAGES.mustBeNumber })
+  .gt(0, greaterThan(0))
   .max(MAX_RATE_LIMIT, `At most ${MAX_RATE_LIMIT} messages per second`)
   .nullish();
 
@@ -70,10 +70,10 @@ export const integrationInputSchema = z
     name: requiredText(100),
     type: z.enum(INTEGRATION_TYPES, { error: (i) => (i.input === undefined ? MESSAGES.required : INTEGRATION_MESSAGES.type) }),
     note: optionalText(1000),
-    should_merge: z.boolean({ error: 'Must be true or false' }).optional(),
+    should_merge: z.boolean({ error: MESSAGES.mustBeBoolean }).optional(),
     max_rate: maxRate,
     details: smtpDetailsSchema.partial().strict().nullish(),
-    user: z.string().trim().max(320, 'At most 320 characters').optional(),
+    user: z.string().trim().max(320, atMostCharacters(320)).optional(),
     password: secretText(1000).optional(),
     sid: z.string().trim().optional(),
     token: secretText(200).optional(),
@@ -106,7 +106,7 @@ export const integrationUpdateSchema = z
   .object({
     name: requiredText(100),
     note: optionalText(1000),
-    should_merge: z.boolean({ error: 'Must be true or false' }).optional(),
+    should_merge: z.boolean({ error: MESSAGES.mustBeBoolean }).optional(),
     max_rate: maxRate,
     /** smtp only (merged into the current details); ignored for twilio. */
     details: smtpDetailsSchema.partial().strict().nullish(),

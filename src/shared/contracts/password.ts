@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { MESSAGES } from '../messages';
+import { MESSAGES, atMostCharacters } from '../messages';
 import { passwordProblems } from '../password-policy';
 
 /** A new password: must meet the policy; every broken rule is reported with its own message. */
 export const newPasswordSchema = z
   .string()
-  .max(1024, 'At most 1024 characters')
+  .max(1024, atMostCharacters(1024))
   .superRefine((value, ctx) => {
     for (const message of passwordProblems(value)) ctx.addIssue({ code: 'custom', message });
   });

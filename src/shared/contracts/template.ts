@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES } from '../messages';
+import { MESSAGES, atMostCharacters } from '../messages';
 import { optionalText, requiredText } from '../zod-helpers';
 import type { SenderType } from './sender';
 
@@ -48,30 +48,21 @@ export const TEMPLATE_MESSAGES = {
   senderNotFound: 'Sender not found',
   templateNotFound: 'Template not found',
   blacklisted: 'This address is on the blacklist; nothing is sent to it',
-  textNeedsPhone: 'Text templates in a campaign go out as SMS: choose a phone sender',
+  textNeedsPhone: 'Text templates go out as SMS: choose a phone sender',
   smsTooLong: `The text is longer than the ${TEMPLATE_LIMITS.smsCharacters} characters an SMS can carry`,
 } as const;
 
-/** Whether a sender of this type can send a template of this type (html/email by email; text by either). */
-export function senderFitsTemplate(templateType: TemplateType, senderType: SenderType): boolean {
-  return templateType === 'text' || senderType === 'email';
-}
-
 /**
- * Campaign entries pair strictly by channel (spec 5): email templates (html, email) with email senders, text
- * templates with phone senders. A test message is looser: see senderFitsTemplate.
+ * The one pairing of templates and senders (spec 5), for test messages, campaign entries and broadcasts alike:
+ * html and email templates go out by email from email senders; text templates go out as SMS from phone senders.
  */
-export function campaignSenderFits(templateType: TemplateType, senderType: SenderType): boolean {
+export function senderFitsTemplate(templateType: TemplateType, senderType: SenderType): boolean {
   return templateType === 'text' ? senderType === 'phone' : senderType === 'email';
-}
-
-/** The message on a campaign entry whose sender does not fit its template. */
-export function campaignMismatchMessage(templateType: TemplateType): string {
-  return templateType === 'text' ? TEMPLATE_MESSAGES.textNeedsPhone : senderMismatchMessage(templateType);
 }
 
 /** The message shown when a sender cannot send a template. */
 export function senderMismatchMessage(templateType: TemplateType): string {
+  if (templateType === 'text') return TEMPLATE_MESSAGES.textNeedsPhone;
   const label = templateType === 'html' ? 'HTML' : templateType.charAt(0).toUpperCase() + templateType.slice(1);
   return `${label} templates are sent by email: choose an email sender`;
 }
@@ -87,7 +78,7 @@ export function aliasText() {
 const keptText = (max: number) =>
   z
     .string()
-    .max(max, `At most ${max} characters`)
+    .max(max, atMostCharacters(max))
     .nullish()
     .transform((v) => (v && v.trim() ? v : null));
 
@@ -97,7 +88,7 @@ const templateFields = {
   note: optionalText(1000),
   /** Email templates only (dropped for html and text). Liquid placeholders allowed. */
   subject: optionalText(TEMPLATE_LIMITS.subject),
-  body: z.string().max(TEMPLATE_LIMITS.body, `At most ${TEMPLATE_LIMITS.body} characters`).refine((v) => v.trim().length > 0, MESSAGES.required),
+  body: z.string().max(TEMPLATE_LIMITS.body, atMostCharacters(TEMPLATE_LIMITS.body)).refine((v) => v.trim().length > 0, MESSAGES.required),
   /** Email templates only: plain-text alternative; when empty the sender derives it from the html. */
   body_plain: keptText(TEMPLATE_LIMITS.bodyPlain),
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MESSAGES, atMostCharacters } from '../messages';
 
 // The public unsubscribe page (spec 2: /unsubscribe, outside the route guard) and what the console shows of
 // a contact's unsubscribes. The signed link (`m`) names the organisation, the contact and the message; nothing
@@ -28,7 +29,7 @@ export const unsubscribeBody = z.object({
   m: token,
   subscription_id: subscriptionId,
   reason: z.enum(UNSUBSCRIBE_REASONS, { error: 'Choose one of the reasons' }).nullish(),
-  comment: z.string({ error: 'Must be text' }).trim().max(UNSUBSCRIBE_LIMITS.comment, `At most ${UNSUBSCRIBE_LIMITS.comment} characters`).nullish(),
+  comment: z.string({ error: MESSAGES.mustBeText }).trim().max(UNSUBSCRIBE_LIMITS.comment, atMostCharacters(UNSUBSCRIBE_LIMITS.comment)).nullish(),
 });
 export type UnsubscribeBody = z.infer<typeof unsubscribeBody>;
 

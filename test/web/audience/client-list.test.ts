@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { searchAndSort } from '../../../web/src/components/list/use-client-list';
+import { applyFilters, searchAndSort } from '../../../web/src/components/list/use-client-list';
 
 const rows = [
-  { id: 1, name: 'Level', alias: 'level', priority: 3 },
-  { id: 2, name: 'age', alias: 'age', priority: 1 },
-  { id: 3, name: 'City 10', alias: 'city_10', priority: 2 },
-  { id: 4, name: 'City 9', alias: 'city_9', priority: 4 },
+  { id: 1, name: 'Level', alias: 'level', priority: 3, type: 'number' },
+  { id: 2, name: 'age', alias: 'age', priority: 1, type: 'number' },
+  { id: 3, name: 'City 10', alias: 'city_10', priority: 2, type: 'text' },
+  { id: 4, name: 'City 9', alias: 'city_9', priority: 4, type: 'select' },
 ];
 
 describe('browser-side search and sort of a list loaded whole (the field list)', () => {
@@ -19,5 +19,17 @@ describe('browser-side search and sort of a list loaded whole (the field list)',
     expect(searchAndSort(rows, { search: 'CITY_1', sort_by: 'id', sort_order: 'asc' }, ['name', 'alias']).map((r) => r.id)).toEqual([3]);
     expect(searchAndSort(rows, { search: ' ', sort_by: 'id', sort_order: 'asc' }, ['name'])).toHaveLength(4);
     expect(rows.map((r) => r.id)).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('browser-side filters of a list loaded whole (field type, integration type and status)', () => {
+  it('keeps the rows equal to every chosen filter and ignores search, paging, order and empty values', () => {
+    const query = { search: 'x', sort_by: 'name', sort_order: 'asc', page_size: 10 };
+    expect(applyFilters(rows, { ...query, type: 'number' }).map((r) => r.id)).toEqual([1, 2]);
+    expect(applyFilters(rows, { ...query, type: 'number', alias: 'age' }).map((r) => r.id)).toEqual([2]);
+    expect(applyFilters(rows, { ...query, type: 'boolean' })).toEqual([]);
+    expect(applyFilters(rows, { ...query, type: '' })).toHaveLength(4);
+    // Query values are text; an id filter still matches a numeric column.
+    expect(applyFilters(rows, { priority: '4' }).map((r) => r.id)).toEqual([4]);
   });
 });

@@ -2,7 +2,7 @@ import { TEMPLATE_MESSAGES } from '@shared/contracts/template';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../../web/src/app/i18n';
 import { ATTACHMENT_ACCEPT, checkAttachments, extensionOf, formatBytes } from '../../../web/src/features/templates/attachments';
-import { translateChannelMessage } from '../../../web/src/features/templates/channel-messages';
+import { translateServerMessage } from '../../../web/src/lib/server-messages';
 
 // Template attachments are checked in the browser before upload with the server's rules (spec 5 and 9): only
 // the listed types, at most 15,000,000 bytes each, with the spec's messages (singular and plural), translated.
@@ -54,9 +54,9 @@ describe('attachment checks in the browser', () => {
   it("shows the server's upload messages in the same words as the browser check", () => {
     const de = createI18n('de');
     const t = de.t.bind(de) as (key: string, options?: Record<string, unknown>) => string;
-    expect(translateChannelMessage(t, TEMPLATE_MESSAGES.unsupportedFile('run.exe'))).toBe('Die Datei run.exe hat einen nicht unterstützten Typ');
-    expect(translateChannelMessage(t, TEMPLATE_MESSAGES.tooLarge(['big.pdf']))).toBe('Die Datei big.pdf ist größer als 15 MB');
-    expect(translateChannelMessage(t, TEMPLATE_MESSAGES.tooLarge(['a.zip', 'b.zip']))).toBe('Die Dateien a.zip, b.zip sind größer als 15 MB');
+    expect(translateServerMessage(t, TEMPLATE_MESSAGES.unsupportedFile('run.exe'))).toBe('Die Datei run.exe hat einen nicht unterstützten Typ');
+    expect(translateServerMessage(t, TEMPLATE_MESSAGES.tooLarge(['big.pdf']))).toBe('Die Datei big.pdf ist größer als 15 MB');
+    expect(translateServerMessage(t, TEMPLATE_MESSAGES.tooLarge(['a.zip', 'b.zip']))).toBe('Die Dateien a.zip, b.zip sind größer als 15 MB');
   });
 
   it('offers the allowed types to the file chooser and shows sizes for people', () => {

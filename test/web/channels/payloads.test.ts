@@ -26,8 +26,8 @@ import {
   senderUpdatePayload,
   validateSender,
 } from '../../../web/src/features/senders/sender-config';
-import { translateChannelMessage } from '../../../web/src/features/templates/channel-messages';
 import { SMTP, TWILIO } from './fake-channels-api';
+import { translateServerMessage } from '../../../web/src/lib/server-messages';
 
 const smtp: Integration = { ...SMTP, name: 'Mail' };
 const twilio: Integration = { ...TWILIO, name: 'SMS' };
@@ -144,10 +144,10 @@ describe('channel messages from the server', () => {
   const t = ru.t.bind(ru) as (key: string, options?: Record<string, unknown>) => string;
 
   it('translates the contract texts and the render failures with their error', () => {
-    expect(translateChannelMessage(t, INTEGRATION_MESSAGES.port)).toBe('Порт должен быть целым числом от 1 до 65535');
-    expect(translateChannelMessage(t, TEMPLATE_MESSAGES.subjectFailed('unknown filter "x"'))).toBe('Не удалось сформировать тему: unknown filter "x"');
-    expect(translateChannelMessage(t, TEMPLATE_MESSAGES.bodyFailed('line 2: tag "if" not closed'))).toBe('Не удалось сформировать текст письма: line 2: tag "if" not closed');
-    expect(translateChannelMessage(t, MESSAGES.required)).toBe(ru.t('server.required'));
-    expect(translateChannelMessage(t, 'Something new')).toBe('Something new');
+    expect(translateServerMessage(t, INTEGRATION_MESSAGES.port)).toBe('Порт должен быть целым числом от 1 до 65535');
+    expect(translateServerMessage(t, TEMPLATE_MESSAGES.subjectFailed('unknown filter "x"'))).toBe('Не удалось сформировать тему: unknown filter "x"');
+    expect(translateServerMessage(t, TEMPLATE_MESSAGES.bodyFailed('line 2: tag "if" not closed'))).toBe('Не удалось сформировать текст письма: line 2: tag "if" not closed');
+    expect(translateServerMessage(t, MESSAGES.required)).toBe(ru.t('server.required'));
+    expect(translateServerMessage(t, 'Something new')).toBe('Something new');
   });
 });

@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createRef } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it, vi } from 'vitest';
@@ -62,5 +62,63 @@ describe('rich-text editor component', () => {
     }
     const blocks = [...(screen.getByTestId('rte-block') as HTMLSelectElement).options].map((o) => o.value);
     expect(blocks).toEqual(['paragraph', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'quote']);
+  });
+});
+
+describe('rich-text editor: links that must not go missing or show wrong', () => {
+  it('shows a placeholder link with the URL it is saved with, not https://{{ unsubscribe_url }}', async () => {
+    const { ref, onChange } = renderEditor('<p>Bye</p>');
+    const content = await screen.findByTestId('body-content');
+    await waitFor(() => expect(content.textContent).toBe('Bye'));
+    act(() => ref.current!.insertHtml('<a href="{{ unsubscribe_url }}">Unsubscribe</a>'));
+    await waitFor(() => expect(content.querySelector('a')).not.toBeNull());
+    await waitFor(() => expect(content.querySelector('a')!.getAttribute('href')).toBe('{{ unsubscribe_url }}'));
+    expect(onChange).toHaveBeenLastCalledWith('<p>Bye<a href="{{ unsubscribe_url }}">Unsubscribe</a></p>');
+  });
+
+  it('keeps an edit when the page hands back the previous value after it (a late echo is not a new value)', async () => {
+    const { ref, onChange, rerender } = renderEditor('<p>Hello</p>');
+    const content = await screen.findByTestId('body-content');
+    await waitFor(() => expect(content.textContent).toBe('Hello'));
+    act(() => ref.current!.insertText(' there'));
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith('<p>Hello there</p>'));
+    act(() => ref.current!.insertHtml('<a href="https://example.com/offer">offer</a>'));
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith('<p>Hello there<a href="https://example.com/offer">offer</a></p>'));
+    // The page renders with the first edit only now: the editor keeps the link.
+    rerender('<p>Hello there</p>');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(content.querySelector('a')?.textContent).toBe('offer');
+    // A value the editor never reported is still loaded (a type change, a reset).
+    rerender('<p>Replaced</p>');
+    await waitFor(() => expect(content.textContent).toBe('Replaced'));
+  });
+
+  it('links the words selected in the page even before the editor has heard of that selection', async () => {
+    const { onChange } = renderEditor('<p>Read our offer today</p>');
+    const content = await screen.findByTestId('body-content');
+    await waitFor(() => expect(content.textContent).toBe('Read our offer today'));
+    // The browser selects "offer", and Lexical hears of no selection change (it learns of them asynchronously).
+    const text = content.querySelector('p span')?.firstChild ?? content.querySelector('p')!.firstChild!;
+    const range = document.createRange();
+    range.setStart(text, 'Read our '.length);
+    range.setEnd(text, 'Read our offer'.length);
+    const hold = (event: Event) => event.stopImmediatePropagation();
+    window.addEventListener('selectionchange', hold, true);
+    window.getSelection()!.removeAllRanges();
+    window.getSelection()!.addRange(range);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    window.removeEventListener('selectionchange', hold, true);
+    act(() => screen.getByTestId('rte-link').click());
+    const url = await screen.findByTestId('rte-link-url');
+    // Typing the URL moves the page's selection away from the words (into the popover's input).
+    window.addEventListener('selectionchange', hold, true);
+    window.getSelection()!.collapse(text, 0);
+    act(() => {
+      (url as HTMLInputElement).focus();
+    });
+    fireEvent.change(url, { target: { value: 'https://example.com/offer' } });
+    act(() => screen.getByTestId('rte-link-save').click());
+    window.removeEventListener('selectionchange', hold, true);
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith('<p>Read our <a href="https://example.com/offer">offer</a> today</p>'));
   });
 });

@@ -83,7 +83,7 @@ describe('campaigns', () => {
       'settings.3.sender_id': ['Sender not found'],
       'settings.4.to_address': [expect.stringMatching(/must start with '\+'/)],
       'settings.5.to_address': ['Invalid email address. Please enter a valid email'],
-      'settings.6.sender_id': ['Text templates in a campaign go out as SMS: choose a phone sender'],
+      'settings.6.sender_id': ['Text templates go out as SMS: choose a phone sender'],
     });
     expect((await o.api('GET', '/campaign')).body.meta.total).toBe(0);
   });

@@ -105,7 +105,7 @@ describe('send a test message', () => {
     expect(rec.opened).toHaveLength(1);
   });
 
-  it('sends text templates as SMS from phone senders and as plain email from email senders', async () => {
+  it('sends text templates as SMS from phone senders and refuses email senders for them, as campaigns do', async () => {
     const { o, email, phone, twilio } = await setup();
     const text = await createTemplate(o, { type: 'text', name: 'Reminder', body: 'Hi {{ contact.name }}, see you' });
     let res = await sendTest(o, text.id, { sender_id: phone.id, to: '+15551234567' });
@@ -117,12 +117,13 @@ describe('send a test message', () => {
     expect(rec.sent[0]).toEqual({ id: res.body.data.id, from: { address: '+15005550006', name: null }, to: '+15551234567', body: 'Hi , see you' });
     expect((await row<MessageRow>('messages', res.body.data.id))!.external_id).toBe('SM123');
 
+    // One rule with campaign entries and broadcasts: a text template goes out as SMS, so an email sender is refused.
+    const before = await env.DB.prepare('SELECT count(*) AS n FROM messages WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
     res = await sendTest(o, text.id, { sender_id: email.id, to: 'x@example.com' });
-    expect(res.status).toBe(202);
-    expect(res.body.data).toMatchObject({ type: 'email', subject: 'Reminder' });
-    const rec2 = recordingProviders();
-    await deliver(o, res.body.data.id, 1, rec2.providers);
-    expect(rec2.sent[0]).toMatchObject({ html: false, subject: 'Reminder', body: 'Hi , see you', attachments: [] });
+    expect(res.status).toBe(422);
+    expect(res.body.error.fields).toEqual({ sender_id: ['Text templates go out as SMS: choose a phone sender'] });
+    const after = await env.DB.prepare('SELECT count(*) AS n FROM messages WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
+    expect(after!.n).toBe(before!.n);
   });
 
   it('refuses mismatched types, wrong address formats, blacklisted addresses and render errors, storing nothing', async () => {

@@ -1,9 +1,6 @@
 import { MESSAGES } from '@shared/messages';
 import { ApiError } from './api-error';
-
-type Translate = (key: string) => string;
-
-const KEY_BY_TEXT = new Map<string, string>(Object.entries(MESSAGES).map(([key, text]) => [text, key]));
+import { MESSAGE_KEYS, MESSAGE_PATTERNS, type Translate } from './message-keys';
 
 /** Error codes whose standard message has a translation. */
 const KEY_BY_CODE: Record<string, keyof typeof MESSAGES> = {
@@ -18,23 +15,38 @@ const KEY_BY_CODE: Record<string, keyof typeof MESSAGES> = {
   internal_error: 'internal',
 };
 
-/** The locale key of a server message text (src/shared/messages.ts), e.g. 'server.required', or null. */
+/** The locale key of a fixed server text (web/src/lib/message-keys.ts), e.g. 'server.required', or null. */
 export function serverMessageKey(text: string): string | null {
-  const key = KEY_BY_TEXT.get(text.trim());
-  return key ? `server.${key}` : null;
+  return MESSAGE_KEYS.get(text.trim()) ?? null;
 }
 
-/** Shows a server message in the current language when it is one of the shared texts, else as sent. */
-export function translateServerMessage(t: Translate, text: string): string {
+/** A known server text (fixed or by pattern) in the current language, or null when message-keys does not know it. */
+function knownMessage(t: Translate, text: string): string | null {
   const key = serverMessageKey(text);
-  return key ? t(key) : text;
+  if (key) return t(key);
+  for (const pattern of MESSAGE_PATTERNS) {
+    const match = pattern.re.exec(text.trim());
+    if (match) return t(pattern.key, pattern.values(match, t));
+  }
+  return null;
+}
+
+/** A server (or in-browser) message in the current language when message-keys knows it, else as sent. */
+export function translateServerMessage(t: Translate, text: string): string {
+  return knownMessage(t, text) ?? text;
+}
+
+/** All messages of one field path, translated and joined (undefined when there are none), for an input's error. */
+export function pathErrorText(t: Translate, errors: Record<string, string[]>, path: string): string | undefined {
+  const messages = errors[path];
+  return messages?.length ? messages.map((message) => translateServerMessage(t, message)).join(' ') : undefined;
 }
 
 /** The message to show for a failed call: the translated shared text, the code's standard text, or a generic one. */
 export function translateApiError(t: Translate, error: unknown): string {
   if (error instanceof ApiError) {
-    const byText = serverMessageKey(error.message);
-    if (byText) return t(byText);
+    const known = knownMessage(t, error.message);
+    if (known) return known;
     const byCode = KEY_BY_CODE[error.code];
     if (byCode) return t(`server.${byCode}`);
     if (error.status === 0) return t('errors.network');

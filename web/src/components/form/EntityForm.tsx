@@ -35,8 +35,6 @@ export interface EntityFormProps<T extends { id: number }, Input> {
   validate?: (values: FormValues) => Record<string, string[]>;
   /** Maximum width of the form (default 640). */
   width?: number;
-  /** Server message texts of this entity and their locale keys (checked before the shared ones). */
-  messageKeys?: Record<string, string>;
   /** The maximum width from the current values (e.g. wider for an html template); wins over `width`. */
   widthOf?: (values: FormValues) => number;
   /** Adjusts the values after one field changed (e.g. a type change that clears fields of the old type). */
@@ -55,7 +53,7 @@ export interface EntityFormProps<T extends { id: number }, Input> {
 
 /** The one entity form: configured fields, POST or PUT, 422 messages on fields (cleared per field on edit), delete when open. */
 export function EntityForm<T extends { id: number }, Input>(props: EntityFormProps<T, Input>) {
-  const { item, fields, calls, toInput, listRoute, titleKey, itemLabel, onSaved, initial, validate, width, messageKeys, onFieldChange } = props;
+  const { item, fields, calls, toInput, listRoute, titleKey, itemLabel, onSaved, initial, validate, width, onFieldChange } = props;
   const { t } = useTranslation();
   const table = useRouteTable();
   const [, navigate] = useLocation();
@@ -135,7 +133,7 @@ export function EntityForm<T extends { id: number }, Input>(props: EntityFormPro
           <Alert color="red" data-testid="form-error">
             {formError}
             {otherErrors.map((message) => (
-              <div key={message}>{messageKeys?.[message] ? t(messageKeys[message]) : translateServerMessage(t, message)}</div>
+              <div key={message}>{translateServerMessage(t, message)}</div>
             ))}
           </Alert>
         )}
@@ -147,7 +145,6 @@ export function EntityForm<T extends { id: number }, Input>(props: EntityFormPro
             errors={fieldErrors[field.name]}
             nestedErrors={field.kind === 'custom' ? errorsOfField(fieldErrors, field.name) : undefined}
             values={values}
-            messageKeys={messageKeys}
             onChange={(value, paths) => change(field.name, value, paths)}
           />
         ))}

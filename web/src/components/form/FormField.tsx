@@ -11,7 +11,6 @@ export function FormField({
   onChange,
   nestedErrors,
   values,
-  messageKeys,
 }: {
   field: FormFieldConfig;
   value: unknown;
@@ -20,11 +19,9 @@ export function FormField({
   /** A custom field's messages by full path (its name and 'name.<sub path>'). */
   nestedErrors?: Record<string, string[]>;
   values?: FormValues;
-  /** Server message texts of this area and their locale keys (checked before the shared ones). */
-  messageKeys?: Record<string, string>;
 }) {
   const { t } = useTranslation();
-  const translate = (message: string) => (messageKeys?.[message] ? t(messageKeys[message]) : translateServerMessage(t, message));
+  const translate = (message: string) => translateServerMessage(t, message);
   const common = {
     label: t(field.labelKey),
     description: field.descriptionKey ? t(field.descriptionKey) : undefined,

@@ -106,6 +106,8 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
   const queryId = JSON.stringify(query);
   const list = props.useList(query);
   const draggable = Boolean(props.reorderable && props.calls) && sort.key === 'priority' && list.items.length > 1;
+  // Say how to change the order: drag the handle, or first sort by the order column to get one.
+  const reorderHint = props.reorderable && props.calls && list.items.length > 1 ? t(draggable ? 'list.reorderHint' : 'list.reorderSortHint') : null;
   const deletable = Boolean(props.calls);
   const itemLabel = props.itemLabel ?? ((row: T) => String(row.id));
 
@@ -216,6 +218,11 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
             onDelete={deletable ? deleteRow : undefined}
             rowActions={props.rowActions}
           />
+        )}
+        {reorderHint && (
+          <Text c="dimmed" size="xs" mt="xs" data-testid="reorder-hint">
+            {reorderHint}
+          </Text>
         )}
         {!list.isLoading && list.items.length === 0 && !list.error && (
           <Text c="dimmed" ta="center" p="lg" data-testid="list-empty">

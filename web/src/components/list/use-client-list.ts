@@ -32,6 +32,16 @@ export function searchAndSort<T>(items: T[], query: Pick<ListQuery, 'search' | '
   return found.sort((a, b) => direction * compareValues(a[key], b[key]));
 }
 
+/** Query keys that are not filters (search, paging, order). */
+const NOT_FILTERS = new Set(['search', 'sort_by', 'sort_order', 'page', 'page_size']);
+
+/** The rows whose values equal every filter of the query (as the API's equality filters do, e.g. ?type=smtp). */
+export function applyFilters<T>(items: T[], query: Record<string, unknown>): T[] {
+  const filters = Object.entries(query).filter(([key, value]) => !NOT_FILTERS.has(key) && value !== undefined && value !== '');
+  if (filters.length === 0) return items;
+  return items.filter((item) => filters.every(([key, value]) => String((item as Record<string, unknown>)[key]) === String(value)));
+}
+
 /**
  * Every row of a collection (all pages, optionally filtered or ordered by `query`) in SWR, refetched when the
  * collection's list revision changes. The one loader behind client-side lists and the "all tags/fields/..." selects.
@@ -43,13 +53,17 @@ export function useAllRows<T>(path: string, query: Record<string, unknown> = {},
 }
 
 /**
- * A list that is not server-paged (spec: field and integration lists): every row is loaded once, then search
- * and sort run in the browser. The state has the same shape as the paged hook, so ListScreen shows either.
+ * A list that is not server-paged (spec: field and integration lists): every row is loaded once, then filters,
+ * search and sort run in the browser. The state has the same shape as the paged hook, so ListScreen shows either.
  */
 export function useClientList<T extends { id: number }>(path: string, query: ListQuery, searchKeys: (keyof T)[], options: SWRConfiguration<T[]> = {}): EntityListState<T> {
   const { data, error, isLoading, isValidating, mutate } = useAllRows<T>(path, {}, options);
   const { search, sort_by: sortBy, sort_order: order } = query;
-  const items = useMemo(() => searchAndSort(data ?? [], { search, sort_by: sortBy, sort_order: order }, searchKeys), [data, search, sortBy, order, searchKeys]);
+  const filtersJson = JSON.stringify(query);
+  const items = useMemo(
+    () => searchAndSort(applyFilters(data ?? [], JSON.parse(filtersJson) as Record<string, unknown>), { search, sort_by: sortBy, sort_order: order }, searchKeys),
+    [data, search, sortBy, order, searchKeys, filtersJson],
+  );
 
   const showOrder = useCallback(
     (next: T[]) => {

@@ -7,10 +7,11 @@ import { HistoryPlugin } from '@lexical/react/LexicalHistoryPlugin';
 import { LinkPlugin } from '@lexical/react/LexicalLinkPlugin';
 import { ListPlugin } from '@lexical/react/LexicalListPlugin';
 import { RichTextPlugin } from '@lexical/react/LexicalRichTextPlugin';
-import { HISTORY_MERGE_TAG } from 'lexical';
+import { $isLinkNode, LinkNode } from '@lexical/link';
+import { $getNodeByKey, HISTORY_MERGE_TAG } from 'lexical';
 import { useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { $insertHtmlSnippet, $insertPlainText } from './actions';
-import { $loadHtml, $saveHtml, richTextEditorConfig } from './html';
+import { $loadHtml, $saveHtml, hasPlaceholder, richTextEditorConfig } from './html';
 import { Toolbar } from './Toolbar';
 import './rich-text.css';
 
@@ -39,17 +40,24 @@ export interface RichTextEditorProps {
 }
 
 const LOAD_TAG = 'template-html-load';
+/** How many of its own recent reports the editor recognises when the page hands them back late. */
+const ECHOES_KEPT = 20;
 
 /** Keeps the editor and the `value` in step: new values are loaded, user edits are reported as HTML. */
 function ValuePlugin({ value, onChange }: { value: string; onChange: (html: string) => void }) {
   const [editor] = useLexicalComposerContext();
   const last = useRef<string | null>(null);
+  // What the editor reported lately. The page's value can arrive one edit behind (the effect below runs after
+  // paint, and a second edit may be reported before it): such an echo of our own report is not a new value, and
+  // loading it would drop the newer edit (a link just applied went missing that way).
+  const reported = useRef<string[]>([]);
   const report = useRef(onChange);
   report.current = onChange;
 
   useEffect(() => {
-    if (value === last.current) return;
+    if (value === last.current || reported.current.includes(value)) return;
     last.current = value;
+    reported.current = [];
     editor.update(() => $loadHtml(editor, value), { tag: [LOAD_TAG, HISTORY_MERGE_TAG] });
   }, [editor, value]);
 
@@ -60,7 +68,31 @@ function ValuePlugin({ value, onChange }: { value: string; onChange: (html: stri
         const html = editor.read(() => $saveHtml(editor));
         if (html === last.current) return;
         last.current = html;
+        reported.current = [...reported.current.slice(-(ECHOES_KEPT - 1)), html];
         report.current(html);
+      }),
+    [editor],
+  );
+  return null;
+}
+
+/**
+ * Shows a link whose URL is a placeholder ({{ unsubscribe_url }}) with that URL in the editor, as it is saved.
+ * Lexical's link node would write https://{{ unsubscribe_url }} into the editing view's href.
+ */
+function PlaceholderHrefPlugin() {
+  const [editor] = useLexicalComposerContext();
+  useEffect(
+    () =>
+      editor.registerMutationListener(LinkNode, (mutations) => {
+        editor.getEditorState().read(() => {
+          for (const [key, mutation] of mutations) {
+            if (mutation === 'destroyed') continue;
+            const node = $getNodeByKey(key);
+            const element = editor.getElementByKey(key);
+            if ($isLinkNode(node) && element && hasPlaceholder(node.getURL())) element.setAttribute('href', node.getURL());
+          }
+        });
       }),
     [editor],
   );
@@ -123,6 +155,7 @@ export function RichTextEditor({ value, onChange, label, description, error, req
           <ListPlugin />
           <LinkPlugin />
           <ValuePlugin value={value} onChange={onChange} />
+          <PlaceholderHrefPlugin />
           <HandlePlugin handleRef={ref} />
         </LexicalComposer>
       </div>

@@ -20,7 +20,7 @@ import {
   IconUnderline,
   IconUnlink,
 } from '@tabler/icons-react';
-import { $getSelection, $setSelection, REDO_COMMAND, UNDO_COMMAND, type BaseSelection } from 'lexical';
+import { $createRangeSelectionFromDom, $getSelection, $setSelection, REDO_COMMAND, UNDO_COMMAND, type BaseSelection } from 'lexical';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -92,9 +92,12 @@ export function Toolbar({ sourceMode, onToggleSource, disabled }: { sourceMode: 
   useEffect(() => editor.registerUpdateListener(({ editorState }) => editorState.read(() => setState($readToolbarState()), { editor })), [editor]);
 
   const run = (action: () => void) => editor.update(action);
+  // The browser's selection first: Lexical learns of a new selection from the asynchronous `selectionchange`
+  // event, so a person who selects a word and clicks "link" at once would otherwise link the previous selection
+  // (a collapsed cursor: nothing) and lose the link.
   const remember = () =>
     editor.read(() => {
-      const selection = $getSelection();
+      const selection = $createRangeSelectionFromDom(window.getSelection(), editor) ?? $getSelection();
       saved.current = selection ? selection.clone() : null;
     });
   // A popover's input had the focus: act on the selection the popover was opened for, then give the focus back.

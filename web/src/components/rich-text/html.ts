@@ -91,7 +91,7 @@ function colorConversion(tag: (typeof COLOR_TAGS)[number]) {
 }
 
 /** True when a URL holds a Liquid placeholder ({{ unsubscribe_url }}): kept exactly as written. */
-function hasPlaceholder(url: string): boolean {
+export function hasPlaceholder(url: string): boolean {
   return url.includes('{{') || url.includes('{%');
 }
 

@@ -5,19 +5,20 @@ import { DateTime } from '../../components/common/DateTime';
 import type { ListFilters } from '../../components/list/ListScreen';
 import type { ListColumn } from '../../components/list/types';
 import { LOGGED_ENTITIES } from './api';
+import { readableValue } from './readable-value';
 
 /** How many characters of a value a cell shows (the whole text is in its tooltip). */
 const VALUE_PREVIEW = 80;
 
-/** A logged value cut to a readable length; null shows as an empty cell. */
+/** A logged value in readable form, cut to a readable length; null shows as an empty cell. */
 export function previewValue(value: string | null): string {
-  if (value === null) return '';
-  return value.length > VALUE_PREVIEW ? `${value.slice(0, VALUE_PREVIEW - 1)}…` : value;
+  const readable = readableValue(value);
+  return readable.length > VALUE_PREVIEW ? `${readable.slice(0, VALUE_PREVIEW - 1)}…` : readable;
 }
 
 function ValueCell({ value }: { value: string | null }) {
   return (
-    <Text size="sm" title={value ?? undefined} style={{ wordBreak: 'break-word' }}>
+    <Text size="sm" title={value === null ? undefined : readableValue(value)} style={{ wordBreak: 'break-word' }}>
       {previewValue(value)}
     </Text>
   );

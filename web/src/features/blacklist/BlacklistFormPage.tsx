@@ -4,7 +4,6 @@ import { useMemo } from 'react';
 import { EntityForm } from '../../components/form/EntityForm';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { useDictionary } from '../contacts/dictionary';
-import { AUDIENCE_MESSAGE_KEYS } from '../contacts/messages';
 import { useBlacklistCalls } from './api';
 import { blacklistFormFields, blacklistInitial, blacklistInput, validateBlacklist } from './blacklist-config';
 
@@ -23,7 +22,6 @@ export function BlacklistFormPage() {
         initial={blacklistInitial}
         validate={validateBlacklist}
         toInput={blacklistInput}
-        messageKeys={AUDIENCE_MESSAGE_KEYS}
         listRoute="blacklist_list"
         titleKey="blacklist.createTitle"
         itemLabel={(entry) => entry.value}

@@ -1,15 +1,21 @@
 import { ActionIcon } from '@mantine/core';
 import { IconCopy, IconEye } from '@tabler/icons-react';
-import type { Broadcast } from '@shared/contracts/broadcast';
+import { BROADCAST_STATUSES, BROADCAST_TYPES, type Broadcast } from '@shared/contracts/broadcast';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { pathOf } from '../../app/route-table';
 import { useRouteTable } from '../../app/services-context';
+import { selectFilters } from '../../components/list/FilterSelect';
 import { ListScreen } from '../../components/list/ListScreen';
 import { useBroadcastList } from './api';
 import { BROADCAST_COLUMNS } from './broadcast-config';
-import { BroadcastStatusFilter, BROADCAST_FILTERS } from './BroadcastStatusFilter';
 import { useBroadcastProgressFeed } from './live-progress';
+
+/** The list's filters: status and type (GET /broadcast?status=&type=). */
+const BROADCAST_FILTERS = selectFilters([
+  { name: 'status', labelKey: 'broadcasts.fields.status', values: BROADCAST_STATUSES, optionsKey: 'broadcasts.statuses' },
+  { name: 'type', labelKey: 'broadcasts.fields.type', values: BROADCAST_TYPES, optionsKey: 'broadcasts.types' },
+]);
 
 /** A row's view and duplicate actions (spec 2). */
 function BroadcastRowActions({ row }: { row: Broadcast }) {
@@ -51,7 +57,7 @@ export function BroadcastListPage() {
       createRoute="broadcast_create"
       useList={useBroadcastList}
       itemLabel={(b) => b.name}
-      filters={{ ...BROADCAST_FILTERS, render: (values, onChange) => <BroadcastStatusFilter values={values} onChange={onChange} /> }}
+      filters={BROADCAST_FILTERS}
       rowActions={(row) => <BroadcastRowActions row={row} />}
     />
   );

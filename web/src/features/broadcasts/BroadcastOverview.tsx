@@ -2,10 +2,10 @@ import { Alert, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@
 import type { Broadcast } from '@shared/contracts/broadcast';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/common/DateTime';
-import { translateBroadcastText } from '../../lib/broadcast-messages';
 import { BroadcastActions } from './BroadcastActions';
 import { progressPercent } from './broadcast-config';
 import { BroadcastStatusBadge } from './StatusBadge';
+import { translateServerMessage } from '../../lib/server-messages';
 
 function Figure({ labelKey, value, testId }: { labelKey: string; value: number; testId: string }) {
   const { t } = useTranslation();
@@ -37,7 +37,7 @@ export function BroadcastOverview({ broadcast: b, onChanged }: { broadcast: Broa
         </Group>
         {b.paused_reason && (
           <Alert color="yellow" data-testid="paused-reason">
-            {translateBroadcastText(t, b.paused_reason)}
+            {translateServerMessage(t, b.paused_reason)}
           </Alert>
         )}
         {held && (

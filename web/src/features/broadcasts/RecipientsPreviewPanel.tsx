@@ -1,7 +1,7 @@
 import { Alert, Loader, Paper, Table, Text } from '@mantine/core';
 import type { RecipientsPreview } from '@shared/contracts/broadcast';
 import { useTranslation } from 'react-i18next';
-import { translateBroadcastText } from '../../lib/broadcast-messages';
+import { translateServerMessage } from '../../lib/server-messages';
 
 /** The live count of the contacts the filter selects, and a few of them with the address each would get. */
 export function RecipientsPreviewPanel({ preview, loading, failed }: { preview: RecipientsPreview | null; loading: boolean; failed: boolean }) {
@@ -29,7 +29,7 @@ export function RecipientsPreviewPanel({ preview, loading, failed }: { preview: 
                   <Table.Tr key={row.id}>
                     <Table.Td>{row.name}</Table.Td>
                     <Table.Td>{row.address ?? '—'}</Table.Td>
-                    <Table.Td c="dimmed">{row.skipped_reason ? translateBroadcastText(t, row.skipped_reason) : ''}</Table.Td>
+                    <Table.Td c="dimmed">{row.skipped_reason ? translateServerMessage(t, row.skipped_reason) : ''}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

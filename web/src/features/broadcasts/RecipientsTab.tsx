@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Select } from '@mantine/core';
+import { ActionIcon, Badge } from '@mantine/core';
 import { IconEye } from '@tabler/icons-react';
 import { RECIPIENT_STATUSES, type BroadcastRecipient } from '@shared/contracts/broadcast';
 import { useMemo } from 'react';
@@ -7,10 +7,11 @@ import { Link } from 'wouter';
 import { pathOf } from '../../app/route-table';
 import { useRouteTable } from '../../app/services-context';
 import { DateTime } from '../../components/common/DateTime';
+import { selectFilters } from '../../components/list/FilterSelect';
 import { ListScreen } from '../../components/list/ListScreen';
 import type { ListColumn } from '../../components/list/types';
-import { translateBroadcastText } from '../../lib/broadcast-messages';
 import { recipientsListHook } from './api';
+import { translateServerMessage } from '../../lib/server-messages';
 
 type Row = BroadcastRecipient & { id: number };
 
@@ -18,7 +19,7 @@ const STATUS_COLOR: Record<string, string> = { queued: 'cyan', sent: 'green', fa
 
 function Reason({ text }: { text: string | null }) {
   const { t } = useTranslation();
-  return <>{text ? translateBroadcastText(t, text) : ''}</>;
+  return <>{text ? translateServerMessage(t, text) : ''}</>;
 }
 
 function StatusChip({ status }: { status: string }) {
@@ -39,6 +40,9 @@ const COLUMNS: ListColumn<Row>[] = [
   { key: 'id', labelKey: 'list.columns.id', sortable: true, width: 80 },
 ];
 
+/** A broadcast's recipients filtered by their message's status. */
+const RECIPIENT_FILTERS = selectFilters([{ name: 'status', labelKey: 'broadcasts.fields.status', values: RECIPIENT_STATUSES, optionsKey: 'messages.statuses' }]);
+
 /** The "recipients data" tab: every recipient with the address used and what became of its message. */
 export function RecipientsTab({ broadcastId }: { broadcastId: number }) {
   const { t } = useTranslation();
@@ -51,22 +55,7 @@ export function RecipientsTab({ broadcastId }: { broadcastId: number }) {
       columns={COLUMNS}
       defaultSort={{ key: 'id', order: 'asc' }}
       useList={useRecipients}
-      filters={{
-        defaults: { status: '' },
-        toQuery: (values) => ({ status: values.status || undefined }),
-        render: (values, onChange) => (
-          <Select
-            mb="md"
-            w={200}
-            clearable
-            label={t('broadcasts.fields.status')}
-            data-testid="filter-recipient-status"
-            data={RECIPIENT_STATUSES.map((s) => ({ value: s, label: t(`messages.statuses.${s}`) }))}
-            value={String(values.status ?? '') || null}
-            onChange={(status) => onChange({ status: status ?? '' })}
-          />
-        ),
-      }}
+      filters={RECIPIENT_FILTERS}
       rowActions={(row) => {
         const href = pathOf(table, 'message_view', { id: row.message_id });
         return href ? (

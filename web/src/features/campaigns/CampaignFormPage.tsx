@@ -3,7 +3,6 @@ import type { PageProps } from '../../app/route-table';
 import { EntityForm } from '../../components/form/EntityForm';
 import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
-import { CHANNEL_MESSAGE_KEYS } from '../templates/channel-messages';
 import { useCampaign, useCampaignCalls } from './api';
 import { CAMPAIGN_FIELDS } from './campaign-config';
 import { campaignFormValues, campaignPayload, validateCampaign } from './settings';
@@ -27,7 +26,6 @@ export function CampaignFormPage({ params }: PageProps) {
           initial={campaignFormValues}
           validate={validateCampaign}
           toInput={campaignPayload}
-          messageKeys={CHANNEL_MESSAGE_KEYS}
           width={1000}
           listRoute="campaign_list"
           titleKey={id ? 'campaigns.editTitle' : 'campaigns.createTitle'}

@@ -1,7 +1,7 @@
 import { addressError } from '@shared/address';
 import type { Campaign, CampaignInput, CampaignSetting } from '@shared/contracts/campaign';
 import type { SenderType } from '@shared/contracts/sender';
-import { campaignMismatchMessage, campaignSenderFits, type TemplateType } from '@shared/contracts/template';
+import { senderFitsTemplate, senderMismatchMessage, type TemplateType } from '@shared/contracts/template';
 import { MESSAGES } from '@shared/messages';
 import type { FormValues } from '../../components/form/types';
 
@@ -36,13 +36,13 @@ export function settingRows(settings: CampaignSetting[] | null | undefined): Set
 
 /** Whether a sender fits the entry's template (any sender while no template is chosen). */
 export function senderFitsSetting(row: Pick<SettingRow, 'template'>, senderType: SenderType): boolean {
-  return !row.template || campaignSenderFits(row.template.type, senderType);
+  return !row.template || senderFitsTemplate(row.template.type, senderType);
 }
 
 /** The entry after choosing a template: a sender that cannot send it is dropped. */
 export function withTemplate(row: SettingRow, template: SettingRow['template']): SettingRow {
   const next = { ...row, template, template_id: template?.id ?? null };
-  if (template && row.sender && !campaignSenderFits(template.type, row.sender.type)) return { ...next, sender: null, sender_id: null };
+  if (template && row.sender && !senderFitsTemplate(template.type, row.sender.type)) return { ...next, sender: null, sender_id: null };
   return next;
 }
 
@@ -67,7 +67,7 @@ export function validateSettings(rows: SettingRow[]): Record<string, string[]> {
   rows.forEach((row, i) => {
     if (row.template_id === null) errors[`settings.${i}.template_id`] = [MESSAGES.required];
     if (row.sender_id === null) errors[`settings.${i}.sender_id`] = [MESSAGES.required];
-    else if (row.template && row.sender && !campaignSenderFits(row.template.type, row.sender.type)) errors[`settings.${i}.sender_id`] = [campaignMismatchMessage(row.template.type)];
+    else if (row.template && row.sender && !senderFitsTemplate(row.template.type, row.sender.type)) errors[`settings.${i}.sender_id`] = [senderMismatchMessage(row.template.type)];
     const to = row.to_address.trim();
     if (to && row.sender) {
       const problem = addressError(row.sender.type, to);

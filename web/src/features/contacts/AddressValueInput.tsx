@@ -1,7 +1,7 @@
 import { TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { addressPlaceholderKey, liveAddressError } from './address-rules';
-import { translateAudienceMessage } from './messages';
+import { translateServerMessage } from '../../lib/server-messages';
 
 /**
  * An address value input checked live against its type's format (shared rules of src/shared/address.ts):
@@ -40,7 +40,7 @@ export function AddressValueInput({
       disabled={disabled}
       data-testid={testId}
       value={value}
-      error={serverError ?? (live ? translateAudienceMessage(t, live) : undefined)}
+      error={serverError ?? (live ? translateServerMessage(t, live) : undefined)}
       onChange={(event) => onChange(event.currentTarget.value)}
     />
   );

@@ -11,7 +11,6 @@ import { useAllTags, useContact, useContactCalls } from './api';
 import { contactFormFields } from './contact-config';
 import { contactFormValues, contactPayload, validateContact } from './contact-form';
 import { useDictionary } from './dictionary';
-import { AUDIENCE_MESSAGE_KEYS } from './messages';
 
 /** /contact/create and /contact/update/:id: name, addresses, tags, note and the organisation's custom fields. */
 export function ContactFormPage({ params }: PageProps) {
@@ -37,7 +36,6 @@ export function ContactFormPage({ params }: PageProps) {
           initial={(current) => contactFormValues(current, fields)}
           validate={validateContact}
           toInput={(values) => contactPayload(values, fields)}
-          messageKeys={AUDIENCE_MESSAGE_KEYS}
           width={760}
           listRoute="contact_list"
           titleKey={id ? 'contacts.editTitle' : 'contacts.createTitle'}

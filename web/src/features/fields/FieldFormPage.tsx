@@ -5,7 +5,6 @@ import { EntityForm } from '../../components/form/EntityForm';
 import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { useDictionary } from '../contacts/dictionary';
-import { AUDIENCE_MESSAGE_KEYS } from '../contacts/messages';
 import { useField, useFieldCalls } from './api';
 import { fieldFormFields, validateField } from './field-config';
 import { fieldFormValues, fieldPayload } from './field-form';
@@ -32,7 +31,6 @@ export function FieldFormPage({ params }: PageProps) {
           initial={fieldFormValues}
           validate={(values) => validateField(values, mode)}
           toInput={(values) => fieldPayload(values, mode)}
-          messageKeys={AUDIENCE_MESSAGE_KEYS}
           listRoute="field_list"
           titleKey={id ? 'fields.editTitle' : 'fields.createTitle'}
           itemLabel={(field) => field.name}

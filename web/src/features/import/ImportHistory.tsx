@@ -6,9 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/common/DateTime';
 import { ListScreen } from '../../components/list/ListScreen';
 import type { ListColumn } from '../../components/list/types';
-import { translateApiError } from '../../lib/server-messages';
+import { translateApiError, translateServerMessage } from '../../lib/server-messages';
 import { useImport, useImportList } from './api';
-import { importMessageText } from './import-labels';
 import { liveImportsAtom, withLiveState } from './live-imports';
 
 const STATUS_COLORS: Record<string, string> = { new: 'gray', processing: 'blue', success: 'green', fail: 'red' };
@@ -70,7 +69,7 @@ function RejectionsModal({ id, onClose }: { id: number; onClose: () => void }) {
               {rejections.map((rejection) => (
                 <Table.Tr key={`${rejection.row}:${rejection.reason}`} data-testid="import-rejection">
                   <Table.Td>{rejection.row}</Table.Td>
-                  <Table.Td>{importMessageText(t, rejection.reason)}</Table.Td>
+                  <Table.Td>{translateServerMessage(t, rejection.reason)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -7,11 +7,10 @@ import { useServices } from '../../app/services-context';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { ApiError } from '../../lib/api-error';
 import { useInvalidateList } from '../../lib/list-revision';
-import { translateApiError } from '../../lib/server-messages';
+import { translateApiError, translateServerMessage } from '../../lib/server-messages';
 import { useAllFields } from '../fields/api';
 import { createImport, IMPORT_PATH } from './api';
 import { previewDataRows, readCsvPreview, type CsvPreview } from './csv-preview';
-import { importMessageText } from './import-labels';
 import { ImportHistory } from './ImportHistory';
 import { checkMapping, defaultMapping, mappingIsValid, mappingPayload, type MappingDraft } from './mapping';
 import { MappingStep } from './MappingStep';
@@ -27,10 +26,10 @@ const fileId = (file: File) => `${file.name}:${file.size}:${file.lastModified}`;
 /** The messages of a failed start, in the user's language. */
 function startErrorTexts(t: (key: string) => string, error: unknown): string[] {
   if (error instanceof ApiError && Object.keys(error.fields).length) {
-    return [...new Set(Object.values(error.fields).flat().map((text) => importMessageText(t, text)))];
+    return [...new Set(Object.values(error.fields).flat().map((text) => translateServerMessage(t, text)))];
   }
-  if (error instanceof ApiError && error.status === 413) return [importMessageText(t, IMPORT_MESSAGES.tooLarge)];
-  if (error instanceof ApiError && error.message && importMessageText(t, error.message) !== error.message) return [importMessageText(t, error.message)];
+  if (error instanceof ApiError && error.status === 413) return [translateServerMessage(t, IMPORT_MESSAGES.tooLarge)];
+  if (error instanceof ApiError && error.message && translateServerMessage(t, error.message) !== error.message) return [translateServerMessage(t, error.message)];
   return [translateApiError(t, error)];
 }
 
@@ -73,7 +72,7 @@ export function ImportPage() {
     setStartError(null);
     setServerErrors({});
     if (!fileFits(chosen)) {
-      setFileError(importMessageText(t, IMPORT_MESSAGES.tooLarge));
+      setFileError(translateServerMessage(t, IMPORT_MESSAGES.tooLarge));
       return;
     }
     setFile(chosen);
@@ -164,7 +163,7 @@ export function ImportPage() {
               file={file}
               preview={preview}
               reading={reading}
-              error={fileError ?? (noRows ? importMessageText(t, IMPORT_MESSAGES.noRows) : null)}
+              error={fileError ?? (noRows ? translateServerMessage(t, IMPORT_MESSAGES.noRows) : null)}
               skipFirstLine={skipFirstLine}
               onFile={(chosen) => void chooseFile(chosen)}
               onSkipFirstLine={setSkipFirstLine}

@@ -3,8 +3,9 @@ import type { Field } from '@shared/contracts/field';
 import { IMPORT_ADDRESS_TYPES } from '@shared/contracts/import';
 import { IconCopyPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { choiceLabel, columnLabel, importMessageText, problemText } from './import-labels';
+import { choiceLabel, columnLabel, problemText } from './import-labels';
 import { addressChoice, fieldChoice, newMappingDraft, type MappingCheck, type MappingDraft } from './mapping';
+import { translateServerMessage } from '../../lib/server-messages';
 
 /** How many sample values a column shows. */
 const SAMPLES = 3;
@@ -43,11 +44,11 @@ export function MappingStep({
   const update = (index: number, choice: string) => onChange(drafts.map((draft, i) => (i === index ? { ...draft, choice } : draft)));
   const duplicate = (index: number) => onChange([...drafts.slice(0, index + 1), newMappingDraft(drafts[index].column), ...drafts.slice(index + 1)]);
   const remove = (index: number) => onChange(drafts.filter((_, i) => i !== index));
-  const general = [...(showProblems ? check.general.map((problem) => problemText(t, problem)) : []), ...(serverErrors.mapping ?? []).map((text) => importMessageText(t, text))];
+  const general = [...(showProblems ? check.general.map((problem) => problemText(t, problem)) : []), ...(serverErrors.mapping ?? []).map((text) => translateServerMessage(t, text))];
   const rowError = (index: number) => {
     const server = Object.entries(serverErrors)
       .filter(([path]) => path.startsWith(`mapping.${index}.`))
-      .flatMap(([, messages]) => messages.map((text) => importMessageText(t, text)));
+      .flatMap(([, messages]) => messages.map((text) => translateServerMessage(t, text)));
     const local = showProblems && check.rows[index] ? [problemText(t, check.rows[index])] : [];
     const all = [...new Set([...local, ...server])];
     return all.length ? all.join(' ') : undefined;

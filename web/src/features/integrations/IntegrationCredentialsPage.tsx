@@ -7,7 +7,6 @@ import { useServices } from '../../app/services-context';
 import { EntityForm } from '../../components/form/EntityForm';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { translateApiError } from '../../lib/server-messages';
-import { CHANNEL_MESSAGE_KEYS } from '../templates/channel-messages';
 import { credentialsCalls, useIntegration } from './api';
 import { credentialsFields, credentialsPayload, credentialsValues } from './integration-config';
 
@@ -40,7 +39,6 @@ export function IntegrationCredentialsPage({ params }: PageProps) {
         calls={calls}
         initial={() => credentialsValues(item)}
         toInput={(values) => credentialsPayload(values, item.type)}
-        messageKeys={CHANNEL_MESSAGE_KEYS}
         listRoute="integration_list"
         titleKey={item.type === 'smtp' ? 'integrations.credentialsSmtpTitle' : 'integrations.credentialsTwilioTitle'}
         itemLabel={(saved) => saved.name}

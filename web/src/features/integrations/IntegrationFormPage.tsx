@@ -12,7 +12,6 @@ import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { translateApiError } from '../../lib/server-messages';
 import { useDictionary } from '../contacts/dictionary';
-import { CHANNEL_MESSAGE_KEYS } from '../templates/channel-messages';
 import { testIntegrationConnection, useIntegration, useIntegrationCalls } from './api';
 import { integrationCreatePayload, integrationFormFields, integrationFormValues, integrationUpdatePayload, validateIntegration } from './integration-config';
 
@@ -91,7 +90,6 @@ export function IntegrationFormPage({ params }: PageProps) {
           initial={integrationFormValues}
           validate={(values) => validateIntegration(values, !item)}
           toInput={(values) => (item ? integrationUpdatePayload(values, item) : integrationCreatePayload(values))}
-          messageKeys={CHANNEL_MESSAGE_KEYS}
           listRoute="integration_list"
           titleKey={id ? 'integrations.editTitle' : 'integrations.createTitle'}
           itemLabel={(saved) => saved.name}

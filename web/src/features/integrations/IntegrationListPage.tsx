@@ -1,6 +1,6 @@
 import { ActionIcon, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import type { Integration } from '@shared/contracts/integration';
+import { INTEGRATION_STATUSES, INTEGRATION_TYPES, type Integration } from '@shared/contracts/integration';
 import { IconKey, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,13 +8,19 @@ import { Link } from 'wouter';
 import { pathOf } from '../../app/route-table';
 import { useRouteTable } from '../../app/services-context';
 import { notifyError, notifySuccess } from '../../components/common/notify';
+import { selectFilters } from '../../components/list/FilterSelect';
 import { ListScreen } from '../../components/list/ListScreen';
 import { useInvalidateList } from '../../lib/list-revision';
-import { translateChannelMessage } from '../templates/channel-messages';
 import { INTEGRATION_PATH, useIntegrationCalls, useIntegrationList, useIntegrationSync } from './api';
 import { canSync, INTEGRATION_COLUMNS } from './integration-config';
 import { isApiError } from '../../lib/api-error';
-import { translateApiError } from '../../lib/server-messages';
+import { translateApiError, translateServerMessage } from '../../lib/server-messages';
+
+/** The list's filters: the integration type and status (GET /integration?type=&status=). */
+const INTEGRATION_FILTERS = selectFilters([
+  { name: 'type', labelKey: 'integrations.fields.type', values: INTEGRATION_TYPES, optionsKey: 'integrations.types' },
+  { name: 'status', labelKey: 'integrations.fields.status', values: INTEGRATION_STATUSES, optionsKey: 'integrations.statuses' },
+]);
 
 /** The credentials and sync actions of one row (sync only for twilio, disabled while merging, after a confirmation). */
 function IntegrationRowActions({ row }: { row: Integration }) {
@@ -31,7 +37,7 @@ function IntegrationRowActions({ row }: { row: Integration }) {
       await requestSync(row.id);
       notifySuccess(t('integrations.syncQueued', { name: row.name }));
     } catch (error) {
-      notifyError(isApiError(error) && error.message ? translateChannelMessage(t, error.message) : translateApiError(t, error));
+      notifyError(isApiError(error) && error.message ? translateServerMessage(t, error.message) : translateApiError(t, error));
       // The row may have changed meanwhile (a sync already running): show the server's state.
       invalidate(INTEGRATION_PATH);
     } finally {
@@ -91,6 +97,7 @@ export function IntegrationListPage() {
       calls={calls}
       useList={useIntegrationList}
       itemLabel={(integration) => integration.name}
+      filters={INTEGRATION_FILTERS}
       rowActions={(row) => <IntegrationRowActions row={row} />}
     />
   );

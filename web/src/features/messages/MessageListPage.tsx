@@ -1,14 +1,16 @@
 import { ActionIcon } from '@mantine/core';
 import { IconEye } from '@tabler/icons-react';
 import type { MessageListItem } from '@shared/contracts/message';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import { pathOf } from '../../app/route-table';
 import { useRouteTable } from '../../app/services-context';
+import { selectFilters } from '../../components/list/FilterSelect';
 import { ListScreen } from '../../components/list/ListScreen';
 import { useMessageCalls, useMessageList } from './api';
 import { MessageArchivePanel } from './MessageArchivePanel';
-import { MESSAGE_COLUMNS, MESSAGE_FILTER_DEFAULTS, MessageFilters } from './message-config';
+import { MESSAGE_COLUMNS, MESSAGE_FILTER_SPECS } from './message-config';
 
 function ViewAction({ row }: { row: MessageListItem }) {
   const { t } = useTranslation();
@@ -30,6 +32,7 @@ function ViewAction({ row }: { row: MessageListItem }) {
 export function MessageListPage() {
   const calls = useMessageCalls();
   const fromUrl = new URLSearchParams(useSearch()).get('broadcast_id');
+  const filters = useMemo(() => selectFilters(MESSAGE_FILTER_SPECS, fromUrl ? { broadcast_id: fromUrl } : {}), [fromUrl]);
   return (
     <ListScreen<MessageListItem>
       key={fromUrl ?? 'all'}
@@ -41,11 +44,7 @@ export function MessageListPage() {
       calls={calls}
       useList={useMessageList}
       itemLabel={(m) => m.to_address || `#${m.id}`}
-      filters={{
-        defaults: fromUrl ? { ...MESSAGE_FILTER_DEFAULTS, broadcast_id: fromUrl } : MESSAGE_FILTER_DEFAULTS,
-        toQuery: (v) => ({ status: v.status || undefined, type: v.type || undefined, broadcast_id: v.broadcast_id || undefined }),
-        render: (values, onChange) => <MessageFilters values={values} onChange={onChange} />,
-      }}
+      filters={filters}
       rowActions={(row) => <ViewAction row={row} />}
       footer={<MessageArchivePanel />}
     />

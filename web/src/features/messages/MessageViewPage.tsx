@@ -13,8 +13,7 @@ import { SandboxedHtml } from '../../components/common/SandboxedHtml';
 import { notifyError, notifySuccess } from '../../components/common/notify';
 import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
-import { translateBroadcastText } from '../../lib/broadcast-messages';
-import { translateApiError } from '../../lib/server-messages';
+import { translateApiError, translateServerMessage } from '../../lib/server-messages';
 import { DeliveryBadge } from '../engagement/labels';
 import { MessageEngagementTab } from '../engagement/MessageEngagementTab';
 import { useMessage, useMessageCalls } from './api';
@@ -67,7 +66,7 @@ function BaseInfo({ message: m }: { message: Message }) {
     ['messages.fields.subject', m.subject ?? '—'],
     ['messages.fields.sent_at', <DateTime value={m.sent_at} />],
     ['messages.fields.external_id', m.external_id ?? '—'],
-    ['messages.fields.error', m.error ? translateBroadcastText(t, m.error) : '—'],
+    ['messages.fields.error', m.error ? translateServerMessage(t, m.error) : '—'],
     ['messages.fields.attempts', String(m.attempts)],
     ...(m.type === 'sms'
       ? ([['engagement.delivery', <DeliveryBadge status={m.delivery_status} errorCode={m.delivery_error_code} />]] as [string, ReactNode][])

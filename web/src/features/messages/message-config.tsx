@@ -1,8 +1,9 @@
-import { Badge, Group, Select, Tooltip } from '@mantine/core';
+import { Badge, Tooltip } from '@mantine/core';
 import { MESSAGE_STATUSES, MESSAGE_TYPES, type MessageListItem, type MessageStatus } from '@shared/contracts/message';
 import type { Broadcast } from '@shared/contracts/broadcast';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/common/DateTime';
+import type { SelectFilterSpec } from '../../components/list/FilterSelect';
 import { useAllRows } from '../../components/list/use-client-list';
 import type { ListColumn } from '../../components/list/types';
 
@@ -45,21 +46,15 @@ export const MESSAGE_COLUMNS: ListColumn<MessageListItem>[] = [
   { key: 'id', labelKey: 'list.columns.id', sortable: true, width: 80 },
 ];
 
-/** The list's filters (spec 2: status, type and broadcast): empty values and query parameters. */
-export const MESSAGE_FILTER_DEFAULTS = { status: '', type: '', broadcast_id: '' };
-
-/** The filter inputs of the message list. */
-export function MessageFilters({ values, onChange }: { values: Record<string, unknown>; onChange: (patch: Record<string, unknown>) => void }) {
-  const { t } = useTranslation();
+/** Broadcasts to filter messages by, newest first. */
+function useBroadcastOptions() {
   const { data: broadcasts = [] } = useAllRows<Broadcast>('/broadcast', { sort_by: 'created_at', sort_order: 'desc' });
-  const select = (key: string, label: string, data: { value: string; label: string }[], testId: string) => (
-    <Select w={220} clearable label={label} data-testid={testId} data={data} value={String(values[key] ?? '') || null} onChange={(v) => onChange({ [key]: v ?? '' })} searchable />
-  );
-  return (
-    <Group gap="sm" mb="md" wrap="wrap">
-      {select('status', t('messages.fields.status'), MESSAGE_STATUSES.map((s) => ({ value: s, label: t(`messages.statuses.${s}`) })), 'filter-status')}
-      {select('type', t('messages.fields.type'), MESSAGE_TYPES.map((s) => ({ value: s, label: t(`messages.types.${s}`) })), 'filter-type')}
-      {select('broadcast_id', t('messages.fields.broadcast'), broadcasts.map((b) => ({ value: String(b.id), label: b.name })), 'filter-broadcast')}
-    </Group>
-  );
+  return broadcasts.map((b) => ({ value: String(b.id), label: b.name }));
 }
+
+/** The message list's filters: status, type and broadcast (spec 7: GET /message?status=&type=&broadcast_id=). */
+export const MESSAGE_FILTER_SPECS: SelectFilterSpec[] = [
+  { name: 'status', labelKey: 'messages.fields.status', values: MESSAGE_STATUSES, optionsKey: 'messages.statuses' },
+  { name: 'type', labelKey: 'messages.fields.type', values: MESSAGE_TYPES, optionsKey: 'messages.types' },
+  { name: 'broadcast_id', labelKey: 'messages.fields.broadcast', useOptions: useBroadcastOptions },
+];

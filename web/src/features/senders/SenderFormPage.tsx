@@ -6,7 +6,6 @@ import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { useDictionary } from '../contacts/dictionary';
 import { useAllIntegrations } from '../integrations/api';
-import { CHANNEL_MESSAGE_KEYS } from '../templates/channel-messages';
 import { useSender, useSenderCalls } from './api';
 import { adjustSenderValues, senderCreatePayload, senderFormFields, senderFormValues, senderUpdatePayload, validateSender } from './sender-config';
 
@@ -34,7 +33,6 @@ export function SenderFormPage({ params }: PageProps) {
           validate={(values) => validateSender(values, !item)}
           onFieldChange={(name, next) => (item ? next : adjustSenderValues(name, next, integrations))}
           toInput={(values) => (item ? senderUpdatePayload(values, item) : senderCreatePayload(values))}
-          messageKeys={CHANNEL_MESSAGE_KEYS}
           listRoute="sender_list"
           titleKey={id ? 'senders.editTitle' : 'senders.createTitle'}
           itemLabel={(saved) => saved.value}

@@ -1,7 +1,23 @@
 import type { Sender } from '@shared/contracts/sender';
+import type { Integration } from '@shared/contracts/integration';
+import { SENDER_TYPES } from '@shared/contracts/sender';
+import { selectFilters } from '../../components/list/FilterSelect';
 import { ListScreen } from '../../components/list/ListScreen';
+import { useAllRows } from '../../components/list/use-client-list';
 import { useSenderCalls, useSenderList } from './api';
 import { SENDER_COLUMNS } from './sender-config';
+
+/** The organisation's integrations to filter senders by. */
+function useIntegrationOptions() {
+  const { data = [] } = useAllRows<Integration>('/integration');
+  return data.map((integration) => ({ value: String(integration.id), label: integration.name }));
+}
+
+/** The list's filters: the sender type and its integration (GET /sender?type=&integration_id=). */
+const SENDER_FILTERS = selectFilters([
+  { name: 'type', labelKey: 'senders.fields.type', values: SENDER_TYPES, optionsKey: 'senders.types' },
+  { name: 'integration_id', labelKey: 'senders.fields.integration', useOptions: useIntegrationOptions },
+]);
 
 /** /sender: server-paged, drag-reorderable sender list (default order: priority). */
 export function SenderListPage() {
@@ -19,6 +35,7 @@ export function SenderListPage() {
       calls={calls}
       useList={useSenderList}
       itemLabel={(sender) => sender.value}
+      filters={SENDER_FILTERS}
     />
   );
 }

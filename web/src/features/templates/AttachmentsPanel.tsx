@@ -7,10 +7,9 @@ import { useServices } from '../../app/services-context';
 import { confirmDelete } from '../../components/common/confirm';
 import { notifyError, notifySuccess } from '../../components/common/notify';
 import { isApiError } from '../../lib/api-error';
-import { translateApiError } from '../../lib/server-messages';
+import { translateApiError, translateServerMessage } from '../../lib/server-messages';
 import { deleteAttachment, downloadAttachment, uploadAttachments } from './attachment-api';
 import { ATTACHMENT_ACCEPT, ATTACHMENT_MAX_MB, checkAttachments, formatBytes, type AttachmentProblem } from './attachments';
-import { translateChannelMessage } from './channel-messages';
 
 export interface AttachmentsPanelProps {
   /** The saved template, or null while creating (files then wait until the template is saved). */
@@ -49,7 +48,7 @@ export function AttachmentsPanel({ template, pending, onPending, onChanged }: At
       notifySuccess(t('templates.attachments.uploaded', { count: accepted.length }));
     } catch (error) {
       const messages = isApiError(error) ? (error.fields.attachments ?? []) : [];
-      if (messages.length) setProblems((current) => [...current, ...messages.map((message) => translateChannelMessage(t, message))]);
+      if (messages.length) setProblems((current) => [...current, ...messages.map((message) => translateServerMessage(t, message))]);
       else notifyError(translateApiError(t, error));
     } finally {
       setUploading(false);

@@ -12,12 +12,11 @@ import { LoadState } from '../../components/form/LoadState';
 import type { CustomFieldProps, FormFieldConfig } from '../../components/form/types';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { RichTextEditor, type RichTextHandle } from '../../components/rich-text/RichTextEditor';
-import { translateApiError } from '../../lib/server-messages';
+import { pathErrorText, translateApiError } from '../../lib/server-messages';
 import { useDictionary } from '../contacts/dictionary';
 import { useTemplate, useTemplateCalls } from './api';
 import { uploadAttachments } from './attachment-api';
 import { AttachmentsPanel } from './AttachmentsPanel';
-import { CHANNEL_MESSAGE_KEYS, channelErrorText } from './channel-messages';
 import { InsertTargets, PlaceholderHelp, PlaceholderInput } from './placeholders';
 import {
   afterTemplateChange,
@@ -33,7 +32,7 @@ import {
 function BodyField({ props, targets, editor }: { props: CustomFieldProps; targets: InsertTargets; editor: React.RefObject<RichTextHandle | null> }) {
   const { t } = useTranslation();
   const value = String(props.value ?? '');
-  const error = channelErrorText(t, props.errors, 'body');
+  const error = pathErrorText(t, props.errors, 'body');
   if (!isRichType(props.values.type)) {
     return (
       <PlaceholderInput
@@ -114,7 +113,7 @@ function SubjectField({ props, targets }: { props: CustomFieldProps; targets: In
       maxLength={1000}
       value={String(props.value ?? '')}
       onChange={(next) => props.onChange(next)}
-      error={channelErrorText(t, props.errors, 'subject')}
+      error={pathErrorText(t, props.errors, 'subject')}
       targets={targets}
     />
   );
@@ -130,7 +129,7 @@ function PlainBodyField({ props, targets }: { props: CustomFieldProps; targets: 
       multiline
       value={String(props.value ?? '')}
       onChange={(next) => props.onChange(next)}
-      error={channelErrorText(t, props.errors, 'body_plain')}
+      error={pathErrorText(t, props.errors, 'body_plain')}
       targets={targets}
     />
   );
@@ -180,7 +179,6 @@ export function TemplateFormPage({ params }: PageProps) {
           onFieldChange={afterTemplateChange}
           widthOf={(values) => templateFormWidth(values.type)}
           toInput={(values) => (item ? templateUpdatePayload(values, item) : templateCreatePayload(values))}
-          messageKeys={CHANNEL_MESSAGE_KEYS}
           listRoute="template_list"
           titleKey={id ? 'templates.editTitle' : 'templates.createTitle'}
           itemLabel={(saved) => saved.name}

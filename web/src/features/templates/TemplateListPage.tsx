@@ -1,7 +1,12 @@
 import type { TemplateListItem } from '@shared/contracts/template';
+import { TEMPLATE_TYPES } from '@shared/contracts/template';
+import { selectFilters } from '../../components/list/FilterSelect';
 import { ListScreen } from '../../components/list/ListScreen';
 import { useTemplateCalls, useTemplateList } from './api';
 import { TEMPLATE_COLUMNS } from './template-config';
+
+/** The list's filter: the template type (GET /template?type=). */
+const TEMPLATE_FILTERS = selectFilters([{ name: 'type', labelKey: 'templates.fields.type', values: TEMPLATE_TYPES, optionsKey: 'templates.types' }]);
 
 /** /template: server-paged template list with search and sort (default: recently updated first). */
 export function TemplateListPage() {
@@ -18,6 +23,7 @@ export function TemplateListPage() {
       calls={calls}
       useList={useTemplateList}
       itemLabel={(template) => template.name}
+      filters={TEMPLATE_FILTERS}
     />
   );
 }

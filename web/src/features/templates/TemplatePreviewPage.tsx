@@ -13,18 +13,17 @@ import { useRouteTable, useServices } from '../../app/services-context';
 import { RemoteSelect } from '../../components/form/RemoteSelect';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { isApiError } from '../../lib/api-error';
-import { translateApiError } from '../../lib/server-messages';
+import { translateApiError, translateServerMessage } from '../../lib/server-messages';
 import { previewTemplate, useTemplate } from './api';
-import { translateChannelMessage } from './channel-messages';
 import { TemplateTypeBadge } from './template-config';
 import { contactLabel, TestMessageDialog } from './TestMessageDialog';
 
 /** A failed render in words: 'subject generation failed' / 'body generation failed' with the template's error. */
 export function previewErrorText(t: (key: string, options?: Record<string, unknown>) => string, error: unknown): string {
-  if (isApiError(error) && /generation failed: /.test(error.message)) return translateChannelMessage(t, error.message);
+  if (isApiError(error) && /generation failed: /.test(error.message)) return translateServerMessage(t, error.message);
   if (isApiError(error)) {
     const first = Object.values(error.fields).flat()[0];
-    if (first) return translateChannelMessage(t, first);
+    if (first) return translateServerMessage(t, first);
   }
   return translateApiError(t, error);
 }

@@ -12,9 +12,8 @@ import { useRouteTable, useServices } from '../../app/services-context';
 import { RemoteSelect } from '../../components/form/RemoteSelect';
 import { isApiError } from '../../lib/api-error';
 import { useFormErrors } from '../../lib/field-errors';
-import { translateApiError } from '../../lib/server-messages';
+import { pathErrorText, translateApiError, translateServerMessage } from '../../lib/server-messages';
 import { sendTestMessage, testMessagePath } from './api';
-import { channelErrorText, translateChannelMessage } from './channel-messages';
 
 /** How a contact reads in a select: the name and its first address. */
 export function contactLabel(contact: Pick<Contact, 'name' | 'addresses'>): string {
@@ -59,7 +58,7 @@ export function TestMessageDialog({ template, contact, opened, onClose }: { temp
     } catch (error) {
       // Field messages (sender, address, contact, or a body that cannot be rendered) show from the store.
       if (isApiError(error, 'validation_failed') && Object.keys(error.fields).length) return;
-      setFailure(isApiError(error, 'validation_failed') ? translateChannelMessage(t, error.message) : translateApiError(t, error));
+      setFailure(isApiError(error, 'validation_failed') ? translateServerMessage(t, error.message) : translateApiError(t, error));
     } finally {
       setSending(false);
     }
@@ -92,7 +91,7 @@ export function TestMessageDialog({ template, contact, opened, onClose }: { temp
           filter={(item) => senderFitsTemplate(template.type, item.type)}
           optionLabel={senderLabel}
           nothingFound={t('templates.test.noSenders')}
-          error={channelErrorText(t, errors, 'sender_id')}
+          error={pathErrorText(t, errors, 'sender_id')}
           testId="test-message-sender"
           onChange={(_id, item) => {
             setSender(item);
@@ -106,7 +105,7 @@ export function TestMessageDialog({ template, contact, opened, onClose }: { temp
           withAsterisk
           value={to}
           data-testid="test-message-to"
-          error={channelErrorText(t, errors, 'to')}
+          error={pathErrorText(t, errors, 'to')}
           onChange={(event) => {
             setTo(event.currentTarget.value);
             clear('to');
@@ -120,7 +119,7 @@ export function TestMessageDialog({ template, contact, opened, onClose }: { temp
           value={chosenContact?.id ?? null}
           selected={chosenContact}
           optionLabel={contactLabel}
-          error={channelErrorText(t, errors, 'contact_id')}
+          error={pathErrorText(t, errors, 'contact_id')}
           testId="test-message-contact"
           onChange={(_id, item) => {
             setChosenContact(item);
@@ -132,7 +131,7 @@ export function TestMessageDialog({ template, contact, opened, onClose }: { temp
           <Alert color="red" data-testid="test-message-error">
             {failure}
             {otherErrors.map((message) => (
-              <div key={message}>{translateChannelMessage(t, message)}</div>
+              <div key={message}>{translateServerMessage(t, message)}</div>
             ))}
           </Alert>
         )}

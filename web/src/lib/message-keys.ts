@@ -1,0 +1,106 @@
+import { ADDRESS_MESSAGES } from '@shared/address';
+import { BROADCAST_MESSAGES, SKIP_REASONS } from '@shared/contracts/broadcast';
+import { CAMPAIGN_MAX_SETTINGS } from '@shared/contracts/campaign';
+import { CONTACT_MESSAGES } from '@shared/contracts/contact';
+import { FIELD_MESSAGES } from '@shared/contracts/field';
+import { IMPORT_MESSAGES } from '@shared/contracts/import';
+import { INTEGRATION_MESSAGES } from '@shared/contracts/integration';
+import { SENDER_MESSAGES } from '@shared/contracts/sender';
+import { ATTACHMENT_RULES, senderMismatchMessage, TEMPLATE_MESSAGES } from '@shared/contracts/template';
+import { MESSAGES } from '@shared/messages';
+
+// The one place that maps what the server says to the locale keys the console shows it with (spec 5: every field
+// message in the user's language). Fixed texts by their exact words; texts that carry a value by pattern, with the
+// value handed to the translation. A text found in neither is shown as the server sent it.
+
+export type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/** Fixed server texts and their locale keys. */
+export const MESSAGE_KEYS = new Map<string, string>([
+  ...Object.entries(MESSAGES).map(([key, text]): [string, string] => [text, `server.${key}`]),
+  // Audience: contacts, fields, the blacklist.
+  [ADDRESS_MESSAGES.invalidPhone, 'audience.messages.invalidPhone'],
+  [ADDRESS_MESSAGES.invalidType, 'audience.messages.invalidType'],
+  [CONTACT_MESSAGES.addressTypeLocked, 'audience.messages.addressTypeLocked'],
+  [CONTACT_MESSAGES.unknownAddress, 'audience.messages.unknownAddress'],
+  [CONTACT_MESSAGES.unknownTag, 'audience.messages.unknownTag'],
+  [CONTACT_MESSAGES.unknownField, 'audience.messages.unknownField'],
+  [CONTACT_MESSAGES.unknownOption, 'audience.messages.unknownOption'],
+  [CONTACT_MESSAGES.attributeValue, 'audience.messages.attributeValue'],
+  [CONTACT_MESSAGES.expectNumber, 'audience.messages.expectNumber'],
+  [FIELD_MESSAGES.alias, 'audience.messages.alias'],
+  [FIELD_MESSAGES.typeLocked, 'audience.messages.typeLocked'],
+  [FIELD_MESSAGES.unknownOption, 'audience.messages.unknownOption'],
+  // Channels: integrations, senders, templates, campaigns, test messages.
+  [INTEGRATION_MESSAGES.type, 'channels.messages.integrationType'],
+  [INTEGRATION_MESSAGES.port, 'channels.messages.port'],
+  [INTEGRATION_MESSAGES.server, 'channels.messages.server'],
+  [INTEGRATION_MESSAGES.sid, 'channels.messages.sid'],
+  [INTEGRATION_MESSAGES.syncSmtp, 'channels.messages.syncSmtp'],
+  [INTEGRATION_MESSAGES.syncRunning, 'channels.messages.syncRunning'],
+  [SENDER_MESSAGES.type, 'channels.messages.senderType'],
+  [SENDER_MESSAGES.integrationNotFound, 'channels.messages.integrationNotFound'],
+  [SENDER_MESSAGES.emailNeedsSmtp, 'channels.messages.emailNeedsSmtp'],
+  [SENDER_MESSAGES.phoneNeedsTwilio, 'channels.messages.phoneNeedsTwilio'],
+  ['Choose an integration', 'channels.messages.chooseIntegration'],
+  [TEMPLATE_MESSAGES.type, 'channels.messages.templateType'],
+  [TEMPLATE_MESSAGES.alias, 'channels.messages.alias'],
+  [TEMPLATE_MESSAGES.noFiles, 'channels.messages.noFiles'],
+  [TEMPLATE_MESSAGES.tooManyFiles, 'channels.messages.tooManyFiles'],
+  [TEMPLATE_MESSAGES.contactNotFound, 'channels.messages.contactNotFound'],
+  [TEMPLATE_MESSAGES.senderNotFound, 'channels.messages.senderNotFound'],
+  [TEMPLATE_MESSAGES.templateNotFound, 'channels.messages.templateNotFound'],
+  [TEMPLATE_MESSAGES.blacklisted, 'channels.messages.blacklisted'],
+  [TEMPLATE_MESSAGES.smsTooLong, 'channels.messages.smsTooLong'],
+  [TEMPLATE_MESSAGES.textNeedsPhone, 'channels.messages.textNeedsPhone'],
+  [senderMismatchMessage('html'), 'channels.messages.senderMismatch'],
+  [senderMismatchMessage('email'), 'channels.messages.senderMismatch'],
+  ['Choose a sender', 'channels.messages.chooseSender'],
+  ['Choose a template', 'channels.messages.chooseTemplate'],
+  ['Choose a contact', 'channels.messages.chooseContact'],
+  [`At most ${CAMPAIGN_MAX_SETTINGS} items`, 'channels.messages.tooManySettings'],
+  // Broadcasts: the engine's skip reasons and the form's rules.
+  [SKIP_REASONS.noAddress.email, 'broadcasts.reasons.noEmail'],
+  [SKIP_REASONS.noAddress.phone, 'broadcasts.reasons.noPhone'],
+  [SKIP_REASONS.blacklisted, 'broadcasts.reasons.blacklisted'],
+  [SKIP_REASONS.unsubscribed, 'broadcasts.reasons.unsubscribed'],
+  [SKIP_REASONS.cancelled, 'broadcasts.reasons.cancelled'],
+  [BROADCAST_MESSAGES.past, 'broadcasts.reasons.past'],
+  [BROADCAST_MESSAGES.noRecipients, 'broadcasts.preview.none'],
+  // The CSV import.
+  [IMPORT_MESSAGES.noRows, 'imports.messages.noRows'],
+  [IMPORT_MESSAGES.tooLarge, 'imports.messages.tooLarge'],
+  [IMPORT_MESSAGES.fileMissing, 'imports.messages.fileMissing'],
+  [IMPORT_MESSAGES.alreadyStarted, 'imports.messages.alreadyStarted'],
+  [IMPORT_MESSAGES.duplicateTarget, 'imports.messages.duplicateTarget'],
+  [IMPORT_MESSAGES.duplicateMapping, 'imports.messages.duplicateMapping'],
+  [IMPORT_MESSAGES.unknownField, 'imports.messages.unknownField'],
+]);
+
+/** A server text that carries a value: its pattern, its locale key, and the values the translation needs. */
+interface MessagePattern {
+  re: RegExp;
+  key: string;
+  values: (match: RegExpExecArray, t: Translate) => Record<string, unknown>;
+}
+
+export const MESSAGE_PATTERNS: MessagePattern[] = [
+  { re: /^At most (\d+) characters$/, key: 'server.atMostCharacters', values: (m) => ({ count: Number(m[1]) }) },
+  { re: /^Value must be greater than "(.*)"$/, key: 'server.greaterThan', values: (m) => ({ value: m[1] }) },
+  { re: /^File (.+) has an unsupported type$/, key: 'channels.messages.unsupportedFile', values: (m) => ({ filename: m[1] }) },
+  { re: /^File (.+) is larger than .+$/, key: 'channels.messages.tooLargeOne', values: (m) => ({ names: m[1], size: ATTACHMENT_RULES.maxBytes / 1_000_000 }) },
+  { re: /^Files (.+) are larger than .+$/, key: 'channels.messages.tooLargeMany', values: (m) => ({ names: m[1], size: ATTACHMENT_RULES.maxBytes / 1_000_000 }) },
+  { re: /^subject generation failed: ([\s\S]*)$/, key: 'channels.messages.subjectFailed', values: (m) => ({ error: m[1] }) },
+  { re: /^body generation failed: ([\s\S]*)$/, key: 'channels.messages.bodyFailed', values: (m) => ({ error: m[1] }) },
+  { re: /^plain body generation failed: ([\s\S]*)$/, key: 'channels.messages.bodyPlainFailed', values: (m) => ({ error: m[1] }) },
+  { re: /^Field '(.+)' is required$/, key: 'imports.messages.required', values: (m, t) => ({ label: m[1] === 'Name' ? t('imports.targets.name') : m[1] }) },
+  {
+    re: new RegExp(`^${escapeRegExp(IMPORT_MESSAGES.addressRequired)}$`),
+    key: 'imports.messages.addressRequired',
+    values: (_m, t) => ({ types: [t('audience.addressTypes.email'), t('audience.addressTypes.phone')].join(', ') }),
+  },
+];
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
