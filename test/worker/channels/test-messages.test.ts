@@ -278,7 +278,8 @@ describe('the send consumer', () => {
     expect(message.retry).toHaveBeenCalledOnce();
     const stored = await row<MessageRow>('messages', id);
     expect(stored).toMatchObject({ status: 'queued', attempts: 1 });
-    expect(stored!.error).toBeTruthy();
+    // The reason in plain words, naming where nothing listened (not just "some error").
+    expect(stored!.error).toBe('The connection to 127.0.0.1:2525 was refused: no SMTP server is listening there, or a firewall blocks it.');
   });
 });
 

@@ -1,4 +1,4 @@
-import { createTheme, MantineProvider } from '@mantine/core';
+import { Badge, createTheme, MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { Provider as JotaiProvider } from 'jotai';
@@ -7,7 +7,9 @@ import { I18nextProvider } from 'react-i18next';
 import { SWRConfig } from 'swr';
 import { ServicesContext, type AppServices } from './services-context';
 
-const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'md' });
+// Badges keep their whole label: a narrow table column would otherwise cut "EMAIL" to "EMA…" (a chip meant to
+// wrap long text sets its own min width).
+const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'md', components: { Badge: Badge.extend({ defaultProps: { miw: 'max-content' } }) } });
 
 /** SWR keys are a path or [path, query, ...extra]; they are fetched through our API client as user calls (extra parts only tell keys apart). */
 export type SwrKey = string | readonly [string, Record<string, unknown>?, ...unknown[]];

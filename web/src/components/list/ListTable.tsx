@@ -2,7 +2,7 @@ import { ActionIcon, Checkbox, Group, Table } from '@mantine/core';
 import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { SortBy } from '../../lib/list-preferences';
@@ -27,6 +27,9 @@ export interface ListTableProps<T extends ListRow> {
   /** Extra actions of a row, shown before edit and delete. */
   rowActions?: (row: T) => ReactNode;
 }
+
+/** The actions column stays in view at the table's right edge when a wide table scrolls sideways. */
+const STICKY_END: CSSProperties = { position: 'sticky', right: 0, zIndex: 1, background: 'var(--mantine-color-body)', boxShadow: '-6px 0 6px -6px var(--mantine-color-default-border)' };
 
 /** The list's table: select column, sortable headers, rows (drag-reorderable), row actions edit and delete. */
 export function ListTable<T extends ListRow>(props: ListTableProps<T>) {
@@ -67,7 +70,11 @@ export function ListTable<T extends ListRow>(props: ListTableProps<T>) {
               {columns.map((column) => (
                 <SortHeader key={column.key} columnKey={column.key} label={t(column.labelKey)} sortable={column.sortable} sort={props.sort} onSort={props.onSort} width={column.width} />
               ))}
-              {hasActions && <Table.Th w={props.rowActions ? undefined : 90}>{t('list.actions')}</Table.Th>}
+              {hasActions && (
+                <Table.Th w={props.rowActions ? undefined : 90} style={STICKY_END}>
+                  {t('list.actions')}
+                </Table.Th>
+              )}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -87,7 +94,7 @@ export function ListTable<T extends ListRow>(props: ListTableProps<T>) {
                       </Table.Td>
                     ))}
                     {hasActions && (
-                      <Table.Td>
+                      <Table.Td style={STICKY_END}>
                         <Group gap={4} wrap="nowrap">
                           {props.rowActions?.(row)}
                           {href && (

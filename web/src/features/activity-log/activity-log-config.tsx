@@ -37,9 +37,8 @@ function EntityLabel({ entity, id }: { entity: string; id: number | null }) {
 function ActionBadge({ action }: { action: string }) {
   const { t } = useTranslation();
   const color = action === 'create' ? 'green' : action === 'delete' ? 'red' : 'blue';
-  // miw: never cut to "EM…" in a narrow table column.
   return (
-    <Badge variant="light" color={color} miw="max-content">
+    <Badge variant="light" color={color}>
       {t(`activityLog.actions.${action}`, { defaultValue: action })}
     </Badge>
   );

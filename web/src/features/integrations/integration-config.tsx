@@ -28,7 +28,7 @@ export function integrationSummary(integration: Pick<Integration, 'type' | 'deta
 
 function TypeLabel({ type }: { type: IntegrationType }) {
   const { t } = useTranslation();
-  return <Badge variant="outline" miw="max-content">{t(`integrations.types.${type}`)}</Badge>;
+  return <Badge variant="outline">{t(`integrations.types.${type}`)}</Badge>;
 }
 
 /** Integration list columns (sorted in the browser: the list is loaded whole). */
@@ -40,7 +40,7 @@ export const INTEGRATION_COLUMNS: ListColumn<Integration>[] = [
     key: 'details',
     labelKey: 'integrations.fields.connection',
     render: (row) => (
-      <Text size="sm" c="dimmed" truncate maw={260}>
+      <Text size="sm" c="dimmed" truncate maw={200}>
         {integrationSummary(row)}
       </Text>
     ),

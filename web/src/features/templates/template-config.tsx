@@ -11,9 +11,8 @@ import type { ListColumn } from '../../components/list/types';
 export function TemplateTypeBadge({ type }: { type: TemplateType }) {
   const { t } = useTranslation();
   const color = type === 'html' ? 'grape' : type === 'email' ? 'indigo' : 'gray';
-  // miw: never cut to "EM…" in a narrow table column.
   return (
-    <Badge variant="light" color={color} miw="max-content">
+    <Badge variant="light" color={color}>
       {t(`templates.types.${type}`)}
     </Badge>
   );
