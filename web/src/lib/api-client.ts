@@ -71,6 +71,25 @@ const NO_AUTH: AuthController = {
   logout: async () => undefined,
 };
 
+/** One attempt of a call on the wire: given the headers (app, language, bearer), it answers the Response. */
+type Transmit = (headers: Record<string, string>) => Promise<Response>;
+
+/** Sends a request and answers a Response: fetch, or an XMLHttpRequest that reports upload progress. */
+export type Transport = (url: string, init: RequestInit) => Promise<Response>;
+
+/** A call whose body is a file or a form instead of JSON (uploads), or whose answer is a file (downloads). */
+export interface TransferOptions {
+  method?: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, unknown>;
+  /** Builds the body for each attempt (a retry after a 401 sends it again). */
+  body?: () => BodyInit;
+  /** Content-Type of the body; a FormData body leaves it to the browser (multipart boundary). */
+  contentType?: string;
+  /** How the request is sent (default fetch). */
+  transport?: Transport;
+}
+
 /** The key 422 messages and in-flight requests are kept under: method plus full URL. */
 export function requestKey(method: HttpMethod, url: string): string {
   return `${method} ${url}`;
@@ -122,7 +141,11 @@ export class ApiClient {
 
     const promise = (async () => {
       if (running) await running.promise.catch(() => undefined);
-      return this.execute<T>(method, url, key, bodyText, options);
+      const transmit: Transmit = (headers) => {
+        if (options.guest || bodyText !== undefined) headers['Content-Type'] = 'application/json';
+        return this.deps.fetch(url, { method, headers: { ...headers, ...options.headers }, body: bodyText });
+      };
+      return this.execute(method, url, key, options, transmit, (response) => readJson(response) as Promise<T>);
     })();
     const entry: InFlight = { bodyText, promise };
     this.inFlight.set(key, entry);
@@ -153,15 +176,39 @@ export class ApiClient {
     return this.request<T>({ ...options, method: 'DELETE', path, body });
   }
 
-  private async execute<T>(method: HttpMethod, url: string, key: string, bodyText: string | undefined, options: RequestOptions): Promise<T> {
+  /**
+   * A file upload (CSV, attachments) as a user call like any other: it waits while a refresh runs, carries the
+   * app headers and bearer, retries once after a 401 and logs out after a second; a 422 keeps its field messages.
+   */
+  upload<T>(options: TransferOptions): Promise<T> {
+    return this.transfer(options, (response) => readJson(response) as Promise<T>);
+  }
+
+  /** A file download (an attachment, a message archive) as a user call: the answer's bytes. */
+  download(options: Omit<TransferOptions, 'body' | 'contentType'>): Promise<Blob> {
+    return this.transfer({ ...options, method: 'GET' }, (response) => response.blob());
+  }
+
+  private transfer<T>(options: TransferOptions, read: (response: Response) => Promise<T>): Promise<T> {
+    const method = options.method ?? 'POST';
+    const url = this.url(options.path, options.query);
+    const transport = options.transport ?? this.deps.fetch;
+    const transmit: Transmit = (headers) => {
+      if (options.contentType) headers['Content-Type'] = options.contentType;
+      return transport(url, { method, headers, body: options.body?.() });
+    };
+    return this.execute(method, url, requestKey(method, url), {}, transmit, read);
+  }
+
+  private async execute<T>(method: HttpMethod, url: string, key: string, options: RequestOptions, transmit: Transmit, read: (response: Response) => Promise<T>): Promise<T> {
     const userCall = !options.guest;
     if (!options.bypassWait) await waitWhile(() => this.auth.isBusy(), this.deps.pollMs);
 
-    let sent = await this.send(method, url, key, bodyText, options);
+    let sent = await this.send(key, options, transmit);
     if (sent.response.status === 401 && userCall && !options.noAuthRetry) {
       const renewed = await this.auth.renew(sent.token);
       if (!renewed) throw await this.toError(sent.response, method, url, key, options);
-      sent = await this.send(method, url, key, bodyText, options);
+      sent = await this.send(key, options, transmit);
       if (sent.response.status === 401) {
         const error = await this.toError(sent.response, method, url, key, options);
         await this.auth.logout();
@@ -172,25 +219,24 @@ export class ApiClient {
     const { response } = sent;
     if (response.status >= 200 && response.status < 300) {
       if (userCall) clearAllFieldErrors(this.deps.store);
-      return (await readJson(response)) as T;
+      return read(response);
     }
     throw await this.toError(response, method, url, key, options);
   }
 
-  private async send(method: HttpMethod, url: string, key: string, bodyText: string | undefined, options: RequestOptions) {
+  private async send(key: string, options: RequestOptions, transmit: Transmit) {
     const headers = this.baseHeaders();
-    if (options.guest || bodyText !== undefined) headers['Content-Type'] = 'application/json';
     const token = options.guest ? null : this.auth.accessToken();
     if (!options.guest) {
       const authorization = this.auth.authorization();
       if (authorization) headers[authorization.header] = authorization.value;
     }
-    Object.assign(headers, options.headers);
 
     let response: Response;
     try {
-      response = await this.deps.fetch(url, { method, headers, body: bodyText });
+      response = await transmit(headers);
     } catch (cause) {
+      if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
       // Network failures are not reported to the error log.
       throw new ApiError({ status: 0, code: 'network_error', message: cause instanceof Error ? cause.message : String(cause), requestKey: key });
     }

@@ -40,7 +40,7 @@ function startErrorTexts(t: (key: string) => string, error: unknown): string[] {
  */
 export function ImportPage() {
   const { t } = useTranslation();
-  const { client, session } = useServices();
+  const { client } = useServices();
   const invalidate = useInvalidateList();
   const { fields } = useAllFields();
   const [step, setStep] = useState(0);
@@ -116,7 +116,7 @@ export function ImportPage() {
       if (!fileKey) {
         setStage('uploading');
         setFraction(0);
-        const upload = await uploadImportFile({ client, auth: session }, file, setFraction);
+        const upload = await uploadImportFile(client, file, setFraction);
         fileKey = upload.file_key;
         setUploaded({ id: fileId(file), key: fileKey });
       }

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { useServices } from '../../app/services-context';
 import { notifyError } from '../../components/common/notify';
-import { downloadFile } from '../../lib/raw-request';
+import { downloadFile } from '../../lib/download-file';
 import { translateApiError } from '../../lib/server-messages';
 
 export const MESSAGE_ARCHIVE_PATH = '/message-archive';
@@ -26,7 +26,7 @@ export function MessageArchivePanel() {
   const download = async (month: string) => {
     setBusy(month);
     try {
-      await downloadFile(services, `${MESSAGE_ARCHIVE_PATH}/${month}`, `messages-${month}.ndjson.gz`);
+      await downloadFile(services.client, `${MESSAGE_ARCHIVE_PATH}/${month}`, `messages-${month}.ndjson.gz`);
     } catch (error) {
       notifyError(translateApiError(t, error));
     } finally {

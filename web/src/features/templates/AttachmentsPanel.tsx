@@ -44,7 +44,7 @@ export function AttachmentsPanel({ template, pending, onPending, onChanged }: At
     }
     setUploading(true);
     try {
-      onChanged(await uploadAttachments(services, template.id, accepted));
+      onChanged(await uploadAttachments(services.client, template.id, accepted));
       notifySuccess(t('templates.attachments.uploaded', { count: accepted.length }));
     } catch (error) {
       const messages = isApiError(error) ? (error.fields.attachments ?? []) : [];
@@ -64,7 +64,7 @@ export function AttachmentsPanel({ template, pending, onPending, onChanged }: At
       cancelLabel: t('common.cancel'),
       onConfirm: async () => {
         try {
-          await deleteAttachment(services, template.id, attachment.id);
+          await deleteAttachment(services.client, template.id, attachment.id);
           onChanged({ ...template, attachments: template.attachments.filter((a) => a.id !== attachment.id) });
           notifySuccess(t('templates.attachments.removed'));
         } catch (error) {
@@ -77,7 +77,7 @@ export function AttachmentsPanel({ template, pending, onPending, onChanged }: At
   const download = async (attachment: TemplateAttachment) => {
     if (!template) return;
     try {
-      await downloadAttachment(services, template.id, attachment);
+      await downloadAttachment(services.client, template.id, attachment);
     } catch (error) {
       notifyError(translateApiError(t, error));
     }

@@ -155,7 +155,7 @@ export function TemplateFormPage({ params }: PageProps) {
   const afterSave = async (saved: Template, created: boolean) => {
     if (!created || pending.length === 0) return null;
     try {
-      await uploadAttachments(services, saved.id, pending);
+      await uploadAttachments(services.client, saved.id, pending);
       setPending([]);
       return null;
     } catch (uploadError) {

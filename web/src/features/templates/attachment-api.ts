@@ -1,31 +1,33 @@
 import type { ItemBody } from '@shared/errors';
 import type { Template } from '@shared/contracts/template';
-import { downloadFile, rawFailure, sendRaw, type RawServices as Raw } from '../../lib/raw-request';
+import type { ApiClient } from '../../lib/api-client';
+import { downloadFile } from '../../lib/download-file';
 import { TEMPLATE_PATH } from './api';
 
-// Attachment uploads and downloads carry files, not JSON: they go through the raw requests of lib/raw-request.
+// Attachment uploads and downloads carry files, not JSON; they go through the API client's upload and download.
 
 /** The attachment collection of a template. */
 export const attachmentsPath = (templateId: number) => `${TEMPLATE_PATH}/${templateId}/attachment`;
 
 /** Uploads files as multipart/form-data (`file` parts); the answer is the template with its new attachment list. */
-export async function uploadAttachments(services: Raw, templateId: number, files: File[]): Promise<Template> {
-  const path = attachmentsPath(templateId);
-  const response = await sendRaw(services, 'POST', path, () => {
-    const form = new FormData();
-    for (const file of files) form.append('file', file, file.name);
-    return form;
+export async function uploadAttachments(client: ApiClient, templateId: number, files: File[]): Promise<Template> {
+  const answer = await client.upload<ItemBody<Template>>({
+    path: attachmentsPath(templateId),
+    body: () => {
+      const form = new FormData();
+      for (const file of files) form.append('file', file, file.name);
+      return form;
+    },
   });
-  if (!response.ok) throw await rawFailure(response, `POST ${path}`);
-  return ((await response.json()) as ItemBody<Template>).data;
+  return answer.data;
 }
 
 /** Deletes one attachment. */
-export async function deleteAttachment(services: Raw, templateId: number, attachmentId: number): Promise<void> {
-  await services.client.delete(`${attachmentsPath(templateId)}/${attachmentId}`);
+export async function deleteAttachment(client: ApiClient, templateId: number, attachmentId: number): Promise<void> {
+  await client.delete(`${attachmentsPath(templateId)}/${attachmentId}`);
 }
 
 /** Downloads one attachment and hands it to the browser as a file with its own name. */
-export async function downloadAttachment(services: Raw, templateId: number, attachment: { id: number; file_name: string }): Promise<void> {
-  await downloadFile(services, `${attachmentsPath(templateId)}/${attachment.id}`, attachment.file_name);
+export async function downloadAttachment(client: ApiClient, templateId: number, attachment: { id: number; file_name: string }): Promise<void> {
+  await downloadFile(client, `${attachmentsPath(templateId)}/${attachment.id}`, attachment.file_name);
 }
