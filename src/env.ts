@@ -26,6 +26,8 @@ export interface Env {
   /** The optional live-chat widget (src/modules/chat-widget): its origin and website token; off when unset. */
   CHAT_WIDGET_BASE_URL?: string;
   CHAT_WIDGET_TOKEN?: string;
+  /** The console's runtime settings as a JSON object (src/modules/console-settings/settings.ts). */
+  CONSOLE_SETTINGS?: string;
   /** How long an isolate sums API request counts before it writes them (ms; default 5000, tests use less). */
   REQUEST_COUNT_FLUSH_MS?: string;
   /** 'off' stops counting API requests (the dashboard's request chart); any other value or unset: counted. */

@@ -2,6 +2,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from '../context';
 import { chatWidgetOf } from '../modules/chat-widget/config';
+import { apiOriginOf } from '../modules/console-settings/settings';
 
 /**
  * The browser's second wall, set on every response of the worker (the console's static files included: the
@@ -32,7 +33,7 @@ function liveSocketOrigin(url: URL): string {
  * live-chat widget's origin (its script, frame and connections: the one exception, only when configured). Its
  * headers are computed once.
  */
-const policyFor = (socketOrigin: string | null, chatOrigin: string | null = null) => secureHeaders({
+const policyFor = (socketOrigin: string | null, chatOrigin: string | null = null, apiOrigin: string | null = null) => secureHeaders({
   contentSecurityPolicy: {
     defaultSrc: ["'self'"],
     // The Vite build emits only module files: no inline script, no eval.
@@ -43,7 +44,13 @@ const policyFor = (socketOrigin: string | null, chatOrigin: string | null = null
     // Email images in the template editor, preview and message view come from any https host the author used.
     imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
     fontSrc: ["'self'", 'data:'],
-    connectSrc: ["'self'", ...(socketOrigin ? [socketOrigin] : []), ...(chatOrigin ? [chatOrigin, chatOrigin.replace(/^http/, 'ws')] : [])],
+    connectSrc: [
+      "'self'",
+      ...(socketOrigin ? [socketOrigin] : []),
+      ...(chatOrigin ? [chatOrigin, chatOrigin.replace(/^http/, 'ws')] : []),
+      // The operator pointed the console at an API on another host (CONSOLE_SETTINGS api.baseUrl).
+      ...(apiOrigin ? [apiOrigin, apiOrigin.replace(/^http/, 'ws')] : []),
+    ],
     ...(chatOrigin ? { frameSrc: [chatOrigin] } : {}),
     objectSrc: ["'none'"],
     baseUri: ["'self'"],
@@ -73,16 +80,17 @@ const policyFor = (socketOrigin: string | null, chatOrigin: string | null = null
   },
 });
 
-/** Policies by live-socket origin (one per host the worker answers) and chat widget, kept bounded. */
+/** Policies by live-socket origin (one per host the worker answers), chat widget and API origin, kept bounded. */
 const policies = new Map<string, MiddlewareHandler>();
 function policyOf(c: Context<AppEnv>): MiddlewareHandler {
   const origin = liveSocketOrigin(new URL(c.req.url));
   const chatOrigin = chatWidgetOf(c.env)?.base_url ?? null;
-  const key = `${origin} ${chatOrigin ?? ''}`;
+  const apiOrigin = apiOriginOf(c.env);
+  const key = `${origin} ${chatOrigin ?? ''} ${apiOrigin ?? ''}`;
   let policy = policies.get(key);
   if (!policy) {
     if (policies.size >= 1000) policies.clear();
-    policy = policyFor(origin, chatOrigin);
+    policy = policyFor(origin, chatOrigin, apiOrigin);
     policies.set(key, policy);
   }
   return policy;

@@ -30,17 +30,18 @@ const GUEST_INIT = {
 const invalid = (fields: Record<string, string[]>) => json(422, { error: { code: 'validation_failed', message: MESSAGES.invalidForm, fields } });
 
 /** An in-memory stand-in for the worker's API (init, auth, tags), answering the mocked fetch. */
-export function fakeApi(options: { orgMissing?: boolean; tags?: string[] } = {}) {
+export function fakeApi(options: { orgMissing?: boolean; tags?: string[]; settings?: Record<string, unknown> } = {}) {
   let nextId = 1;
   const now = '2026-11-01T10:00:00.000Z';
   let tags: Tag[] = (options.tags ?? []).map((name, i) => ({ id: nextId++, name, priority: i + 1, created_at: now, updated_at: now }));
 
   const handle = (call: FetchCall) => {
     const url = new URL(call.url, 'http://acme.localhost');
-    const path = url.pathname.replace('/api/v1', '');
+    // Whatever API path the runtime settings name (/api/v1 unless a test moves it).
+    const path = url.pathname.replace(/^\/api\/v\d+/, '');
     const body = (call.body ?? {}) as Record<string, unknown>;
     if (options.orgMissing) return json(404, { error: { code: 'org_not_found', message: MESSAGES.orgNotFound } });
-    if (path === '/init/guest') return json(200, { data: GUEST_INIT });
+    if (path === '/init/guest') return json(200, { data: { ...GUEST_INIT, settings: { ...GUEST_INIT.settings, ...options.settings } } });
     if (path === '/internal-auth/token-create') {
       if (body.username === 'ann' && body.password === 'Secret1!') return json(200, { access_token: 'acc', refresh_token: 'ref', expires_in: 900, auth_type_id: 1 });
       return json(401, { error: { code: 'invalid_credentials', message: MESSAGES.loginFailed } });

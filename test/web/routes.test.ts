@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { config } from '../../web/src/app/config';
 import { accessOf, canOpen, guardRedirect } from '../../web/src/app/route-access';
+import { runtimeSettingsOf } from '../../web/src/app/runtime-settings';
 import { consoleRouteTable } from '../../web/src/app/route-specs';
 import { buildRouteTable, matchPath, pathOf, resolveRoute, type RouteSpec } from '../../web/src/app/route-table';
 import { breadcrumbTrail, groupSections, visibleAccountNav, visibleMainNav } from '../../web/src/components/layout/navigation';
@@ -94,7 +95,7 @@ describe('route matching', () => {
 });
 
 describe('the console route table', () => {
-  const t = consoleRouteTable();
+  const t = consoleRouteTable(runtimeSettingsOf(null));
   const byName = Object.fromEntries(t.map((r) => [r.name, r]));
 
   it('has the routes of this issue at their paths', () => {
@@ -128,7 +129,7 @@ describe('the console route table', () => {
 });
 
 describe('navigation', () => {
-  const t = consoleRouteTable();
+  const t = consoleRouteTable(runtimeSettingsOf(null));
 
   it('shows only entries whose group has an existing route; Contacts leads to /contact', () => {
     expect(visibleMainNav(t).map((e) => [e.key, e.href]).slice(0, 2)).toEqual([
@@ -174,7 +175,7 @@ describe('navigation', () => {
 });
 
 describe('section tabs', () => {
-  const t = consoleRouteTable();
+  const t = consoleRouteTable(runtimeSettingsOf(null));
   it("list every existing section of a page's group, so tags, fields, the blacklist and senders are one click away", () => {
     const keys = (section: Parameters<typeof groupSections>[1]) => groupSections(t, section).map((s) => `${s.key} ${s.href}`);
     expect(keys('tags')).toEqual(['contacts /contact', 'tags /tag', 'fields /field', 'import /contact/import', 'blacklist /blacklist', 'subscriptions /subscription']);

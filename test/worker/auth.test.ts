@@ -185,11 +185,11 @@ describe('init', () => {
     });
   });
 
-  it('gives signed-in users themselves and the dictionaries, and guests a 401', async () => {
+  it('gives signed-in users themselves and the preloadables, and guests a 401', async () => {
     const tokens = await signIn(org, username);
     const res = await call(org, '/api/v1/init/user', { token: tokens.access_token });
     expect(await res.json()).toMatchObject({
-      data: { user: { username }, dictionaries: { integration_types: ['smtp', 'twilio'], address_types: ['email', 'phone'] } },
+      data: { user: { username }, preloadables: { integration_types: ['smtp', 'twilio'], address_types: ['email', 'phone'], integrations: [], fields: [] } },
     });
     expect((await call(org, '/api/v1/init/user')).status).toBe(401);
   });

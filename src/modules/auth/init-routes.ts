@@ -1,11 +1,12 @@
-import { Hono } from 'hono';
+import { asc, eq } from 'drizzle-orm';
+import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../../context';
 import { requireAuth, sessionOfAccessToken } from '../../middleware/auth';
 import { unauthorized } from '../../lib/api-error';
 import { validJson } from '../../lib/validate';
 import { socialUserLoadSchema } from '../../shared/contracts/social';
 import { MESSAGES } from '../../shared/messages';
-import type { Dictionaries, GuestInit, UserInit } from '../../shared/contracts/auth';
+import type { Dictionaries, GuestInit, Preloadables, UserInit } from '../../shared/contracts/auth';
 import { LANGUAGES } from '../../shared/languages';
 import { PASSWORD_POLICY } from '../../shared/password-policy';
 import { loadCurrentUser } from './current-user';
@@ -15,10 +16,13 @@ import { signupPrice } from '../signup/payment';
 import { configuredProviders } from '../social/providers';
 import { demoResetHours, isDemoOrganization } from '../demo/demo-info';
 import { chatWidgetOf } from '../chat-widget/config';
+import { consoleSettings } from '../console-settings/settings';
+import { fields, integrations } from '../../db/schema';
+import { presentFields } from '../field/routes';
+import { presentIntegration } from '../integration/account';
 
 /** Where the Swagger UI lives: the API base with its version segment replaced (/api/v1 → /api/swagger-ui). */
 export const API_DOCS_PATH = '/api/swagger-ui';
-
 
 export const DICTIONARIES: Dictionaries = {
   integration_types: ['smtp', 'twilio'],
@@ -51,14 +55,25 @@ export const initRoutes = new Hono<AppEnv>()
         languages: [...LANGUAGES],
         demo: isDemoOrganization(org?.domain),
         'demo.reset_length': demoResetHours(c.env),
+        ...consoleSettings(c.env),
       },
     };
     return c.json({ data: body });
   })
   .get('/user', requireAuth, async (c) => {
-    const body: UserInit = { user: await loadCurrentUser(c), dictionaries: DICTIONARIES };
+    const body: UserInit = { user: await loadCurrentUser(c), preloadables: await preloadables(c) };
     return c.json({ data: body });
   });
+
+/** The dictionaries and the organisation's integrations and fields, in display order (spec 3 "Init data"). */
+async function preloadables(c: Context<AppEnv>): Promise<Preloadables> {
+  const orgId = c.var.org.id;
+  const [integrationRows, fieldRows] = await c.var.db.batch([
+    c.var.db.select().from(integrations).where(eq(integrations.orgId, orgId)).orderBy(asc(integrations.priority), asc(integrations.id)),
+    c.var.db.select().from(fields).where(eq(fields.orgId, orgId)).orderBy(asc(fields.priority), asc(fields.id)),
+  ]);
+  return { ...DICTIONARIES, integrations: integrationRows.map(presentIntegration), fields: await presentFields(c, fieldRows) };
+}
 
 /** /internal-user: the signed-in user. */
 export const internalUserRoutes = new Hono<AppEnv>()

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { PasswordPolicy } from '../password-policy';
+import type { Field } from './field';
+import type { Integration } from './integration';
 import { MESSAGES } from '../messages';
 
 export const AUTH_TYPE_PASSWORD = 1;
@@ -77,7 +79,28 @@ export interface GuestInit {
     demo: boolean;
     /** Hours between demo resets (the spec's reset_length). */
     'demo.reset_length': number;
-  };
+  } & ConsoleSettings;
+}
+
+/** The console's runtime settings (spec 3), set by the operator (src/modules/console-settings). */
+export interface ConsoleSettings {
+  /** The live-chat dialog for signed-in users (shown only when a chat provider is configured too). */
+  'dialog.enabled': boolean;
+  /** Several consoles (tabs) of one browser share the signed-in session and follow each other's sign-in and out. */
+  'multiapp.enabled': boolean;
+  /** Where the console reports its errors (POST). */
+  'log.url': string;
+  /** The API's origin ('' = the console's own) and path: calls go to baseUrl + path. */
+  'api.baseUrl': string;
+  'api.path': string;
+  /** How often (ms) the console checks for a newer version, besides on every API answer. */
+  updatesInterval: number;
+  /** Static pages served at /{name}. */
+  staticPages: string[];
+  /** Rows one "delete all" request removes (page_size of the bulk DELETE). */
+  removingPageSize: number;
+  /** Console routes removed from the route table (by route name). */
+  disabledRoutes: string[];
 }
 
 export interface Dictionaries {
@@ -87,9 +110,15 @@ export interface Dictionaries {
   template_types: string[];
 }
 
+/** Spec 3 "Init data": what the console preloads after sign-in instead of fetching each. */
+export interface Preloadables extends Dictionaries {
+  integrations: Integration[];
+  fields: Field[];
+}
+
 export interface UserInit {
   user: CurrentUser;
-  dictionaries: Dictionaries;
+  preloadables: Preloadables;
 }
 
 export interface ClientLogInput {

@@ -8,6 +8,7 @@ import { currentUserAtom, guestInitAtom } from '../lib/session-state';
 import { guardRedirect } from './route-access';
 import { resolveRoute } from './route-table';
 import { consoleRouteTable } from './route-specs';
+import { useRuntimeSettings } from './runtime-settings';
 import { RouteTableContext } from './services-context';
 
 /** Renders the route of the current path after the guard; unknown paths show the 404 page. The platform host has its own table. */
@@ -16,7 +17,8 @@ export function AppRoutes() {
   const user = useAtomValue(currentUserAtom);
   // The bare platform host (no organisation) offers only the platform pages: landing, sign-up, pre-registration.
   const platform = useAtomValue(guestInitAtom)?.organization === null;
-  const table = useMemo(() => (platform ? platformRouteTable() : consoleRouteTable()), [platform]);
+  const { staticPages, disabledRoutes } = useRuntimeSettings();
+  const table = useMemo(() => (platform ? platformRouteTable() : consoleRouteTable({ staticPages, disabledRoutes })), [platform, staticPages, disabledRoutes]);
   const match = resolveRoute(table, location);
 
   if (!match) {

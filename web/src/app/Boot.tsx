@@ -10,12 +10,15 @@ import { isApiError } from '../lib/api-error';
 import { translateApiError } from '../lib/server-messages';
 import { guestInitAtom, sessionReadyAtom } from '../lib/session-state';
 import { AppRoutes } from './AppRoutes';
+import { usePreloadables } from './preloadables';
+import { runtimeSettingsOf } from './runtime-settings';
+import { useUpdatesCheck } from './updates-check';
 import { useServices } from './services-context';
 
 /** Startup: loads /init/guest (organisation, auth methods), restores the session, then shows the routes. */
 export function Boot() {
   const { t } = useTranslation();
-  const { client, session, store } = useServices();
+  const { client, session, store, applyEndpoints } = useServices();
   const ready = useAtomValue(sessionReadyAtom);
   const restoring = useRef(false);
   const { data, error, mutate } = useSWR(
@@ -27,10 +30,15 @@ export function Boot() {
   useEffect(() => {
     if (!data || restoring.current) return;
     restoring.current = true;
+    // The runtime settings say where the API and the error log are: every later call goes there.
+    const settings = runtimeSettingsOf(data.data);
+    applyEndpoints({ apiBaseUrl: settings.apiBaseUrl, logUrl: settings.logUrl });
     store.set(guestInitAtom, data.data);
     session.setAuthMethods(data.data.auth_methods, data.data.auth?.refresh_header);
     void session.restore();
-  }, [data, session, store]);
+  }, [data, session, store, applyEndpoints]);
+  useUpdatesCheck();
+  usePreloadables();
 
   if (isApiError(error, 'org_not_found')) {
     return <FullPageMessage testId="org-not-found" title={t('orgNotFound.title')} text={t('orgNotFound.text')} />;

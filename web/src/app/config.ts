@@ -1,4 +1,6 @@
-// Console settings in one place. Values here are the product defaults (spec sections 2, 7 and 9).
+// Console settings in one place. Values here are the product defaults (spec sections 2, 7 and 9). The runtime
+// settings (API base, log URL, static pages, disabled routes, updates interval, removing page size) come from the
+// server at start (app/runtime-settings.ts); the values here stand in until then.
 import { LANGUAGES, type LanguageCode } from '@shared/languages';
 
 export { LANGUAGES, type LanguageCode };
@@ -21,6 +23,10 @@ export const config = {
   commonRoutes: ['home', 'error_404', 'social_login', 'demo_info'] as string[],
   /** Routes only guests may open (plus the common ones). */
   guestRoutes: ['password_reset', 'forgot_password', 'sign_complete'] as string[],
+  /** How often (ms) the console checks for a newer version besides on API answers (spec: updatesInterval). */
+  updatesInterval: 120_000,
+  /** Rows one "delete all" request removes (spec 9: removing page size). */
+  removingPageSize: 100,
   /** Refresh the access token at startup when it expires within this many milliseconds. */
   refreshThresholdMs: 30_000,
   /** How often waiting requests check whether auth fetching or refreshing has finished. */

@@ -42,9 +42,10 @@ import { TemplateFormPage } from '../features/templates/TemplateFormPage';
 import { TemplateListPage } from '../features/templates/TemplateListPage';
 import { TemplatePreviewPage } from '../features/templates/TemplatePreviewPage';
 import { config } from './config';
+import type { RuntimeSettings } from './runtime-settings';
 import { buildRouteTable, type RouteDef, type RouteSpec } from './route-table';
 
-/** Every declared route (spec section 2); static pages are added from config.staticPages. */
+/** Every declared route (spec section 2); static pages are added from the runtime settings. */
 export const ROUTE_SPECS: RouteSpec[] = [
   { name: 'home', path: '/', component: HomePage },
   { name: 'error_404', path: '/page-not-found', component: NotFoundPage },
@@ -104,7 +105,7 @@ export const ROUTE_SPECS: RouteSpec[] = [
   { name: 'message_view', path: '/message/view/:id', component: MessageViewPage },
 ];
 
-/** The console's route table with the configured lists applied. */
-export function consoleRouteTable(): RouteDef[] {
-  return buildRouteTable(ROUTE_SPECS, { ...config, staticPage: StaticPage });
+/** The console's route table with the runtime settings' static pages and disabled routes applied. */
+export function consoleRouteTable(settings: Pick<RuntimeSettings, 'staticPages' | 'disabledRoutes'>): RouteDef[] {
+  return buildRouteTable(ROUTE_SPECS, { ...config, staticPages: settings.staticPages, disabledRoutes: settings.disabledRoutes, staticPage: StaticPage });
 }

@@ -45,6 +45,7 @@ export interface ServerErrorReport {
 }
 
 export interface ApiClientDeps {
+  /** The API base at start; the server's runtime settings may move it (setBaseUrl). */
   baseUrl: string;
   fetch: (input: string, init: RequestInit) => Promise<Response>;
   store: JotaiStore;
@@ -99,8 +100,16 @@ export function requestKey(method: HttpMethod, url: string): string {
 export class ApiClient {
   private auth: AuthController = NO_AUTH;
   private readonly inFlight = new Map<string, InFlight>();
+  private baseUrl: string;
 
-  constructor(private readonly deps: ApiClientDeps) {}
+  constructor(private readonly deps: ApiClientDeps) {
+    this.baseUrl = deps.baseUrl;
+  }
+
+  /** Sends later calls to another API base (the runtime settings' api.baseUrl + api.path). */
+  setBaseUrl(baseUrl: string): void {
+    this.baseUrl = baseUrl;
+  }
 
   /** Connects the session that provides bearer tokens, refresh and logout. */
   setAuth(auth: AuthController): void {
@@ -109,7 +118,7 @@ export class ApiClient {
 
   /** The full URL of a path under the API base, with the query string. */
   url(path: string, query?: Record<string, unknown>): string {
-    return `${this.deps.baseUrl}${path}${buildQueryString(query)}`;
+    return `${this.baseUrl}${path}${buildQueryString(query)}`;
   }
 
   /** The request key of a call, as forms use it to find their 422 messages. */

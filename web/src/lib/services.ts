@@ -36,6 +36,8 @@ export interface Services {
   client: ApiClient;
   session: Session;
   logger: ClientLogger;
+  /** Points the API calls and the error log where the server's runtime settings say (once /init/guest answered). */
+  applyEndpoints(endpoints: { apiBaseUrl: string; logUrl: string }): void;
 }
 
 /** Wires the jotai store, API client, session, version check and error log together (the app and tests both use this). */
@@ -47,6 +49,7 @@ export function createServices(options: ServicesOptions): Services {
 
   // The logger sends through the client; the client reports 5xx to the logger.
   let logger: ClientLogger | null = null;
+  let logUrl = options.logUrl;
   const client = new ApiClient({
     baseUrl: options.baseUrl,
     fetch: options.fetch,
@@ -76,7 +79,7 @@ export function createServices(options: ServicesOptions): Services {
       const org = orgLabelFromHost(options.host());
       return client.request({
         method: 'POST',
-        url: options.logUrl,
+        url: logUrl,
         body: payload,
         guest: true,
         noLog: true,
@@ -94,5 +97,9 @@ export function createServices(options: ServicesOptions): Services {
     refreshThresholdMs: options.refreshThresholdMs,
     onCleared: options.onSessionCleared,
   });
-  return { store, client, session, logger };
+  const applyEndpoints = (endpoints: { apiBaseUrl: string; logUrl: string }) => {
+    client.setBaseUrl(endpoints.apiBaseUrl);
+    logUrl = endpoints.logUrl;
+  };
+  return { store, client, session, logger, applyEndpoints };
 }

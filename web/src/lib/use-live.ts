@@ -1,7 +1,7 @@
 import type { LiveEvent } from '@shared/contracts/import';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
-import { config } from '../app/config';
+import { useRuntimeSettings } from '../app/runtime-settings';
 import { useServices } from '../app/services-context';
 import { liveClientFor } from './live';
 import { currentUserAtom } from './session-state';
@@ -13,14 +13,15 @@ import { currentUserAtom } from './session-state';
 export function useLiveEvents(handler: (event: LiveEvent) => void): void {
   const services = useServices();
   const userId = useAtomValue(currentUserAtom)?.id ?? null;
+  const { apiBaseUrl } = useRuntimeSettings();
   const latest = useRef(handler);
   useEffect(() => {
     latest.current = handler;
   });
   useEffect(() => {
     if (userId === null || typeof WebSocket === 'undefined') return;
-    const live = liveClientFor(services, { apiBaseUrl: config.apiBaseUrl, pageUrl: () => window.location.href });
+    const live = liveClientFor(services, { apiBaseUrl, pageUrl: () => window.location.href });
     live.start();
     return live.subscribe((event) => latest.current(event));
-  }, [services, userId]);
+  }, [services, userId, apiBaseUrl]);
 }

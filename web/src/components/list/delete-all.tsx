@@ -1,7 +1,8 @@
 import { Button, Group, Progress, Text } from '@mantine/core';
-import { REMOVING_PAGE_SIZE, type BulkDeleteResult } from '@shared/list';
+import type { BulkDeleteResult } from '@shared/list';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useRuntimeSettings } from '../../app/runtime-settings';
 import type { BulkDeleteBody } from '../../lib/entity-calls';
 
 // "Delete all" of a list: the server deletes one removing page of the matching rows per request and says
@@ -18,13 +19,14 @@ export interface DeleteAllProgress {
 export function useDeleteAll(removeMany: (body: BulkDeleteBody) => Promise<BulkDeleteResult>) {
   const [progress, setProgress] = useState<DeleteAllProgress | null>(null);
   const stopped = useRef(false);
+  const { removingPageSize } = useRuntimeSettings();
   const run = async (filters: Record<string, unknown>, total: number): Promise<number> => {
     stopped.current = false;
     let deleted = 0;
     setProgress({ deleted, total });
     try {
       for (;;) {
-        const page = await removeMany({ ...filters, all: true, page_size: REMOVING_PAGE_SIZE });
+        const page = await removeMany({ ...filters, all: true, page_size: removingPageSize });
         deleted += page.deleted;
         setProgress({ deleted, total: Math.max(total, deleted) });
         if (!page.more || page.deleted === 0 || stopped.current) return deleted;

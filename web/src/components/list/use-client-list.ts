@@ -1,7 +1,7 @@
 import type { ListResponse } from '@shared/list';
 import { PAGE_SIZE_MAX } from '@shared/list';
 import { useCallback, useMemo } from 'react';
-import useSWR, { type SWRConfiguration } from 'swr';
+import useSWR, { unstable_serialize, type ScopedMutator, type SWRConfiguration } from 'swr';
 import { useServices } from '../../app/services-context';
 import type { ApiClient } from '../../lib/api-client';
 import { useListRevision } from '../../lib/list-revision';
@@ -49,7 +49,26 @@ export function applyFilters<T>(items: T[], query: Record<string, unknown>): T[]
 export function useAllRows<T>(path: string, query: Record<string, unknown> = {}, options: SWRConfiguration<T[]> = {}) {
   const { client } = useServices();
   const revision = useListRevision(path);
-  return useSWR<T[]>([path, { all: true, ...query }, revision], () => fetchAllPages<T>(client, path, query), { keepPreviousData: true, ...options });
+  const key = allRowsKey(path, query, revision);
+  // Rows preloaded at start (/init/user) are not fetched again on mount; a change to the collection (a new
+  // revision) or a revalidation on focus still fetches them.
+  const fresh = PRELOADED.has(unstable_serialize(key));
+  return useSWR<T[]>(key, () => fetchAllPages<T>(client, path, query), { keepPreviousData: true, ...(fresh ? { revalidateOnMount: false } : {}), ...options });
+}
+
+/** The cache key of every row of a collection (with its list revision). */
+function allRowsKey(path: string, query: Record<string, unknown>, revision: number) {
+  return [path, { all: true, ...query }, revision] as const;
+}
+
+/** Keys whose rows came with /init/user. */
+const PRELOADED = new Set<string>();
+
+/** Puts a collection's rows, preloaded at start, where useAllRows(path) reads them. */
+export function preloadRows<T>(mutate: ScopedMutator, path: string, rows: T[]): void {
+  const key = allRowsKey(path, {}, 0);
+  PRELOADED.add(unstable_serialize(key));
+  void mutate(key, rows, { revalidate: false });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { useEffect } from 'react';
+import { useRuntimeSettings } from '../../app/runtime-settings';
 import { currentUserAtom, guestInitAtom } from '../../lib/session-state';
 
 // The optional live-chat widget (a Chatwoot-compatible provider, configured on the platform): loaded for signed-in
@@ -29,7 +30,9 @@ function loadWidget(baseUrl: string, websiteToken: string): void {
 }
 
 export function ChatWidget() {
-  const widget = useAtomValue(guestInitAtom)?.chat_widget ?? null;
+  // The dialog is offered when a chat provider is configured and the runtime settings leave dialog.enabled on.
+  const configured = useAtomValue(guestInitAtom)?.chat_widget ?? null;
+  const widget = useRuntimeSettings().dialogEnabled ? configured : null;
   const user = useAtomValue(currentUserAtom);
   useEffect(() => {
     if (!widget || !user) return;
