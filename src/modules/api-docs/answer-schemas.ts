@@ -1,4 +1,4 @@
-import type { DataSchema } from './operations';
+import type { AccountSchema } from './operations';
 
 // JSON Schemas of the answers whose shapes are TypeScript interfaces in src/shared/contracts (not zod), for the
 // OpenAPI document's components. Keep them in step with those interfaces: CurrentUser and OrganizationInfo
@@ -17,7 +17,7 @@ const organization: Json = {
   properties: { id: int, name: str, domain: { type: 'string', description: 'The subdomain label, e.g. acme' } },
 };
 
-export const ANSWER_SCHEMAS: Record<DataSchema, Json> = {
+export const ANSWER_SCHEMAS: Record<AccountSchema, Json> = {
   Organization: organization,
   OrganizationSettings: {
     type: 'object',

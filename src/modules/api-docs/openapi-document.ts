@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { API_KEY_HEADER } from '../../shared/contracts/account';
 import { API_OPERATIONS, type ApiOperation } from './operations';
 import { ANSWER_SCHEMAS } from './answer-schemas';
+import { ENTITY_SCHEMAS } from './entity-schemas';
 
 // Builds the OpenAPI 3.1 description of /api/v1 from the operation list and the zod contracts (zod 4's
 // z.toJSONSchema; JSON Schema 2020-12 is OpenAPI 3.1's dialect).
@@ -166,6 +167,14 @@ export function buildOpenApiDocument(version: string): Json {
         Error: errorSchema,
         ItemResponse: { type: 'object', required: ['data'], properties: { data: {} } },
         ...ANSWER_SCHEMAS,
+        ...ENTITY_SCHEMAS,
+        Deleted: { type: 'object', required: ['deleted'], properties: { deleted: { type: 'integer', description: 'Rows deleted: 1' } } },
+        BulkDeleted: {
+          type: 'object',
+          required: ['deleted'],
+          properties: { deleted: { type: 'integer' }, more: { type: 'boolean', description: 'With "all": true, whether matching rows remain (repeat)' } },
+        },
+        Reordered: { type: 'object', required: ['updated'], properties: { updated: { type: 'integer' } } },
         ListMeta: {
           type: 'object',
           required: ['total', 'page', 'page_size', 'total_pages'],

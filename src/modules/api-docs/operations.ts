@@ -3,7 +3,7 @@ import { accountDeleteSchema, apiKeyNoteSchema, organizationUpdateSchema, profil
 import { clientLogSchema, tokenCreateSchema } from '../../shared/contracts/auth';
 import { activityLogFilterShape } from '../../shared/contracts/activity-log';
 import { blacklistFilterShape, blacklistInputSchema } from '../../shared/contracts/blacklist';
-import { BROADCAST_STATUSES, broadcastInputSchema, recipientListFilterShape, recipientsPreviewSchema } from '../../shared/contracts/broadcast';
+import { BROADCAST_STATUSES, BROADCAST_TYPES, broadcastInputSchema, recipientListFilterShape, recipientsPreviewSchema } from '../../shared/contracts/broadcast';
 import { campaignInputSchema } from '../../shared/contracts/campaign';
 import { contactFilterShape, contactInputSchema } from '../../shared/contracts/contact';
 import { fieldFilterShape, fieldInputSchema, fieldUpdateSchema } from '../../shared/contracts/field';
@@ -26,6 +26,7 @@ import { tagInputSchema } from '../../shared/contracts/tag';
 import { resubscribeBody, unsubscribeBody } from '../../shared/contracts/unsubscribe';
 import { TEMPLATE_TYPES, templateInputSchema, templatePreviewSchema, templateUpdateSchema, testMessageSchema } from '../../shared/contracts/template';
 import { sessionRevokeSchema } from '../account/session-routes';
+import type { EntitySchema } from './entity-schemas';
 
 // The API description as data: every /api/v1 route the worker serves, with the zod contract of its body and
 // query. openapi-document.ts turns this list into OpenAPI 3.1; test/worker/api-docs checks it against the app.
@@ -41,8 +42,11 @@ export type Access = 'user' | 'guest' | 'platform';
 /** What a successful answer carries: `{ data }`, a list page, a token pair, a file, or a WebSocket upgrade. */
 export type ResponseKind = 'item' | 'list' | 'tokens' | 'file' | 'websocket';
 
-/** Answer shapes described in the document's components (src/modules/api-docs/answer-schemas.ts). */
-export type DataSchema = 'CurrentUser' | 'Organization' | 'OrganizationSettings' | 'Session' | 'ApiKey' | 'Signup';
+/** Answer shapes described in the document's components (answer-schemas.ts: account and sign-up). */
+export type AccountSchema = 'CurrentUser' | 'Organization' | 'OrganizationSettings' | 'Session' | 'ApiKey' | 'Signup';
+
+/** Any answer shape of the document's components: the account's and the entities' (entity-schemas.ts). */
+export type DataSchema = AccountSchema | EntitySchema | 'Deleted' | 'BulkDeleted' | 'Reordered';
 
 export interface ApiOperation {
   method: HttpMethod;
@@ -67,6 +71,9 @@ interface EntityDoc {
   path: string;
   /** The noun used in summaries. */
   noun: string;
+  /** The component schema of one item, and of a list row when that leaves fields out. */
+  schema: EntitySchema;
+  listSchema?: EntitySchema;
   ops: readonly CrudOp[];
   input?: z.ZodObject;
   /** The PUT/PATCH body when it differs from create. */
@@ -106,15 +113,16 @@ const priorities = z.object({ ids: z.array(z.number().int().positive()).min(1).m
 
 /** The entity collections mounted in src/app.ts that use the shared list/item contract. */
 const ENTITIES: EntityDoc[] = [
-  { path: '/tag', noun: 'tag', ops: REORDERABLE, input: tagInputSchema },
-  { path: '/field', noun: 'field', ops: REORDERABLE, input: fieldInputSchema, update: fieldUpdateSchema, filters: fieldFilterShape },
-  { path: '/contact', noun: 'contact', ops: ALL, input: contactInputSchema, filters: contactFilterShape },
-  { path: '/subscription', noun: 'subscription', ops: REORDERABLE, input: subscriptionInputSchema },
-  { path: '/blacklist', noun: 'blacklist entry', ops: ['list', 'read', 'create', 'delete', 'bulkDelete'], input: blacklistInputSchema, filters: blacklistFilterShape },
-  { path: '/activity-log', noun: 'activity log entry', ops: ['list', 'read'], filters: activityLogFilterShape },
-  { path: '/import', noun: 'import', ops: ['list', 'read'], filters: importFilterShape },
+  { path: '/tag', schema: 'Tag', noun: 'tag', ops: REORDERABLE, input: tagInputSchema },
+  { path: '/field', schema: 'Field', noun: 'field', ops: REORDERABLE, input: fieldInputSchema, update: fieldUpdateSchema, filters: fieldFilterShape },
+  { path: '/contact', schema: 'Contact', noun: 'contact', ops: ALL, input: contactInputSchema, filters: contactFilterShape },
+  { path: '/subscription', schema: 'Subscription', noun: 'subscription', ops: REORDERABLE, input: subscriptionInputSchema },
+  { path: '/blacklist', schema: 'BlacklistEntry', noun: 'blacklist entry', ops: ['list', 'read', 'create', 'delete', 'bulkDelete'], input: blacklistInputSchema, filters: blacklistFilterShape },
+  { path: '/activity-log', schema: 'ActivityLogEntry', noun: 'activity log entry', ops: ['list', 'read'], filters: activityLogFilterShape },
+  { path: '/import', schema: 'Import', noun: 'import', ops: ['list', 'read'], filters: importFilterShape },
   {
     path: '/integration',
+    schema: 'Integration',
     noun: 'integration',
     ops: REORDERABLE,
     input: integrationInputSchema,
@@ -123,16 +131,17 @@ const ENTITIES: EntityDoc[] = [
   },
   {
     path: '/sender',
+    schema: 'Sender',
     noun: 'sender',
     ops: REORDERABLE,
     input: senderInputSchema,
     update: senderUpdateSchema,
     filters: { type: z.enum(SENDER_TYPES).optional(), integration_id: z.number().int().positive().optional() },
   },
-  { path: '/template', noun: 'template', ops: ALL, input: templateInputSchema, update: templateUpdateSchema, filters: { type: z.enum(TEMPLATE_TYPES).optional() } },
-  { path: '/campaign', noun: 'campaign', ops: ALL, input: campaignInputSchema },
-  { path: '/message', noun: 'message', ops: ['list', 'read', 'delete', 'bulkDelete'], filters: messageFilterShape },
-  { path: '/broadcast', noun: 'broadcast', ops: ['list', 'read', 'create'], input: broadcastInputSchema, filters: { status: z.enum(BROADCAST_STATUSES).optional() } },
+  { path: '/template', schema: 'Template', listSchema: 'TemplateListItem', noun: 'template', ops: ALL, input: templateInputSchema, update: templateUpdateSchema, filters: { type: z.enum(TEMPLATE_TYPES).optional() } },
+  { path: '/campaign', schema: 'Campaign', noun: 'campaign', ops: ALL, input: campaignInputSchema },
+  { path: '/message', schema: 'Message', listSchema: 'MessageListItem', noun: 'message', ops: ['list', 'read', 'delete', 'bulkDelete'], filters: messageFilterShape },
+  { path: '/broadcast', schema: 'Broadcast', noun: 'broadcast', ops: ['list', 'read', 'create'], input: broadcastInputSchema, filters: { status: z.enum(BROADCAST_STATUSES).optional(), type: z.enum(BROADCAST_TYPES).optional() } },
 ];
 
 const tagOf = (path: string) => path.split('/')[1];
@@ -143,17 +152,18 @@ function entityOperations(e: EntityDoc): ApiOperation[] {
   const filters = e.filters ?? {};
   const out: ApiOperation[] = [];
   const put = e.update ?? e.input;
+  const data = e.schema;
   for (const op of e.ops) {
-    if (op === 'list') out.push({ method: 'get', path: e.path, tag, summary: `List ${e.noun}s`, query: listParams.extend(filters), response: 'list' });
-    if (op === 'read') out.push({ method: 'get', path: item, tag, summary: `Get one ${e.noun}` });
-    if (op === 'create') out.push({ method: 'post', path: e.path, tag, summary: `Create a ${e.noun}`, body: e.input, status: 201 });
+    if (op === 'list') out.push({ method: 'get', path: e.path, tag, summary: `List ${e.noun}s`, query: listParams.extend(filters), response: 'list', data: e.listSchema ?? data });
+    if (op === 'read') out.push({ method: 'get', path: item, tag, summary: `Get one ${e.noun}`, data });
+    if (op === 'create') out.push({ method: 'post', path: e.path, tag, summary: `Create a ${e.noun}`, body: e.input, status: 201, data });
     if (op === 'update' && put) {
-      out.push({ method: 'put', path: item, tag, summary: `Replace a ${e.noun}`, body: put });
-      out.push({ method: 'patch', path: item, tag, summary: `Change some fields of a ${e.noun}`, body: put.partial() });
+      out.push({ method: 'put', path: item, tag, summary: `Replace a ${e.noun}`, body: put, data });
+      out.push({ method: 'patch', path: item, tag, summary: `Change some fields of a ${e.noun}`, body: put.partial(), data });
     }
-    if (op === 'delete') out.push({ method: 'delete', path: item, tag, summary: `Delete a ${e.noun}` });
-    if (op === 'bulkDelete') out.push({ method: 'delete', path: e.path, tag, summary: `Delete ${e.noun}s by ids or by filter`, body: bulkDelete.extend(filters) });
-    if (op === 'priorities') out.push({ method: 'post', path: `${e.path}/priorities`, tag, summary: `Reorder ${e.noun}s`, body: priorities });
+    if (op === 'delete') out.push({ method: 'delete', path: item, tag, summary: `Delete a ${e.noun}`, data: 'Deleted' });
+    if (op === 'bulkDelete') out.push({ method: 'delete', path: e.path, tag, summary: `Delete ${e.noun}s by ids or by filter`, body: bulkDelete.extend(filters), data: 'BulkDeleted' });
+    if (op === 'priorities') out.push({ method: 'post', path: `${e.path}/priorities`, tag, summary: `Reorder ${e.noun}s`, body: priorities, data: 'Reordered' });
   }
   return out;
 }
@@ -162,7 +172,7 @@ function entityOperations(e: EntityDoc): ApiOperation[] {
 const EXTRA: ApiOperation[] = [
   // Start-up and authentication.
   { method: 'get', path: '/init/guest', tag: 'auth', access: 'guest', summary: 'What the console loads first: password rules, auth methods, settings' },
-  { method: 'get', path: '/init/user', tag: 'auth', summary: 'The current user and the dictionaries' },
+  { method: 'get', path: '/init/user', tag: 'auth', summary: 'The current user and the preloadables: dictionaries, integrations and fields' },
   { method: 'post', path: '/internal-auth/token-create', tag: 'auth', access: 'guest', summary: 'Sign in with login and password', body: tokenCreateSchema, response: 'tokens' },
   {
     method: 'post',
