@@ -32,6 +32,8 @@ export interface Env {
   REQUEST_COUNT_FLUSH_MS?: string;
   /** 'off' stops counting API requests (the dashboard's request chart); any other value or unset: counted. */
   REQUEST_COUNTING?: string;
+  /** How many matches a filtered list counts before it answers "more than" (default 10,000; tests use less). */
+  LIST_TOTAL_CAP?: string;
   /** Days messages stay in D1 before the cron archives them to R2, unless the organisation set its own (default 90). */
   MESSAGE_RETENTION_DAYS?: string;
   /** DNS-over-HTTPS resolver the SMTP connection test asks to tell a bad host from a refused port. */

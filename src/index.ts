@@ -11,6 +11,7 @@ import { rescueStalledSystemMails } from './modules/system-mail/rescue';
 import { archiveOldMessages } from './modules/retention/archive';
 import { cleanUpStaleFiles } from './modules/files/cleanup';
 import { measureDataVolumeIfDue } from './modules/stats/data-volume';
+import { repairListCountsIfDue } from './modules/stats/list-counts';
 import { dispatchQueue } from '../queues/dispatch';
 import type { QueueMessageBody } from '../queues/messages';
 
@@ -26,7 +27,8 @@ export default {
   /**
    * Cron: housekeeping of expired sessions and stale rate-limit windows; imports, sends and system mails whose
    * job was lost go again, forgotten broadcasts are woken; the shared demo is reset when due. Storage: messages
-   * past their retention are archived to R2, stale import files removed, and data volume measured hourly.
+   * past their retention are archived to R2, stale import files removed, and data volume measured hourly; the
+   * lists' kept counts are repaired daily.
    */
   scheduled: async (_controller, env, ctx) => {
     const db = createDb(env.DB);
@@ -41,6 +43,8 @@ export default {
       cleanUpStaleFiles: () => cleanUpStaleFiles(db, env.FILES),
       // Archiving first, so the hour's measurement sees what stayed.
       archiveAndMeasure: () => archiveOldMessages(db, env).then(() => measureDataVolumeIfDue(db)),
+      // Once a day: the lists' kept counts recomputed from the rows, and any drift reported.
+      repairListCounts: () => repairListCountsIfDue(db),
     };
     // Independent jobs: one that fails is logged and does not hold up or hide the others.
     const run = async ([name, job]: [string, () => Promise<unknown>]) => {

@@ -49,6 +49,8 @@ export const contacts = sqliteTable(
     ...timestamps,
   },
   (t) => [
+    // Newest first by id (creation order) within the organisation: the contact list's default order.
+    index('contacts_org').on(t.orgId),
     index('contacts_org_name').on(t.orgId, t.name),
     index('contacts_org_created').on(t.orgId, t.createdAt),
     index('contacts_org_updated').on(t.orgId, t.updatedAt),

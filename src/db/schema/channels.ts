@@ -257,6 +257,8 @@ export const messages = sqliteTable(
   },
   (t) => [
     index('messages_org_created').on(t.orgId, t.createdAt),
+    // Newest first by id (creation order) within the organisation: the message list's default order.
+    index('messages_org').on(t.orgId),
     index('messages_org_status').on(t.orgId, t.status),
     index('messages_org_broadcast').on(t.orgId, t.broadcastId),
     // One message per recipient per broadcast: a page walked twice never makes a second one.

@@ -81,3 +81,23 @@ export const messageArchives = sqliteTable(
   },
   (t) => [index('message_archives_org_month').on(t.orgId, t.month)],
 );
+
+/**
+ * Row counts the lists answer meta.total from instead of counting a million rows per page
+ * (src/modules/stats/list-counts.ts): per organisation its contacts ('contacts', key 0), the contacts of each tag
+ * ('tag', the tag id), its messages ('messages', key 0) and each broadcast's messages ('broadcast_messages', the
+ * broadcast id). Triggers of migration 0011 keep them in the same write as the rows; the cron's repair recomputes
+ * them and reports drift.
+ */
+export const listCounts = sqliteTable(
+  'list_counts',
+  {
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    list: text('list').notNull(),
+    key: integer('key').notNull().default(0),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.list, t.key] })],
+);

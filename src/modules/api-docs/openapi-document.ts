@@ -178,7 +178,13 @@ export function buildOpenApiDocument(version: string): Json {
         ListMeta: {
           type: 'object',
           required: ['total', 'page', 'page_size', 'total_pages'],
-          properties: { total: { type: 'integer' }, page: { type: 'integer' }, page_size: { type: 'integer' }, total_pages: { type: 'integer' } },
+          properties: {
+            total: { type: 'integer', description: 'Exact for a whole list, one tag and one broadcast; otherwise at most 10,000 (see total_capped)' },
+            total_capped: { type: 'boolean', const: true, description: 'Present when counting stopped at the cap: there are more than total' },
+            page: { type: 'integer' },
+            page_size: { type: 'integer' },
+            total_pages: { type: 'integer' },
+          },
         },
         ListResponse: { type: 'object', required: ['items', 'meta'], properties: { items: { type: 'array', items: { type: 'object' } }, meta: ref('ListMeta') } },
         TokenResponse: {

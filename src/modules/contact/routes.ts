@@ -14,7 +14,8 @@ import { createContact, updateContact } from './write';
 export const contactRoutes = crudRoutes<typeof contacts, ContactInput, Contact>({
   table: contacts,
   input: contactInputSchema,
-  sortable: { id: contacts.id, name: contacts.name, created_at: contacts.createdAt, updated_at: contacts.updatedAt },
+  // created_at orders by id: the order of creation, which the (org_id) index gives page by page at any size.
+  sortable: { id: contacts.id, name: contacts.name, created_at: contacts.id, updated_at: contacts.updatedAt },
   defaultSort: { key: 'created_at', order: 'desc' },
   search: [],
   searchWhere: (text, c) => contactSearch(text, c.var.org.id),
@@ -25,6 +26,11 @@ export const contactRoutes = crudRoutes<typeof contacts, ContactInput, Contact>(
         filter as { tags?: number[]; address?: string; attributes?: AttributeFilter[] },
         c.var.org.id,
       ),
+  },
+  keptTotal: (f) => {
+    const filter = f as { tags?: number[]; address?: string; attributes?: AttributeFilter[] };
+    if (f.search || f.ids?.length || filter.address || filter.attributes?.length || (filter.tags?.length ?? 0) > 1) return null;
+    return filter.tags?.length ? { list: 'tag', key: filter.tags[0] } : { list: 'contacts', key: 0 };
   },
   audit: 'contact',
   write: { create: createContact, update: (c, existing, input) => updateContact(c, existing.id, input) },

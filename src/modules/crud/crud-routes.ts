@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, not, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, not, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
@@ -19,6 +19,7 @@ import {
   type SortOrder,
 } from '../../shared/list';
 import { changedFields, recordActivity } from '../activity-log/record';
+import { keptCountQuery, listTotalCap, type KeptCount } from '../stats/list-counts';
 import { filterCondition, type ListFilter } from './list-filter';
 import { nextPriority, rowOr404 } from './rows';
 import { withUniqueFields } from './unique-violation';
@@ -75,6 +76,11 @@ export interface CrudConfig<T extends TenantTable, Input, Dto> {
   undeletable?: { keep: SQL; message: string };
   /** Runs after rows were deleted (one or in bulk), e.g. to remove their files from R2. */
   afterDelete?: (c: Ctx, ids: number[]) => Promise<void>;
+  /**
+   * The kept count (src/modules/stats/list-counts.ts) that is this list's exact total under these filters, when
+   * there is one; every other list is counted up to the cap.
+   */
+  keptTotal?: (filter: ListFilter) => KeptCount | null;
   /** Rows to response objects; async so relations can be loaded for a whole page at once. */
   present: (c: Ctx, rows: T['$inferSelect'][]) => Promise<Dto[]> | Dto[];
 }
@@ -138,8 +144,14 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
       const pageSize = query.page_size ?? (query.ids?.length ? PAGE_SIZE_WITH_IDS : PAGE_SIZE_DEFAULT);
       const order = (query.sort_order ?? config.defaultSort.order) === 'asc' ? asc : desc;
       const where = condition(c, query);
+      const kept = config.keptTotal?.(query) ?? null;
+      const cap = listTotalCap(c.env);
+      // A kept count, or a count that stops at the cap: a page never pays for counting a million matches.
+      const totalQuery = kept
+        ? keptCountQuery(c.var.db, c.var.org.id, kept)
+        : c.var.db.select({ total: count() }).from(c.var.db.select({ one: sql<number>`1`.as('one') }).from(table).where(where).limit(cap + 1).as('matches'));
       const [totals, rows] = await c.var.db.batch([
-        c.var.db.select({ total: count() }).from(table).where(where),
+        totalQuery,
         c.var.db
           .select()
           .from(table)
@@ -148,10 +160,12 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
           .limit(pageSize)
           .offset((page - 1) * pageSize),
       ]);
-      const total = totals[0]?.total ?? 0;
+      const counted = Number(totals[0]?.total ?? 0);
+      const capped = !kept && counted > cap;
+      const total = capped ? cap : counted;
       const body: ListResponse<Dto> = {
         items: await config.present(c, rows as T['$inferSelect'][]),
-        meta: { total, page, page_size: pageSize, total_pages: Math.ceil(total / pageSize) },
+        meta: { total, ...(capped ? { total_capped: true } : {}), page, page_size: pageSize, total_pages: Math.ceil(total / pageSize) },
       };
       return c.json(body);
     });

@@ -13,7 +13,8 @@ export const messageRoutes = crudRoutes<typeof messages, Record<string, never>, 
   input: z.object({}).strict(),
   only: ['list', 'read', 'delete', 'bulkDelete'],
   sortable: {
-    created_at: messages.createdAt,
+    // The order of creation, which the (org_id) index gives page by page at any size.
+    created_at: messages.id,
     id: messages.id,
     sent_at: messages.sentAt,
     status: messages.status,
@@ -32,6 +33,10 @@ export const messageRoutes = crudRoutes<typeof messages, Record<string, never>, 
       f.type ? eq(messages.type, f.type as string) : undefined,
       f.broadcast_id ? eq(messages.broadcastId, f.broadcast_id as number) : undefined,
     ],
+  },
+  keptTotal: (f) => {
+    if (f.search || f.ids?.length || f.status || f.type) return null;
+    return f.broadcast_id ? { list: 'broadcast_messages', key: f.broadcast_id as number } : { list: 'messages', key: 0 };
   },
   audit: 'message',
   // A broadcast counts on each of its messages being sent, failed or skipped: one still to go cannot be removed.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyFilters, searchAndSort } from '../../../web/src/components/list/use-client-list';
+import { pageFollows } from '../../../web/src/components/list/use-entity-list';
 
 const rows = [
   { id: 1, name: 'Level', alias: 'level', priority: 3, type: 'number' },
@@ -31,5 +32,18 @@ describe('browser-side filters of a list loaded whole (field type, integration t
     expect(applyFilters(rows, { ...query, type: '' })).toHaveLength(4);
     // Query values are text; an id filter still matches a numeric column.
     expect(applyFilters(rows, { priority: '4' }).map((r) => r.id)).toEqual([4]);
+  });
+});
+
+describe('pages of a list whose total stopped at the cap', () => {
+  const page = (n: number, items: number, meta: Partial<{ total: number; total_capped: true; total_pages: number }> = {}) => ({
+    items: Array.from({ length: items }, (_, i) => i),
+    meta: { total: 40, page: n, page_size: 10, total_pages: 4, ...meta },
+  });
+  it('follow while pages come full past a capped total, and stop at the total otherwise', () => {
+    expect(pageFollows(page(3, 10))).toBe(true);
+    expect(pageFollows(page(4, 10))).toBe(false);
+    expect(pageFollows(page(4, 10, { total_capped: true }))).toBe(true);
+    expect(pageFollows(page(7, 3, { total_capped: true }))).toBe(false);
   });
 });

@@ -3,12 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { config } from '../../app/config';
 
 /** Total count, page size select (absent for lists loaded whole) and the load-more button. */
-export function ListFooter({ total, shown, pageSize, onPageSize, hasMore, loadingMore, onLoadMore }: { total: number; shown: number; pageSize: number; onPageSize?: (size: number) => void; hasMore: boolean; loadingMore: boolean; onLoadMore: () => void }) {
-  const { t } = useTranslation();
+export function ListFooter({ total, totalCapped, shown, pageSize, onPageSize, hasMore, loadingMore, onLoadMore }: { total: number; totalCapped?: boolean; shown: number; pageSize: number; onPageSize?: (size: number) => void; hasMore: boolean; loadingMore: boolean; onLoadMore: () => void }) {
+  const { t, i18n } = useTranslation();
+  const totalText = totalCapped ? t('list.moreThan', { value: total.toLocaleString(i18n.language) }) : String(total);
   return (
     <Group justify="space-between" mt="md" gap="sm">
       <Text size="sm" c="dimmed">
-        {t('list.total')}: <span data-testid="list-total">{total}</span> · {t('list.shown', { count: shown })}
+        {t('list.total')}: <span data-testid="list-total" data-capped={totalCapped ? 'true' : undefined}>{totalText}</span> · {t('list.shown', { count: shown })}
       </Text>
       {hasMore && (
         <Button variant="default" onClick={onLoadMore} loading={loadingMore} data-testid="list-load-more">

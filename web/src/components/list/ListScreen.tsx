@@ -231,6 +231,7 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
         )}
         <ListFooter
           total={list.total}
+          totalCapped={list.totalCapped}
           shown={list.items.length}
           pageSize={prefs.itemsPerPage}
           onPageSize={props.paged === false ? undefined : (size) => updatePrefs({ itemsPerPage: size })}

@@ -14,6 +14,8 @@ export interface ListColumn<T> {
 export interface EntityListState<T> {
   items: T[];
   total: number;
+  /** The server stopped counting at `total`: there are more matches (a search over a large list). */
+  totalCapped?: boolean;
   isLoading: boolean;
   isLoadingMore: boolean;
   /** Any page is being fetched (first load, refetch, next page). */

@@ -1,4 +1,10 @@
 import type { ListResponse } from '@shared/list';
+
+/** Whether a page follows this one: by the total, or, when the total stopped at its cap, while pages come full. */
+export function pageFollows(page: ListResponse<unknown>): boolean {
+  if (page.meta.page < page.meta.total_pages) return true;
+  return Boolean(page.meta.total_capped) && page.items.length === page.meta.page_size;
+}
 import { useCallback } from 'react';
 import useSWRInfinite from 'swr/infinite';
 import { useListRevision } from '../../lib/list-revision';
@@ -10,7 +16,7 @@ export function useEntityList<T>(path: string, query: ListQuery): EntityListStat
   const revision = useListRevision(path);
   const { data, error, isLoading, isValidating, size, setSize, mutate } = useSWRInfinite<ListResponse<T>>(
     (index, previous: ListResponse<T> | null) => {
-      if (previous && index >= previous.meta.total_pages) return null;
+      if (previous && !pageFollows(previous)) return null;
       return [path, { ...query, page: index + 1 }, revision] as const;
     },
     { revalidateOnMount: true, revalidateFirstPage: true, keepPreviousData: true },
@@ -19,7 +25,7 @@ export function useEntityList<T>(path: string, query: ListQuery): EntityListStat
   const items = pages.flatMap((page) => page.items);
   const total = pages[0]?.meta.total ?? 0;
   const lastPage = pages[pages.length - 1];
-  const hasMore = Boolean(lastPage && lastPage.meta.page < lastPage.meta.total_pages);
+  const hasMore = Boolean(lastPage && pageFollows(lastPage));
 
   const showOrder = useCallback(
     (next: T[]) => {
@@ -36,6 +42,7 @@ export function useEntityList<T>(path: string, query: ListQuery): EntityListStat
   return {
     items,
     total,
+    totalCapped: Boolean(pages[0]?.meta.total_capped),
     isLoading,
     isLoadingMore: isValidating && size > pages.length,
     isValidating,

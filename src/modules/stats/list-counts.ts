@@ -1,0 +1,79 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { listCounts } from '../../db/schema';
+
+// How a list knows its meta.total without counting the table on every page (issue: lists at a million rows).
+// The whole contact list, one tag, the whole message list and one broadcast's messages read a count that the
+// migration's triggers keep in the same write as the rows (list_counts). Any other filter or a search is counted
+// up to a cap: past it the answer says `total_capped` ("more than 10,000") rather than making every page pay for
+// counting a million matches. The cron's repair recomputes the kept counts and reports any drift.
+
+export type CountedList = 'contacts' | 'tag' | 'messages' | 'broadcast_messages';
+
+/** One kept count: which list, and its key (0, or the tag or broadcast id). */
+export interface KeptCount {
+  list: CountedList;
+  key: number;
+}
+
+/** How many matches a filtered list counts before it stops and says there are more (LIST_TOTAL_CAP overrides). */
+export const LIST_TOTAL_CAP = 10_000;
+
+export function listTotalCap(env: { LIST_TOTAL_CAP?: string }): number {
+  const cap = Number(env.LIST_TOTAL_CAP);
+  return Number.isInteger(cap) && cap > 0 ? cap : LIST_TOTAL_CAP;
+}
+
+/** The kept count as a one-row query ({ total }: 0 when the organisation has none yet), for a batch. */
+export function keptCountQuery(db: Database, orgId: number, count: KeptCount) {
+  return db
+    .select({ total: sql<number>`coalesce(max(${listCounts.n}), 0)` })
+    .from(listCounts)
+    .where(and(eq(listCounts.orgId, orgId), eq(listCounts.list, count.list), eq(listCounts.key, count.key)));
+}
+
+/** A kept count that differed from the rows, as the repair found it. */
+export interface CountDrift {
+  org_id: number;
+  list: CountedList;
+  key: number;
+  kept: number;
+  actual: number;
+}
+
+/** Each list's actual counts, as SQL: org_id, list, key, n. */
+const ACTUAL = sql`
+  SELECT org_id, 'contacts' AS list, 0 AS key, count(*) AS n FROM contacts GROUP BY org_id
+  UNION ALL SELECT org_id, 'tag', tag_id, count(*) FROM contact_tags GROUP BY org_id, tag_id
+  UNION ALL SELECT org_id, 'messages', 0, count(*) FROM messages GROUP BY org_id
+  UNION ALL SELECT org_id, 'broadcast_messages', broadcast_id, count(*) FROM messages WHERE broadcast_id IS NOT NULL GROUP BY org_id, broadcast_id`;
+
+/**
+ * Recomputes every kept count from the rows and returns where it had drifted (nothing, when the triggers did
+ * their job). It scans the tables, so the cron runs it once a day. The fix is one batch (a transaction in D1),
+ * so no write can slip between the recount and the correction.
+ */
+export async function repairListCounts(db: Database): Promise<CountDrift[]> {
+  const drift = await db.all<CountDrift>(sql`
+    WITH actual AS (${ACTUAL})
+    SELECT a.org_id, a.list, a.key, coalesce(k.n, 0) AS kept, a.n AS actual FROM actual a
+      LEFT JOIN list_counts k ON k.org_id = a.org_id AND k.list = a.list AND k.key = a.key
+      WHERE coalesce(k.n, 0) <> a.n
+    UNION ALL
+    SELECT k.org_id, k.list, k.key, k.n, 0 FROM list_counts k
+      WHERE k.n <> 0 AND NOT EXISTS (SELECT 1 FROM actual a WHERE a.org_id = k.org_id AND a.list = k.list AND a.key = k.key)`);
+  if (drift.length === 0) return [];
+  await db.batch([
+    db.run(sql`UPDATE list_counts SET n = 0 WHERE n <> 0`),
+    db.run(sql`INSERT INTO list_counts (org_id, list, key, n) SELECT org_id, list, key, n FROM (${ACTUAL}) WHERE true
+      ON CONFLICT (org_id, list, key) DO UPDATE SET n = excluded.n`),
+  ]);
+  return drift;
+}
+
+/** The cron's daily repair (in the first quarter hour after 03:00 UTC), logging what drifted. */
+export async function repairListCountsIfDue(db: Database, now = new Date()): Promise<void> {
+  if (now.getUTCHours() !== 3 || now.getUTCMinutes() >= 15) return;
+  const drift = await repairListCounts(db);
+  if (drift.length) console.error(`list counts drifted and were repaired: ${JSON.stringify(drift.slice(0, 50))}`);
+}
