@@ -1,4 +1,5 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { listTotal, listTotalCap, totalQuery, type KeptCount } from '../stats/list-counts';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { runnerOf } from '../../../durable-objects/broadcast-runner';
@@ -145,8 +146,12 @@ export const broadcastRoutes = new Hono<AppEnv>()
       searchCondition([messages.toAddress, contacts.name], query.search),
     );
     const joined = sql`${contacts.id} = ${messages.contactId} AND ${contacts.orgId} = ${messages.orgId}`;
+    // All of the broadcast's recipients: the count kept with its messages; a status or a search: counted to the cap.
+    const kept: KeptCount | null = query.status || query.search ? null : { list: 'broadcast_messages', key: b.id };
+    const cap = listTotalCap(c.env);
+    const matches = () => c.var.db.select({ one: sql<number>`1`.as('one') }).from(messages).leftJoin(contacts, joined).where(where);
     const [totals, rows] = await c.var.db.batch([
-      c.var.db.select({ total: count() }).from(messages).leftJoin(contacts, joined).where(where),
+      totalQuery(c.var.db, c.var.org.id, kept, matches, cap),
       c.var.db
         .select({
           id: messages.id,
@@ -164,7 +169,7 @@ export const broadcastRoutes = new Hono<AppEnv>()
         .limit(pageSize)
         .offset((page - 1) * pageSize),
     ]);
-    const total = totals[0]?.total ?? 0;
+    const counted = listTotal(totals[0]?.total, kept, cap);
     const body: ListResponse<BroadcastRecipient> = {
       items: rows.map((r) => ({
         message_id: r.id,
@@ -175,7 +180,7 @@ export const broadcastRoutes = new Hono<AppEnv>()
         reason: r.error,
         sent_at: r.sentAt,
       })),
-      meta: { total, page, page_size: pageSize, total_pages: Math.ceil(total / pageSize) },
+      meta: { ...counted, page, page_size: pageSize, total_pages: Math.ceil(counted.total / pageSize) },
     };
     return c.json(body);
   })

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, not, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, not, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
@@ -19,7 +19,7 @@ import {
   type SortOrder,
 } from '../../shared/list';
 import { changedFields, recordActivity } from '../activity-log/record';
-import { keptCountQuery, listTotalCap, type KeptCount } from '../stats/list-counts';
+import { listTotal, listTotalCap, totalQuery, type KeptCount } from '../stats/list-counts';
 import { filterCondition, type ListFilter } from './list-filter';
 import { nextPriority, rowOr404 } from './rows';
 import { withUniqueFields } from './unique-violation';
@@ -147,11 +147,9 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
       const kept = config.keptTotal?.(query) ?? null;
       const cap = listTotalCap(c.env);
       // A kept count, or a count that stops at the cap: a page never pays for counting a million matches.
-      const totalQuery = kept
-        ? keptCountQuery(c.var.db, c.var.org.id, kept)
-        : c.var.db.select({ total: count() }).from(c.var.db.select({ one: sql<number>`1`.as('one') }).from(table).where(where).limit(cap + 1).as('matches'));
+      const matches = () => c.var.db.select({ one: sql<number>`1`.as('one') }).from(table).where(where);
       const [totals, rows] = await c.var.db.batch([
-        totalQuery,
+        totalQuery(c.var.db, c.var.org.id, kept, matches, cap),
         c.var.db
           .select()
           .from(table)
@@ -160,12 +158,10 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
           .limit(pageSize)
           .offset((page - 1) * pageSize),
       ]);
-      const counted = Number(totals[0]?.total ?? 0);
-      const capped = !kept && counted > cap;
-      const total = capped ? cap : counted;
+      const counted = listTotal(totals[0]?.total, kept, cap);
       const body: ListResponse<Dto> = {
         items: await config.present(c, rows as T['$inferSelect'][]),
-        meta: { total, ...(capped ? { total_capped: true } : {}), page, page_size: pageSize, total_pages: Math.ceil(total / pageSize) },
+        meta: { ...counted, page, page_size: pageSize, total_pages: Math.ceil(counted.total / pageSize) },
       };
       return c.json(body);
     });

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql, type Subquery } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { listCounts } from '../../db/schema';
 
@@ -30,6 +30,24 @@ export function keptCountQuery(db: Database, orgId: number, count: KeptCount) {
     .select({ total: sql<number>`coalesce(max(${listCounts.n}), 0)` })
     .from(listCounts)
     .where(and(eq(listCounts.orgId, orgId), eq(listCounts.list, count.list), eq(listCounts.key, count.key)));
+}
+
+/**
+ * The one-row { total } query of a list page: its kept count when it has one, else a count of `matches` (a select
+ * of the matching rows, e.g. `db.select({ one: sql`1`.as('one') }).from(t).where(w)`) that stops past the cap.
+ */
+export function totalQuery(db: Database, orgId: number, kept: KeptCount | null, matches: () => CappableSelect, cap: number) {
+  if (kept) return keptCountQuery(db, orgId, kept);
+  return db.select({ total: count() }).from(matches().limit(cap + 1).as('matches'));
+}
+
+/** A select of matching rows that can be limited and used as a subquery. */
+type CappableSelect = { limit(n: number): { as(alias: string): Subquery } };
+
+/** meta.total (and total_capped past the cap) of what the total query answered. */
+export function listTotal(counted: number | undefined, kept: KeptCount | null, cap: number): { total: number; total_capped?: true } {
+  const n = Number(counted ?? 0);
+  return !kept && n > cap ? { total: cap, total_capped: true } : { total: n };
 }
 
 /** A kept count that differed from the rows, as the repair found it. */
