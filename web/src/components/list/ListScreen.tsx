@@ -78,7 +78,7 @@ const SEARCH_DEBOUNCE_MS = 350;
 
 /** The one list screen every entity uses: search, sort, select, delete (one, selected, all), load more, page size, drag-reorder. */
 export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const table = useRouteTable();
   const sortKeys = props.columns.filter((c) => c.sortable).map((c) => c.key);
   const [prefs, updatePrefs] = useListPreferences(props.listKey, { sortBy: props.defaultSort, sortKeys });
@@ -150,7 +150,10 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
     confirmDelete({
       ...labels,
       title: t('list.deleteAllTitle'),
-      message: t(filtered ? 'list.deleteAllFilteredMessage' : 'list.deleteAllMessage', { count: list.total }),
+      // A total that stopped at the server's cap reads "more than 10,000" here too.
+      message: t(filtered ? 'list.deleteAllFilteredMessage' : 'list.deleteAllMessage', {
+        count: list.totalCapped ? t('list.moreThan', { value: list.total.toLocaleString(i18n.language) }) : list.total,
+      }),
       onConfirm: () => void run(() => deleteAllMatching(), t('list.deletedAll')),
     });
   // When every matching row is loaded, delete exactly those: lists searched in the browser (fields,
