@@ -1,23 +1,14 @@
 import { z } from 'zod';
 import type { ConsoleSettings } from '../../shared/contracts/auth';
-import { IDS_MAX, REMOVING_PAGE_SIZE } from '../../shared/list';
+import { CONSOLE_SETTING_DEFAULTS } from '../../shared/console-settings';
+import { IDS_MAX } from '../../shared/list';
 
 // The console's runtime settings (spec 3 "Settings"). The console reads them from /init/guest when it starts, so
 // an operator changes them with one variable, CONSOLE_SETTINGS (a JSON object of the keys below), in wrangler.toml
 // or the Cloudflare dashboard: no rebuild of the console. A key that is missing or invalid keeps its default (an
 // invalid one is logged), so one typo cannot break every console.
 
-export const CONSOLE_SETTING_DEFAULTS: ConsoleSettings = {
-  'dialog.enabled': true,
-  'multiapp.enabled': true,
-  'log.url': '/api/v1/log',
-  'api.baseUrl': '',
-  'api.path': '/api/v1',
-  updatesInterval: 120_000,
-  staticPages: ['terms', 'privacy'],
-  removingPageSize: REMOVING_PAGE_SIZE,
-  disabledRoutes: [],
-};
+export { CONSOLE_SETTING_DEFAULTS };
 
 const pathOrHttpUrl = z.string().refine((v) => v.startsWith('/') || /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v));
 

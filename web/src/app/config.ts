@@ -1,6 +1,7 @@
 // Console settings in one place. Values here are the product defaults (spec sections 2, 7 and 9). The runtime
 // settings (API base, log URL, static pages, disabled routes, updates interval, removing page size) come from the
-// server at start (app/runtime-settings.ts); the values here stand in until then.
+// server at start (app/runtime-settings.ts); until then the shared defaults stand in.
+import { CONSOLE_SETTING_DEFAULTS } from '@shared/console-settings';
 import { LANGUAGES, type LanguageCode } from '@shared/languages';
 
 export { LANGUAGES, type LanguageCode };
@@ -10,23 +11,19 @@ export const config = {
   appName: 'relay-console',
   version: __APP_VERSION__,
   env: 'production',
-  apiBaseUrl: '/api/v1',
+  apiBaseUrl: CONSOLE_SETTING_DEFAULTS['api.path'],
   /** Where client errors are reported (POST). */
-  logUrl: '/api/v1/log',
+  logUrl: CONSOLE_SETTING_DEFAULTS['log.url'],
   /** Route names removed from the route table. */
   disabledRoutes: [] as string[],
   /** Offer the API keys page (me/api and its create and update routes). */
   apiListable: true,
   /** Static pages served at /{pageName}; flagged as pages, so they are common routes. */
-  staticPages: ['terms', 'privacy'] as string[],
+  staticPages: CONSOLE_SETTING_DEFAULTS.staticPages,
   /** Routes open to everyone (plus any route flagged as a page). */
   commonRoutes: ['home', 'error_404', 'social_login', 'demo_info'] as string[],
   /** Routes only guests may open (plus the common ones). */
   guestRoutes: ['password_reset', 'forgot_password', 'sign_complete'] as string[],
-  /** How often (ms) the console checks for a newer version besides on API answers (spec: updatesInterval). */
-  updatesInterval: 120_000,
-  /** Rows one "delete all" request removes (spec 9: removing page size). */
-  removingPageSize: 100,
   /** Refresh the access token at startup when it expires within this many milliseconds. */
   refreshThresholdMs: 30_000,
   /** How often waiting requests check whether auth fetching or refreshing has finished. */

@@ -1,11 +1,12 @@
 import type { ConsoleSettings, GuestInit } from '@shared/contracts/auth';
+import { CONSOLE_SETTING_DEFAULTS } from '@shared/console-settings';
 import { atom, useAtomValue } from 'jotai';
 import { guestInitAtom } from '../lib/session-state';
 import { config } from './config';
 
 // The console's runtime settings (spec 3 "Settings") come from the server's /init/guest answer, which the
-// operator controls (CONSOLE_SETTINGS, src/modules/console-settings): no rebuild to change them. The build's
-// values in config.ts only stand in before that answer, or for a key an older server does not send.
+// operator controls (CONSOLE_SETTINGS, src/modules/console-settings): no rebuild to change them. The shared
+// defaults stand in before that answer, or for a key an older server does not send.
 
 export interface RuntimeSettings {
   /** Base of every API call: the API origin ('' = this one) plus its path. */
@@ -18,25 +19,12 @@ export interface RuntimeSettings {
   disabledRoutes: string[];
   removingPageSize: number;
   dialogEnabled: boolean;
-  multiappEnabled: boolean;
 }
-
-const BUILD_DEFAULTS: ConsoleSettings = {
-  'dialog.enabled': true,
-  'multiapp.enabled': true,
-  'log.url': config.logUrl,
-  'api.baseUrl': '',
-  'api.path': config.apiBaseUrl,
-  updatesInterval: config.updatesInterval,
-  staticPages: config.staticPages,
-  removingPageSize: config.removingPageSize,
-  disabledRoutes: config.disabledRoutes,
-};
 
 /** The runtime settings of an /init/guest answer (the build's values for what it lacks). */
 export function runtimeSettingsOf(init: Pick<GuestInit, 'settings'> | null): RuntimeSettings {
   const given = (init?.settings ?? {}) as Partial<ConsoleSettings>;
-  const s = { ...BUILD_DEFAULTS, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined && value !== null)) } as ConsoleSettings;
+  const s = { ...CONSOLE_SETTING_DEFAULTS, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined && value !== null)) } as ConsoleSettings;
   return {
     apiBaseUrl: `${s['api.baseUrl']}${s['api.path']}`,
     apiOrigin: s['api.baseUrl'],
@@ -47,7 +35,6 @@ export function runtimeSettingsOf(init: Pick<GuestInit, 'settings'> | null): Run
     disabledRoutes: [...new Set([...config.disabledRoutes, ...s.disabledRoutes])],
     removingPageSize: s.removingPageSize,
     dialogEnabled: s['dialog.enabled'],
-    multiappEnabled: s['multiapp.enabled'],
   };
 }
 

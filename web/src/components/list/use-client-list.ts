@@ -50,10 +50,10 @@ export function useAllRows<T>(path: string, query: Record<string, unknown> = {},
   const { client } = useServices();
   const revision = useListRevision(path);
   const key = allRowsKey(path, query, revision);
-  // Rows preloaded at start (/init/user) are not fetched again on mount; a change to the collection (a new
-  // revision) or a revalidation on focus still fetches them.
-  const fresh = PRELOADED.has(unstable_serialize(key));
-  return useSWR<T[]>(key, () => fetchAllPages<T>(client, path, query), { keepPreviousData: true, ...(fresh ? { revalidateOnMount: false } : {}), ...options });
+  // Rows preloaded at start (/init/user) are not fetched again on mount while they are in the cache (an empty cache,
+  // e.g. after a sign-out, still fetches); a change to the collection (a new revision) or a focus fetches them.
+  const preloaded = PRELOADED.has(unstable_serialize(key));
+  return useSWR<T[]>(key, () => fetchAllPages<T>(client, path, query), { keepPreviousData: true, ...(preloaded ? { revalidateIfStale: false } : {}), ...options });
 }
 
 /** The cache key of every row of a collection (with its list revision). */
