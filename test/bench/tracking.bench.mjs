@@ -15,7 +15,7 @@ import { startMailCatcher } from '../../scripts/mail-catcher.mjs';
 import { apiRequest, closeHttp, signIn } from './support/http.mjs';
 import { connectInspector, printProfile } from './support/inspector.mjs';
 import { d1Execute, startBenchPlatform, taggedContactsSql } from './support/platform.mjs';
-import { startBenchWorker } from './smtp/harness.mjs';
+import { BENCH_WORKER_LOG_LEVEL, startBenchWorker } from './smtp/harness.mjs';
 
 const N = Number(process.env.N) || 20_000;
 const M = Number(process.env.M) || 2_000;
@@ -87,7 +87,9 @@ async function main() {
   let platform = null;
   let bare = null;
   try {
-    platform = await startBenchPlatform('tracking');
+    // Both runtimes at the same log level: at 'info' wrangler dev would post a line per request of ours (not of the
+    // bare worker's) to its node process, which is not work of the endpoints and never happens deployed.
+    platform = await startBenchPlatform('tracking', { logLevel: BENCH_WORKER_LOG_LEVEL });
     const { port, host } = platform;
     let token = await signIn(port, host);
     const api = async (method, path, json) => {

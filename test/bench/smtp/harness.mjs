@@ -37,6 +37,9 @@ export async function startSink() {
   return { port, count, stop: () => child.kill() };
 }
 
+/** wrangler's log level for bench workers: below 'info', so no request is logged through wrangler's node process. */
+export const BENCH_WORKER_LOG_LEVEL = 'warn';
+
 /**
  * `wrangler dev` of a bench worker (default: the SMTP one) on a free port with a throwaway state folder; the worker
  * must answer GET /health.
@@ -58,7 +61,7 @@ export async function startBenchWorker(config = path.join(HERE, 'wrangler.toml')
       '--persist-to',
       state,
       '--log-level',
-      'warn',
+      BENCH_WORKER_LOG_LEVEL,
       '--show-interactive-dev-session=false',
     ],
     { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },

@@ -32,8 +32,11 @@ function snapshotConfig(buildDir) {
  * stop() also deletes the temp dir, unless called with { keepState: true } (then removeState() does).
  * `vars` are extra worker vars (e.g. { REQUEST_COUNTING: 'off' }); restart(vars) stops this wrangler dev and starts
  * another on the same bundle and state (no bundling, migrating or seeding again).
+ * `logLevel` is wrangler's (default: wrangler's own, which logs every request). Below 'info' the local runtime stops
+ * posting a line per request to wrangler's node process (miniflare's request log), work a deployed worker never
+ * does: a benchmark of a request path compared with another wrangler dev at 'warn' passes 'warn' too.
  */
-export async function startBenchPlatform(label, { vars = {} } = {}) {
+export async function startBenchPlatform(label, { vars = {}, logLevel = null } = {}) {
   const root = mkdtempSync(path.join(tmpdir(), `bench-${label}-`));
   const stateDir = path.join(root, 'state');
   const buildDir = path.join(root, 'build');
@@ -54,12 +57,12 @@ export async function startBenchPlatform(label, { vars = {} } = {}) {
   } finally {
     closeSync(log);
   }
-  return spawnDev({ root, stateDir, config, logFile }, vars);
+  return spawnDev({ root, stateDir, config, logFile, logLevel }, vars);
 }
 
 /** wrangler dev on the bundle and state under `dirs.root`, with fresh secrets and the given vars. */
 async function spawnDev(dirs, vars) {
-  const { root, stateDir, config, logFile } = dirs;
+  const { root, stateDir, config, logFile, logLevel } = dirs;
   const log = openSync(logFile, 'a');
   let child = null;
   let exited = false;
@@ -79,6 +82,7 @@ async function spawnDev(dirs, vars) {
     const inspectorPort = await freePort(9330);
     const args = ['dev', '--config', config, '--no-bundle', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', stateDir];
     args.push('--inspector-port', String(inspectorPort), '--inspector-ip', '127.0.0.1');
+    if (logLevel) args.push('--log-level', logLevel);
     args.push('--show-interactive-dev-session=false', '--var', `JWT_SECRET:${randomBytes(32).toString('hex')}`);
     // Integration secrets are sealed with it (the broadcast bench stores an smtp integration).
     args.push('--var', `SECRETS_KEY:bench:${randomBytes(32).toString('hex')}`);
