@@ -1,14 +1,14 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../../context';
 import { handleNotFound } from '../../middleware/errors';
-import { presetSecurityHeaders } from '../../middleware/security-headers';
+import { nonDocumentSecurityHeaders } from '../../middleware/security-headers';
 import { queueHit, type TrackingHit } from './hit';
 import { readClickToken, readOpenToken } from './tokens';
 
 // GET (and HEAD) /t/o/<token>: the open pixel; /t/c/<token>: the click redirect. Served on any host by the same
 // worker, with no database read or write on the request path: the token says everything, and the hit goes to
 // the events queue after the answer, batched with the isolate's other hits (hit.ts); count.ts counts it. A
-// token that is not ours is a 404, never a redirect. Answers are built in one step with the security policy.
+// token that is not ours is a 404, never a redirect. Answers are built in one step with the policy of non-pages.
 
 /** A 1x1 transparent GIF. */
 const PIXEL = Uint8Array.from(atob('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7'), (ch) => ch.charCodeAt(0));
@@ -35,12 +35,12 @@ export const trackingRoutes = new Hono<AppEnv>()
     const ref = await readOpenToken(c.env, c.req.param('token'));
     if (!ref) return handleNotFound(c);
     record(c, { o: ref.orgId, m: ref.messageId, kind: 'open' });
-    const headers = { ...(await presetSecurityHeaders(c)), 'content-type': 'image/gif', 'cache-control': NO_STORE };
+    const headers = { ...nonDocumentSecurityHeaders(c), 'content-type': 'image/gif', 'cache-control': NO_STORE };
     return new Response(c.req.method === 'HEAD' ? null : PIXEL, { status: 200, headers });
   })
   .on(['GET', 'HEAD'], '/c/:token', async (c) => {
     const ref = await readClickToken(c.env, c.req.param('token'));
     if (!ref) return handleNotFound(c);
     record(c, { o: ref.orgId, m: ref.messageId, kind: 'click', l: ref.linkIndex, u: ref.url, ...(ref.honeypot ? { h: 1 as const } : {}) });
-    return new Response(null, { status: 302, headers: { ...(await presetSecurityHeaders(c)), location: ref.url, 'cache-control': NO_STORE } });
+    return new Response(null, { status: 302, headers: { ...nonDocumentSecurityHeaders(c), location: ref.url, 'cache-control': NO_STORE } });
   });
