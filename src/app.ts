@@ -3,7 +3,7 @@ import type { AppEnv } from './context';
 import { handleError, handleNotFound } from './middleware/errors';
 import { requireAuth } from './middleware/auth';
 import { requestContext } from './middleware/request-context';
-import { securityHeaders } from './middleware/security-headers';
+import { securityHeaders, withNonDocumentSecurityHeaders } from './middleware/security-headers';
 import { trackingRoutes } from './modules/tracking/routes';
 import { broadcastReportRoutes, messageReportRoutes } from './modules/tracking/report-routes';
 import { unsubscribePublicRoutes } from './modules/unsubscribe/public-routes';
@@ -133,15 +133,15 @@ export function buildApp() {
 }
 
 /**
- * The tracking pixel and redirect alone, with the same error handling and security headers: src/index.ts hands
- * /t/ requests to it, because a broadcast's opens arrive in bursts and the whole app's router (hundreds of
- * routes) would cost more than the answer itself.
+ * The tracking pixel and redirect alone, with the same error answers: src/index.ts hands /t/ requests to it,
+ * because a broadcast's opens arrive in bursts and the whole app's router (hundreds of routes) would cost more
+ * than the answer itself. No middleware, so Hono calls the one matching handler directly: every answer carries
+ * the non-page security headers it builds itself (the 404s and errors get them here).
  */
 export function buildTrackingApp() {
   const app = new Hono<AppEnv>();
-  app.onError(handleError);
-  app.notFound(handleNotFound);
-  app.use('*', securityHeaders);
+  app.onError((err, c) => withNonDocumentSecurityHeaders(c, handleError(err, c)));
+  app.notFound((c) => withNonDocumentSecurityHeaders(c, handleNotFound(c)));
   app.route('/t', trackingRoutes);
   return app;
 }

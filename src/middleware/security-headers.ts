@@ -133,3 +133,9 @@ const NON_DOCUMENT_POLICY: Readonly<Record<string, string>> = {
 export function nonDocumentSecurityHeaders(c: Context): Record<string, string> {
   return { ...NON_DOCUMENT_POLICY, ...Object.fromEntries(pathHeaders(c)) };
 }
+
+/** Sets the non-page headers on an answer made elsewhere (the tracking app's 404s and errors). */
+export function withNonDocumentSecurityHeaders(c: Context, res: Response): Response {
+  for (const [name, value] of Object.entries(nonDocumentSecurityHeaders(c))) res.headers.set(name, value);
+  return res;
+}

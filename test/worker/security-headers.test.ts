@@ -52,13 +52,25 @@ describe('security headers', () => {
   });
 
   it('keep secrets in URLs from leaking through the Referer', async () => {
-    for (const path of ['/password-reset?code=abc', '/sign-complete?code=abc', '/social-login?access_token=x', '/unsubscribe?t=abc', '/t/c/abc']) {
+    for (const path of ['/password-reset?code=abc', '/sign-complete?code=abc', '/social-login?access_token=x', '/unsubscribe?t=abc']) {
       const res = await call('hdr', path);
       expectBaseHeaders(res);
       expect(res.headers.get('referrer-policy'), path).toBe('no-referrer');
     }
     const callback = await callHost('localhost:8787', '/api/v1/social/callback/google?code=x&state=y');
     expect(callback.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it('give the tracking answers, never pages, the policy that forbids everything, their 404s and unknown paths too', async () => {
+    for (const path of ['/t/c/abc', '/t/o/abc', '/t/nothing-here']) {
+      const res = await call('hdr', path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-security-policy'), path).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(res.headers.get('referrer-policy'), path).toBe('no-referrer');
+      expect(res.headers.get('strict-transport-security'), path).toBeNull();
+    }
   });
 
   it('let mail clients load the tracking pixel from another site, and nothing else', async () => {

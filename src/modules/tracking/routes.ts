@@ -1,6 +1,5 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../../context';
-import { handleNotFound } from '../../middleware/errors';
 import { nonDocumentSecurityHeaders } from '../../middleware/security-headers';
 import { queueHit, type TrackingHit } from './hit';
 import { readClickToken, readOpenToken } from './tokens';
@@ -33,14 +32,14 @@ function record(c: Context<AppEnv>, hit: Omit<TrackingHit, 'id' | 'method' | 'ua
 export const trackingRoutes = new Hono<AppEnv>()
   .on(['GET', 'HEAD'], '/o/:token', async (c) => {
     const ref = await readOpenToken(c.env, c.req.param('token'));
-    if (!ref) return handleNotFound(c);
+    if (!ref) return c.notFound();
     record(c, { o: ref.orgId, m: ref.messageId, kind: 'open' });
     const headers = { ...nonDocumentSecurityHeaders(c), 'content-type': 'image/gif', 'cache-control': NO_STORE };
     return new Response(c.req.method === 'HEAD' ? null : PIXEL, { status: 200, headers });
   })
   .on(['GET', 'HEAD'], '/c/:token', async (c) => {
     const ref = await readClickToken(c.env, c.req.param('token'));
-    if (!ref) return handleNotFound(c);
+    if (!ref) return c.notFound();
     record(c, { o: ref.orgId, m: ref.messageId, kind: 'click', l: ref.linkIndex, u: ref.url, ...(ref.honeypot ? { h: 1 as const } : {}) });
     return new Response(null, { status: 302, headers: { ...nonDocumentSecurityHeaders(c), location: ref.url, 'cache-control': NO_STORE } });
   });
