@@ -99,7 +99,7 @@ function policyOf(c: Context<AppEnv>): MiddlewareHandler {
 function pathHeaders(c: Context): [string, string][] {
   const path = c.req.path;
   const out: [string, string][] = [];
-  // Lower case, as Headers reads them back: the preset object must not hold one header under two spellings.
+  // Lower case, as Headers reads them back: the non-page headers must not hold one header under two spellings.
   if (SECRET_URL_PATHS.some((prefix) => under(path, prefix))) out.push(['referrer-policy', 'no-referrer']);
   if (CROSS_ORIGIN_PATHS.some((prefix) => under(path, prefix))) out.push(['cross-origin-resource-policy', 'cross-origin']);
   if (c.req.url.startsWith('https:')) out.push(['strict-transport-security', 'max-age=31536000; includeSubDomains']);
@@ -108,7 +108,7 @@ function pathHeaders(c: Context): [string, string][] {
 
 export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
-  // Built with presetSecurityHeaders already: nothing to add.
+  // Built with nonDocumentSecurityHeaders already (a tracking answer): nothing to add.
   if (c.res.headers.has('Content-Security-Policy')) return;
   await policyOf(c)(c, async () => {});
   for (const [name, value] of pathHeaders(c)) c.res.headers.set(name, value);
@@ -117,10 +117,9 @@ export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
 /**
  * The policy of answers that are never pages: the tracking pixel and redirect. Browsers apply CSP, framing, opener
  * and permission rules to documents only, so these carry the short form, which forbids everything should one be
- * opened as a page (no script or content of any kind, no framing, no sniffing); their Referer, cross-origin and HSTS rules
- * come from pathHeaders, as every answer's do. A burst of opens asks for them hundreds of times a second: the
- * document policy (about 1 KB of headers) cost more than the rest of the answer (bench:tracking, 0.79 against
- * 0.91 of the bare handler's speed).
+ * opened as a page (no script or content of any kind, no framing, no sniffing); their Referer, cross-origin and
+ * HSTS rules come from pathHeaders, as every answer's do. A burst of opens asks for them hundreds of times a
+ * second, and the document policy's kilobyte of headers on each slowed the endpoints (bench:tracking, README).
  */
 const NON_DOCUMENT_POLICY: Readonly<Record<string, string>> = {
   // Inline styles only: a browser opening the pixel as a page shows it in an image document it styles inline.
