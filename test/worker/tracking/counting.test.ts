@@ -26,10 +26,10 @@ function recordingQueue() {
   return { hits, queue };
 }
 
-/** A hit on a tracking URL as a mail client would make it; `cf` as Cloudflare fills it in. */
 /** The policy of the pixel and the redirect, which are never pages (src/middleware/security-headers.ts). */
 const NON_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
 
+/** A hit on a tracking URL as a mail client would make it; `cf` as Cloudflare fills it in. */
 async function visit(url: string, queue: Queue, init: { method?: string; ua?: string | null; ip?: string; cf?: { asn?: number; asOrganization?: string } } = {}) {
   const headers: Record<string, string> = { 'cf-connecting-ip': init.ip ?? '203.0.113.7' };
   if (init.ua !== null) headers['user-agent'] = init.ua ?? CHROME;
