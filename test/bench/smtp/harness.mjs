@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { killOnSignal } from '../support/process-groups.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../../..');
@@ -66,6 +67,7 @@ export async function startBenchWorker(config = path.join(HERE, 'wrangler.toml')
     ],
     { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
   );
+  const forget = killOnSignal(child.pid);
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
@@ -76,6 +78,7 @@ export async function startBenchWorker(config = path.join(HERE, 'wrangler.toml')
     } catch {
       // already gone
     }
+    forget();
     rmSync(state, { recursive: true, force: true });
   };
   const deadline = Date.now() + 120_000;

@@ -13,6 +13,7 @@ import { freePort, waitForServer } from '../../../scripts/lib/http.mjs';
 import { seedDatabase } from '../../../scripts/lib/platform.mjs';
 import { BIN, localEnv, ROOT, run } from '../../../scripts/lib/run.mjs';
 import { SEED_ORG } from '../../../scripts/lib/seed-data.mjs';
+import { killOnSignal } from './process-groups.mjs';
 
 const wranglerEnv = () => localEnv({ CI: 'true', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' });
 
@@ -66,6 +67,7 @@ async function spawnDev(dirs, vars) {
   const log = openSync(logFile, 'a');
   let child = null;
   let exited = false;
+  let forget = () => {};
   const stop = async ({ keepState = false } = {}) => {
     if (child && !exited) {
       const gone = new Promise((resolve) => child.once('exit', resolve));
@@ -75,6 +77,7 @@ async function spawnDev(dirs, vars) {
       clearTimeout(timer);
       signalGroup(child.pid, 'SIGKILL');
     }
+    forget();
     if (!keepState && !process.env.BENCH_KEEP) rmSync(root, { recursive: true, force: true });
   };
   try {
@@ -89,6 +92,7 @@ async function spawnDev(dirs, vars) {
     for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
     child = spawn(path.join(BIN, 'wrangler'), args, { cwd: root, env: wranglerEnv(), stdio: ['ignore', log, log], detached: true });
     child.once('exit', () => (exited = true));
+    forget = killOnSignal(child.pid);
     const host = `${SEED_ORG.domain}.localhost:${port}`;
     await waitForServer({ port, host, child, timeoutMs: 180_000 });
     console.log(`wrangler dev is up on 127.0.0.1:${port} (Host ${host})${Object.keys(vars).length ? ` with ${JSON.stringify(vars)}` : ''}`);
