@@ -15,7 +15,7 @@ function Rows({ path }: { path: string }) {
 
 function Preload({ rows, then }: { rows: { id: number; name: string }[]; then: (mutate: ReturnType<typeof useSWRConfig>['mutate']) => void }) {
   const { mutate } = useSWRConfig();
-  preloadRows(mutate, '/field', rows);
+  preloadRows(mutate, '/field', rows, 0);
   then(mutate);
   return null;
 }

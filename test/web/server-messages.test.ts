@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../web/src/app/config';
 import { LOCALES } from '../../web/src/app/i18n';
 import { MESSAGE_KEYS } from '../../web/src/lib/message-keys';
-import { pathErrorText, translateServerMessage } from '../../web/src/lib/server-messages';
+import { fieldErrorText } from '../../web/src/lib/field-errors';
+import { translateServerMessage } from '../../web/src/lib/server-messages';
 import { senderMismatchMessage, TEMPLATE_MESSAGES } from '@shared/contracts/template';
 
 async function translator(language: string) {
@@ -40,7 +41,7 @@ describe('server messages in the user language (one map: web/src/lib/message-key
     expect(translateServerMessage(fr, senderMismatchMessage('text'))).toBe(translateServerMessage(fr, TEMPLATE_MESSAGES.textNeedsPhone));
     expect(translateServerMessage(fr, senderMismatchMessage('text'))).not.toBe(translateServerMessage(fr, senderMismatchMessage('html')));
     expect(translateServerMessage(fr, 'SMTP said 550 mailbox unavailable')).toBe('SMTP said 550 mailbox unavailable');
-    expect(pathErrorText(fr, { name: [MESSAGES.required, atMostCharacters(10)] }, 'name')).toBe(`${fr('server.required')} ${fr('server.atMostCharacters', { count: 10 })}`);
-    expect(pathErrorText(fr, {}, 'name')).toBeUndefined();
+    expect(fieldErrorText(fr, [MESSAGES.required, atMostCharacters(10)])).toBe(`${fr('server.required')} ${fr('server.atMostCharacters', { count: 10 })}`);
+    expect(fieldErrorText(fr, undefined)).toBeUndefined();
   });
 });

@@ -93,6 +93,21 @@ describe('rich-text editor: links that must not go missing or show wrong', () =>
     await waitFor(() => expect(content.textContent).toBe('Replaced'));
   });
 
+  it('loads an earlier text set again after its echo has passed (the source view taken back to it)', async () => {
+    const { ref, onChange, rerender } = renderEditor('<p>Hello</p>');
+    const content = await screen.findByTestId('body-content');
+    await waitFor(() => expect(content.textContent).toBe('Hello'));
+    act(() => ref.current!.insertText(' there'));
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith('<p>Hello there</p>'));
+    act(() => ref.current!.insertText(' again'));
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith('<p>Hello there again</p>'));
+    // The page catches up with the editor, then sets the first edit's text again on its own.
+    rerender('<p>Hello there again</p>');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    rerender('<p>Hello there</p>');
+    await waitFor(() => expect(content.textContent).toBe('Hello there'));
+  });
+
   it('links the words selected in the page even before the editor has heard of that selection', async () => {
     const { onChange } = renderEditor('<p>Read our offer today</p>');
     const content = await screen.findByTestId('body-content');

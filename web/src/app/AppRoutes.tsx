@@ -18,7 +18,10 @@ export function AppRoutes() {
   // The bare platform host (no organisation) offers only the platform pages: landing, sign-up, pre-registration.
   const platform = useAtomValue(guestInitAtom)?.organization === null;
   const { staticPages, disabledRoutes } = useRuntimeSettings();
-  const table = useMemo(() => (platform ? platformRouteTable() : consoleRouteTable({ staticPages, disabledRoutes })), [platform, staticPages, disabledRoutes]);
+  const table = useMemo(() => {
+    const settings = { staticPages, disabledRoutes };
+    return platform ? platformRouteTable(settings) : consoleRouteTable(settings);
+  }, [platform, staticPages, disabledRoutes]);
   const match = resolveRoute(table, location);
 
   if (!match) {

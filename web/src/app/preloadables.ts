@@ -6,6 +6,7 @@ import { useSWRConfig } from 'swr';
 import { preloadRows } from '../components/list/use-client-list';
 import { FIELD_PATH } from '../features/fields/api';
 import { INTEGRATION_PATH } from '../features/integrations/api';
+import { listRevisionAtom } from '../lib/list-revision';
 import { currentUserAtom } from '../lib/session-state';
 import { useServices } from './services-context';
 
@@ -15,7 +16,7 @@ import { useServices } from './services-context';
  * one by one at start.
  */
 export function usePreloadables(): void {
-  const { client } = useServices();
+  const { client, store } = useServices();
   const { mutate } = useSWRConfig();
   const userId = useAtomValue(currentUserAtom)?.id ?? null;
   useEffect(() => {
@@ -25,12 +26,14 @@ export function usePreloadables(): void {
       .get<ItemBody<UserInit>>('/init/user')
       .then(({ data }) => {
         if (!current) return;
-        preloadRows(mutate, INTEGRATION_PATH, data.preloadables.integrations);
-        preloadRows(mutate, FIELD_PATH, data.preloadables.fields);
+        // A collection changed earlier in this page's life (another sign-in) is read at a later revision.
+        const revisions = store.get(listRevisionAtom);
+        preloadRows(mutate, INTEGRATION_PATH, data.preloadables.integrations, revisions[INTEGRATION_PATH] ?? 0);
+        preloadRows(mutate, FIELD_PATH, data.preloadables.fields, revisions[FIELD_PATH] ?? 0);
       })
       .catch(() => undefined); // the lists fetch their own rows instead
     return () => {
       current = false;
     };
-  }, [client, mutate, userId]);
+  }, [client, mutate, store, userId]);
 }

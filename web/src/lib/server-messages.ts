@@ -36,12 +36,6 @@ export function translateServerMessage(t: Translate, text: string): string {
   return knownMessage(t, text) ?? text;
 }
 
-/** All messages of one field path, translated and joined (undefined when there are none), for an input's error. */
-export function pathErrorText(t: Translate, errors: Record<string, string[]>, path: string): string | undefined {
-  const messages = errors[path];
-  return messages?.length ? messages.map((message) => translateServerMessage(t, message)).join(' ') : undefined;
-}
-
 /** The message to show for a failed call: the translated shared text, the code's standard text, or a generic one. */
 export function translateApiError(t: Translate, error: unknown): string {
   if (error instanceof ApiError) {

@@ -2,10 +2,15 @@ import { Button, Group, NativeSelect, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { config } from '../../app/config';
 
+/** A list's total for display: the number, or "more than N" when the server stopped counting at its cap. */
+export function shownTotal(t: (key: string, options?: Record<string, unknown>) => string, language: string, total: number, capped?: boolean): string | number {
+  return capped ? t('list.moreThan', { value: total.toLocaleString(language) }) : total;
+}
+
 /** Total count, page size select (absent for lists loaded whole) and the load-more button. */
 export function ListFooter({ total, totalCapped, shown, pageSize, onPageSize, hasMore, loadingMore, onLoadMore }: { total: number; totalCapped?: boolean; shown: number; pageSize: number; onPageSize?: (size: number) => void; hasMore: boolean; loadingMore: boolean; onLoadMore: () => void }) {
   const { t, i18n } = useTranslation();
-  const totalText = totalCapped ? t('list.moreThan', { value: total.toLocaleString(i18n.language) }) : String(total);
+  const totalText = String(shownTotal(t, i18n.language, total, totalCapped));
   return (
     <Group justify="space-between" mt="md" gap="sm">
       <Text size="sm" c="dimmed">

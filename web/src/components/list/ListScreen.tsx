@@ -13,7 +13,7 @@ import { notifyError, notifySuccess } from '../common/notify';
 import type { SectionKey } from '../layout/navigation';
 import { PageBreadcrumbs } from '../layout/PageBreadcrumbs';
 import { DeleteAllProgressBar, useDeleteAll } from './delete-all';
-import { ListFooter } from './ListFooter';
+import { ListFooter, shownTotal } from './ListFooter';
 import { ListTable } from './ListTable';
 import { ListToolbar } from './ListToolbar';
 import { moveById, priorityIds } from './reorder';
@@ -152,7 +152,7 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
       title: t('list.deleteAllTitle'),
       // A total that stopped at the server's cap reads "more than 10,000" here too.
       message: t(filtered ? 'list.deleteAllFilteredMessage' : 'list.deleteAllMessage', {
-        count: list.totalCapped ? t('list.moreThan', { value: list.total.toLocaleString(i18n.language) }) : list.total,
+        count: shownTotal(t, i18n.language, list.total, list.totalCapped),
       }),
       onConfirm: () => void run(() => deleteAllMatching(), t('list.deletedAll')),
     });

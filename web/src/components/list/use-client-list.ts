@@ -64,9 +64,9 @@ function allRowsKey(path: string, query: Record<string, unknown>, revision: numb
 /** Keys whose rows came with /init/user. */
 const PRELOADED = new Set<string>();
 
-/** Puts a collection's rows, preloaded at start, where useAllRows(path) reads them. */
-export function preloadRows<T>(mutate: ScopedMutator, path: string, rows: T[]): void {
-  const key = allRowsKey(path, {}, 0);
+/** Puts a collection's rows, preloaded at start, where useAllRows(path) reads them at the collection's revision. */
+export function preloadRows<T>(mutate: ScopedMutator, path: string, rows: T[], revision: number): void {
+  const key = allRowsKey(path, {}, revision);
   PRELOADED.add(unstable_serialize(key));
   void mutate(key, rows, { revalidate: false });
 }

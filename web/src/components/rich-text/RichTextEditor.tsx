@@ -55,7 +55,14 @@ function ValuePlugin({ value, onChange }: { value: string; onChange: (html: stri
   report.current = onChange;
 
   useEffect(() => {
-    if (value === last.current || reported.current.includes(value)) return;
+    // Echoes come back in the order they were reported: one that arrives ends every report before it, so a value
+    // reported long ago and set again later (the source view back to an earlier text) is loaded, not taken for one.
+    const echo = reported.current.indexOf(value);
+    if (echo >= 0) {
+      reported.current = reported.current.slice(echo + 1);
+      return;
+    }
+    if (value === last.current) return;
     last.current = value;
     reported.current = [];
     editor.update(() => $loadHtml(editor, value), { tag: [LOAD_TAG, HISTORY_MERGE_TAG] });

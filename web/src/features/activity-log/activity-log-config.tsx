@@ -10,16 +10,22 @@ import { readableValue } from './readable-value';
 /** How many characters of a value a cell shows (the whole text is in its tooltip). */
 const VALUE_PREVIEW = 80;
 
-/** A logged value in readable form, cut to a readable length; null shows as an empty cell. */
-export function previewValue(value: string | null): string {
-  const readable = readableValue(value);
+/** A readable value cut to a readable length. */
+function cut(readable: string): string {
   return readable.length > VALUE_PREVIEW ? `${readable.slice(0, VALUE_PREVIEW - 1)}…` : readable;
 }
 
+/** A logged value in readable form, cut to a readable length; null shows as an empty cell. */
+export function previewValue(value: string | null): string {
+  return cut(readableValue(value));
+}
+
+/** A logged value in readable form, cut, with the whole of it in the tooltip; null shows as an empty cell. */
 function ValueCell({ value }: { value: string | null }) {
+  const readable = readableValue(value);
   return (
-    <Text size="sm" title={value === null ? undefined : readableValue(value)} style={{ wordBreak: 'break-word' }}>
-      {previewValue(value)}
+    <Text size="sm" title={value === null ? undefined : readable} style={{ wordBreak: 'break-word' }}>
+      {cut(readable)}
     </Text>
   );
 }

@@ -8,7 +8,7 @@ import type { ListFilters } from '../../components/list/ListScreen';
 import type { ListColumn } from '../../components/list/types';
 import { submitAddressErrors } from '../contacts/address-rules';
 import { AddressValueInput } from '../contacts/AddressValueInput';
-import { pathErrorText } from '../../lib/server-messages';
+import { fieldErrorText } from '../../lib/field-errors';
 
 function AddressTypeBadge({ type }: { type: string }) {
   const { t } = useTranslation();
@@ -67,7 +67,7 @@ export function blacklistFormFields(types: readonly string[]): FormFieldConfig[]
 
 function BlacklistValue({ type, value, onChange, errors }: { type: unknown; value: string; onChange: (value: string) => void; errors: Record<string, string[]> }) {
   const { t } = useTranslation();
-  return <AddressValueInput label={t('blacklist.fields.value')} required type={type} value={value} onChange={onChange} serverError={pathErrorText(t, errors, 'value')} testId="form-field-value" />;
+  return <AddressValueInput label={t('blacklist.fields.value')} required type={type} value={value} onChange={onChange} serverError={fieldErrorText(t, errors['value'])} testId="form-field-value" />;
 }
 
 /** The create form's starting values: an e-mail address by default. */

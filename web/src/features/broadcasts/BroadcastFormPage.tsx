@@ -12,8 +12,8 @@ import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { useAllRows } from '../../components/list/use-client-list';
 import { isApiError } from '../../lib/api-error';
-import { useFormErrors } from '../../lib/field-errors';
-import { translateApiError, translateServerMessage } from '../../lib/server-messages';
+import { fieldErrorText, useFormErrors } from '../../lib/field-errors';
+import { translateApiError } from '../../lib/server-messages';
 import { useOrganization } from '../account/api';
 import { BROADCAST_PATH, useBroadcast, useBroadcastCalls } from './api';
 import { broadcastFormValues, broadcastPayload, templateFits, validateBroadcast, type BroadcastFormValues } from './broadcast-form';
@@ -58,7 +58,7 @@ function BroadcastForm({ initial }: { initial: BroadcastFormValues }) {
     // The type decides which senders and templates fit: changing it clears both.
     setValues((v) => (patch.type && patch.type !== v.type ? { ...v, ...patch, sender_id: null, template_id: null } : { ...v, ...patch }));
   };
-  const err = (field: string) => (form.errors[field]?.length ? form.errors[field].map((m) => translateServerMessage(t, m)).join(' ') : undefined);
+  const err = (field: string) => fieldErrorText(t, form.errors[field]);
   const canSubmit = !saving && Boolean(preview.preview && preview.preview.total > 0);
 
   const submit = async () => {

@@ -7,7 +7,7 @@ import { RemoteSelect } from '../../components/form/RemoteSelect';
 import type { CustomFieldProps } from '../../components/form/types';
 import { senderLabel } from '../templates/TestMessageDialog';
 import { emptySetting, moveSetting, senderFitsSetting, withSender, withTemplate, type SettingRow } from './settings';
-import { pathErrorText } from '../../lib/server-messages';
+import { fieldErrorText } from '../../lib/field-errors';
 
 const templateLabel = (template: Pick<TemplateListItem, 'name' | 'type'>) => `${template.name} (${template.type})`;
 
@@ -23,7 +23,7 @@ export function SettingsEditor({ props }: { props: CustomFieldProps }) {
   const update = (index: number, row: SettingRow) => set(rows.map((current, i) => (i === index ? row : current)));
 
   return (
-    <Input.Wrapper label={t('campaigns.fields.settings')} description={t('campaigns.hints.settings')} withAsterisk error={pathErrorText(t, props.errors, 'settings')} data-testid="form-field-settings">
+    <Input.Wrapper label={t('campaigns.fields.settings')} description={t('campaigns.hints.settings')} withAsterisk error={fieldErrorText(t, props.errors['settings'])} data-testid="form-field-settings">
       <Stack gap="sm" mt={6}>
         {rows.map((row, index) => (
           <Paper key={row.key} withBorder p="sm" data-testid="setting-row" data-index={index}>
@@ -39,7 +39,7 @@ export function SettingsEditor({ props }: { props: CustomFieldProps }) {
                   value={row.template_id}
                   selected={row.template ? ({ ...row.template } as TemplateListItem) : null}
                   optionLabel={templateLabel}
-                  error={pathErrorText(t, props.errors, `settings.${index}.template_id`)}
+                  error={fieldErrorText(t, props.errors[`settings.${index}.template_id`])}
                   testId={`setting-template-${index}`}
                   onChange={(_id, item) => update(index, withTemplate(row, item ? { id: item.id, name: item.name, type: item.type } : null))}
                 />
@@ -54,7 +54,7 @@ export function SettingsEditor({ props }: { props: CustomFieldProps }) {
                   filter={(sender) => senderFitsSetting(row, sender.type)}
                   optionLabel={senderLabel}
                   nothingFound={t('campaigns.noFittingSenders')}
-                  error={pathErrorText(t, props.errors, `settings.${index}.sender_id`)}
+                  error={fieldErrorText(t, props.errors[`settings.${index}.sender_id`])}
                   testId={`setting-sender-${index}`}
                   onChange={(_id, item) => update(index, withSender(row, item ? { id: item.id, value: item.value, name: item.name, type: item.type } : null))}
                 />
@@ -65,7 +65,7 @@ export function SettingsEditor({ props }: { props: CustomFieldProps }) {
                 placeholder={row.sender?.type === 'phone' ? '+15551234567' : t('campaigns.hints.toAddress')}
                 maxLength={254}
                 value={row.to_address}
-                error={pathErrorText(t, props.errors, `settings.${index}.to_address`)}
+                error={fieldErrorText(t, props.errors[`settings.${index}.to_address`])}
                 data-testid={`setting-to-${index}`}
                 onChange={(event) => update(index, { ...row, to_address: event.currentTarget.value })}
               />

@@ -6,7 +6,7 @@ import { moveItem, SortableList } from '../../components/form/SortableList';
 import type { CustomFieldProps } from '../../components/form/types';
 import { AddressValueInput } from './AddressValueInput';
 import { newAddressDraft, type AddressDraft } from './contact-form';
-import { pathErrorText } from '../../lib/server-messages';
+import { fieldErrorText } from '../../lib/field-errors';
 
 /**
  * A contact's addresses (spec 3 and 5): many, add and remove, drag to reorder; each a type (e-mail or phone,
@@ -21,7 +21,7 @@ export function AddressesEditor({ value, onChange, errors, types = ADDRESS_TYPES
   const update = (index: number, patch: Partial<AddressDraft>, paths: string[]) => onChange(addresses.map((address, i) => (i === index ? { ...address, ...patch } : address)), paths);
 
   return (
-    <Input.Wrapper label={t('contacts.fields.addresses')} withAsterisk error={pathErrorText(t, errors, 'addresses')} data-testid="form-field-addresses">
+    <Input.Wrapper label={t('contacts.fields.addresses')} withAsterisk error={fieldErrorText(t, errors['addresses'])} data-testid="form-field-addresses">
       <Stack gap="xs" mt="xs">
         <SortableList
           items={addresses}
@@ -39,7 +39,7 @@ export function AddressesEditor({ value, onChange, errors, types = ADDRESS_TYPES
                 disabled={Boolean(address.id)}
                 title={address.id ? t('contacts.typeLocked') : undefined}
                 value={address.type}
-                error={pathErrorText(t, errors, `addresses.${index}.type`)}
+                error={fieldErrorText(t, errors[`addresses.${index}.type`])}
                 onChange={(event) => update(index, { type: event.currentTarget.value as AddressType }, [`addresses.${index}.type`, `addresses.${index}.value`])}
                 data={[...(address.type ? [] : [{ value: '', label: '' }]), ...types.map((type) => ({ value: type, label: t(`audience.addressTypes.${type}`) }))]}
               />
@@ -48,7 +48,7 @@ export function AddressesEditor({ value, onChange, errors, types = ADDRESS_TYPES
                   type={address.type}
                   value={address.value}
                   testId="address-value"
-                  serverError={pathErrorText(t, errors, `addresses.${index}.value`) ?? pathErrorText(t, errors, `addresses.${index}.id`)}
+                  serverError={fieldErrorText(t, errors[`addresses.${index}.value`]) ?? fieldErrorText(t, errors[`addresses.${index}.id`])}
                   onChange={(text) => update(index, { value: text }, [`addresses.${index}.value`, `addresses.${index}.id`])}
                 />
               </div>

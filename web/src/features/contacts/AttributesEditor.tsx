@@ -3,7 +3,7 @@ import type { Field } from '@shared/contracts/field';
 import { useTranslation } from 'react-i18next';
 import type { CustomFieldProps } from '../../components/form/types';
 import type { AttributeDraft } from './contact-form';
-import { pathErrorText } from '../../lib/server-messages';
+import { fieldErrorText } from '../../lib/field-errors';
 
 /** The input of one custom field by its type: number, text, select (one option), multiselect (options), boolean switch. */
 function AttributeInput({ field, value, onChange, error }: { field: Field; value: AttributeDraft | undefined; onChange: (value: AttributeDraft) => void; error?: string }) {
@@ -33,11 +33,11 @@ export function AttributesEditor({ value, onChange, errors, fields }: CustomFiel
   const drafts = (value ?? {}) as Record<string, AttributeDraft>;
   if (fields.length === 0) return null;
   return (
-    <Input.Wrapper label={t('contacts.fields.attributes')} error={pathErrorText(t, errors, 'attributes')} data-testid="form-field-attributes">
+    <Input.Wrapper label={t('contacts.fields.attributes')} error={fieldErrorText(t, errors['attributes'])} data-testid="form-field-attributes">
       <Stack gap="sm" mt="xs">
         {fields.map((field, index) => {
           const paths = [`attributes.${index}.value`, `attributes.${index}.field_id`, `attributes.${index}`];
-          const error = paths.map((path) => pathErrorText(t, errors, path)).find(Boolean);
+          const error = paths.map((path) => fieldErrorText(t, errors[path])).find(Boolean);
           return (
             <AttributeInput key={field.id} field={field} value={drafts[String(field.id)]} error={error} onChange={(next) => onChange({ ...drafts, [String(field.id)]: next }, paths)} />
           );

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { moveItem, SortableList } from '../../components/form/SortableList';
 import type { CustomFieldProps } from '../../components/form/types';
 import { newOptionDraft, type OptionDraft } from './field-form';
-import { pathErrorText } from '../../lib/server-messages';
+import { fieldErrorText } from '../../lib/field-errors';
 
 /** Options of a select or multiselect field: add, rename, remove and drag to reorder (errors on options.<i>.value). */
 export function OptionsEditor({ value, onChange, errors }: CustomFieldProps) {
@@ -12,7 +12,7 @@ export function OptionsEditor({ value, onChange, errors }: CustomFieldProps) {
   const options = Array.isArray(value) ? (value as OptionDraft[]) : [];
   // Paths of every option: an edit that moves or removes options clears all their messages (indexes shift).
   const allPaths = () => Object.keys(errors);
-  const listError = pathErrorText(t, errors, 'options');
+  const listError = fieldErrorText(t, errors['options']);
 
   const rename = (index: number, text: string) =>
     onChange(
@@ -46,7 +46,7 @@ export function OptionsEditor({ value, onChange, errors }: CustomFieldProps) {
                 data-testid="option-value"
                 maxLength={200}
                 value={option.value}
-                error={pathErrorText(t, errors, `options.${index}.value`)}
+                error={fieldErrorText(t, errors[`options.${index}.value`])}
                 onChange={(event) => rename(index, event.currentTarget.value)}
               />
               <ActionIcon variant="subtle" color="red" mt={4} aria-label={t('fields.removeOption')} title={t('fields.removeOption')} data-testid="option-remove" onClick={() => remove(index)}>

@@ -29,7 +29,6 @@ function startErrorTexts(t: (key: string) => string, error: unknown): string[] {
     return [...new Set(Object.values(error.fields).flat().map((text) => translateServerMessage(t, text)))];
   }
   if (error instanceof ApiError && error.status === 413) return [translateServerMessage(t, IMPORT_MESSAGES.tooLarge)];
-  if (error instanceof ApiError && error.message && translateServerMessage(t, error.message) !== error.message) return [translateServerMessage(t, error.message)];
   return [translateApiError(t, error)];
 }
 

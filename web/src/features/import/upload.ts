@@ -9,7 +9,7 @@ export const IMPORT_UPLOAD_PATH = '/import/upload';
  * A transport over XMLHttpRequest, because fetch cannot report upload progress (and streaming fetch bodies need
  * HTTP/2). It answers a Response like fetch does; `createRequest` is a stand-in in tests.
  */
-export function xhrTransport(onProgress: (fraction: number) => void, signal?: AbortSignal, createRequest: () => XMLHttpRequest = () => new XMLHttpRequest()): Transport {
+export function xhrTransport(onProgress: (fraction: number) => void, createRequest: () => XMLHttpRequest = () => new XMLHttpRequest()): Transport {
   return (url, init) =>
     new Promise((resolve, reject) => {
       const xhr = createRequest();
@@ -22,7 +22,6 @@ export function xhrTransport(onProgress: (fraction: number) => void, signal?: Ab
       xhr.onload = () => resolve(new Response(xhr.responseText || null, { status: xhr.status, headers: responseHeaders(xhr) }));
       xhr.onerror = () => reject(new TypeError('Upload failed'));
       xhr.onabort = () => reject(new DOMException('Upload aborted', 'AbortError'));
-      signal?.addEventListener('abort', () => xhr.abort(), { once: true });
       // The File goes as the body: the browser streams it from disk, it is never read into memory here.
       xhr.send(init.body as XMLHttpRequestBodyInit);
     });
@@ -45,14 +44,14 @@ export async function uploadImportFile(
   client: ApiClient,
   file: File,
   onProgress: (fraction: number) => void,
-  options: { signal?: AbortSignal; createRequest?: () => XMLHttpRequest } = {},
+  options: { createRequest?: () => XMLHttpRequest } = {},
 ): Promise<ImportUpload> {
   const answer = await client.upload<ItemBody<ImportUpload>>({
     path: IMPORT_UPLOAD_PATH,
     query: { file_name: file.name },
     contentType: 'text/csv',
     body: () => file,
-    transport: xhrTransport(onProgress, options.signal, options.createRequest),
+    transport: xhrTransport(onProgress, options.createRequest),
   });
   return answer.data;
 }

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/common/DateTime';
 import type { CustomFieldProps, FormFieldConfig, FormValues } from '../../components/form/types';
 import type { ListColumn } from '../../components/list/types';
-import { pathErrorText } from '../../lib/server-messages';
+import { fieldErrorText } from '../../lib/field-errors';
 
 /** The status badge: active (green) or merging (yellow, with a spinner). */
 export function IntegrationStatus({ status }: { status: Integration['status'] }) {
@@ -61,7 +61,7 @@ function SecretField({ name, labelKey, required, props }: { name: string; labelK
       data-testid={`form-field-${name}`}
       name={name}
       value={String(props.value ?? '')}
-      error={pathErrorText(t, props.errors, name)}
+      error={fieldErrorText(t, props.errors[name])}
       onChange={(event) => props.onChange(event.currentTarget.value)}
     />
   );

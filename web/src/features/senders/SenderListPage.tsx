@@ -1,16 +1,15 @@
 import type { Sender } from '@shared/contracts/sender';
-import type { Integration } from '@shared/contracts/integration';
 import { SENDER_TYPES } from '@shared/contracts/sender';
 import { selectFilters } from '../../components/list/FilterSelect';
 import { ListScreen } from '../../components/list/ListScreen';
-import { useAllRows } from '../../components/list/use-client-list';
+import { useAllIntegrations } from '../integrations/api';
 import { useSenderCalls, useSenderList } from './api';
 import { SENDER_COLUMNS } from './sender-config';
 
 /** The organisation's integrations to filter senders by. */
 function useIntegrationOptions() {
-  const { data = [] } = useAllRows<Integration>('/integration');
-  return data.map((integration) => ({ value: String(integration.id), label: integration.name }));
+  const { integrations } = useAllIntegrations();
+  return integrations.map((integration) => ({ value: String(integration.id), label: integration.name }));
 }
 
 /** The list's filters: the sender type and its integration (GET /sender?type=&integration_id=). */

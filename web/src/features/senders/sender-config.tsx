@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/common/DateTime';
 import type { CustomFieldProps, FormFieldConfig, FormValues } from '../../components/form/types';
 import type { ListColumn } from '../../components/list/types';
-import { pathErrorText } from '../../lib/server-messages';
+import { fieldErrorText } from '../../lib/field-errors';
 
 /** A sender type as a small badge (Email / Phone). */
 export function SenderTypeBadge({ type }: { type: SenderType }) {
@@ -45,7 +45,7 @@ function SenderValueInput({ props }: { props: CustomFieldProps }) {
       data-testid="form-field-value"
       name="value"
       value={String(props.value ?? '')}
-      error={pathErrorText(t, props.errors, 'value')}
+      error={fieldErrorText(t, props.errors['value'])}
       onChange={(event) => props.onChange(event.currentTarget.value)}
     />
   );

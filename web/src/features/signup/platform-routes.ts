@@ -1,5 +1,6 @@
 import { config } from '../../app/config';
 import { buildRouteTable, type RouteDef, type RouteSpec } from '../../app/route-table';
+import type { RuntimeSettings } from '../../app/runtime-settings';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { StaticPage } from '../pages/StaticPage';
 import { PlatformHomePage } from './PlatformHomePage';
@@ -21,10 +22,15 @@ export const PLATFORM_ROUTE_SPECS: RouteSpec[] = [
   { name: 'pre_registration', path: '/pre-registration', component: PreRegistrationPage },
 ];
 
-/** The platform host's route table: every route is open to everyone (nobody signs in on the platform host). */
-export function platformRouteTable(): RouteDef[] {
+/**
+ * The platform host's route table: every route is open to everyone (nobody signs in on the platform host). Static
+ * pages and disabled routes come from the runtime settings, as the console's do.
+ */
+export function platformRouteTable(settings: Pick<RuntimeSettings, 'staticPages' | 'disabledRoutes'>): RouteDef[] {
   return buildRouteTable(PLATFORM_ROUTE_SPECS, {
     ...config,
+    staticPages: settings.staticPages,
+    disabledRoutes: settings.disabledRoutes,
     commonRoutes: PLATFORM_ROUTE_SPECS.map((spec) => spec.name),
     staticPage: StaticPage,
   });

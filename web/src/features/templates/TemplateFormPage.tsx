@@ -12,7 +12,8 @@ import { LoadState } from '../../components/form/LoadState';
 import type { CustomFieldProps, FormFieldConfig } from '../../components/form/types';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { RichTextEditor, type RichTextHandle } from '../../components/rich-text/RichTextEditor';
-import { pathErrorText, translateApiError } from '../../lib/server-messages';
+import { fieldErrorText } from '../../lib/field-errors';
+import { translateApiError } from '../../lib/server-messages';
 import { useDictionary } from '../contacts/dictionary';
 import { useTemplate, useTemplateCalls } from './api';
 import { uploadAttachments } from './attachment-api';
@@ -32,7 +33,7 @@ import {
 function BodyField({ props, targets, editor }: { props: CustomFieldProps; targets: InsertTargets; editor: React.RefObject<RichTextHandle | null> }) {
   const { t } = useTranslation();
   const value = String(props.value ?? '');
-  const error = pathErrorText(t, props.errors, 'body');
+  const error = fieldErrorText(t, props.errors['body']);
   if (!isRichType(props.values.type)) {
     return (
       <PlaceholderInput
@@ -113,7 +114,7 @@ function SubjectField({ props, targets }: { props: CustomFieldProps; targets: In
       maxLength={1000}
       value={String(props.value ?? '')}
       onChange={(next) => props.onChange(next)}
-      error={pathErrorText(t, props.errors, 'subject')}
+      error={fieldErrorText(t, props.errors['subject'])}
       targets={targets}
     />
   );
@@ -129,7 +130,7 @@ function PlainBodyField({ props, targets }: { props: CustomFieldProps; targets: 
       multiline
       value={String(props.value ?? '')}
       onChange={(next) => props.onChange(next)}
-      error={pathErrorText(t, props.errors, 'body_plain')}
+      error={fieldErrorText(t, props.errors['body_plain'])}
       targets={targets}
     />
   );

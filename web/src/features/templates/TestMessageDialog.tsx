@@ -11,8 +11,8 @@ import { pathOf } from '../../app/route-table';
 import { useRouteTable, useServices } from '../../app/services-context';
 import { RemoteSelect } from '../../components/form/RemoteSelect';
 import { isApiError } from '../../lib/api-error';
-import { useFormErrors } from '../../lib/field-errors';
-import { pathErrorText, translateApiError, translateServerMessage } from '../../lib/server-messages';
+import { fieldErrorText, useFormErrors } from '../../lib/field-errors';
+import { translateApiError, translateServerMessage } from '../../lib/server-messages';
 import { sendTestMessage, testMessagePath } from './api';
 
 /** How a contact reads in a select: the name and its first address. */
@@ -91,7 +91,7 @@ export function TestMessageDialog({ template, contact, opened, onClose }: { temp
           filter={(item) => senderFitsTemplate(template.type, item.type)}
           optionLabel={senderLabel}
           nothingFound={t('templates.test.noSenders')}
-          error={pathErrorText(t, errors, 'sender_id')}
+          error={fieldErrorText(t, errors['sender_id'])}
           testId="test-message-sender"
           onChange={(_id, item) => {
             setSender(item);
@@ -105,7 +105,7 @@ export function TestMessageDialog({ template, contact, opened, onClose }: { temp
           withAsterisk
           value={to}
           data-testid="test-message-to"
-          error={pathErrorText(t, errors, 'to')}
+          error={fieldErrorText(t, errors['to'])}
           onChange={(event) => {
             setTo(event.currentTarget.value);
             clear('to');
@@ -119,7 +119,7 @@ export function TestMessageDialog({ template, contact, opened, onClose }: { temp
           value={chosenContact?.id ?? null}
           selected={chosenContact}
           optionLabel={contactLabel}
-          error={pathErrorText(t, errors, 'contact_id')}
+          error={fieldErrorText(t, errors['contact_id'])}
           testId="test-message-contact"
           onChange={(_id, item) => {
             setChosenContact(item);
