@@ -7,7 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { killOnSignal } from '../support/process-groups.mjs';
+import { killOnSignal, signalGroup } from '../support/process-groups.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../../..');
@@ -73,11 +73,7 @@ export async function startBenchWorker(config = path.join(HERE, 'wrangler.toml')
   child.stderr.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
   const stop = () => {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
+    signalGroup(child.pid, 'SIGTERM');
     forget();
     rmSync(state, { recursive: true, force: true });
   };

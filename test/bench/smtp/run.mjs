@@ -12,6 +12,8 @@ import { freePort, startBenchWorker, startSink } from './harness.mjs';
 const N = Math.max(1, Number(process.env.N) || 10000);
 const CONNECTIONS = [1, 4];
 const RTT_MS = Math.max(0, Number(process.env.RTT_MS) || 0);
+/** ONLY=relay,worker-mailer,nodemailer picks the clients to run (default: all three). */
+const ONLY = (process.env.ONLY || 'relay,worker-mailer,nodemailer').split(',').map((s) => s.trim());
 
 
 /** A TCP proxy to `targetPort` that holds every chunk for `oneWayMs` in each direction (order kept). */

@@ -13,7 +13,7 @@ import { freePort, waitForServer } from '../../../scripts/lib/http.mjs';
 import { seedDatabase } from '../../../scripts/lib/platform.mjs';
 import { BIN, localEnv, ROOT, run } from '../../../scripts/lib/run.mjs';
 import { SEED_ORG } from '../../../scripts/lib/seed-data.mjs';
-import { killOnSignal } from './process-groups.mjs';
+import { killOnSignal, signalGroup } from './process-groups.mjs';
 
 const wranglerEnv = () => localEnv({ CI: 'true', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' });
 
@@ -107,14 +107,6 @@ async function spawnDev(dirs, vars) {
     throw err;
   } finally {
     closeSync(log);
-  }
-}
-
-function signalGroup(pid, signal) {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // already gone
   }
 }
 

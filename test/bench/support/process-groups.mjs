@@ -4,14 +4,17 @@
 
 const groups = new Set();
 
-function killAll(signal) {
-  for (const pid of groups) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
+/** Sends a signal to the process group `pid` (a detached child and everything it started), if it is still there. */
+export function signalGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
   }
+}
+
+function killAll(signal) {
+  for (const pid of groups) signalGroup(pid, 'SIGKILL');
   process.exit(signal === 'SIGINT' ? 130 : 143);
 }
 
