@@ -13,7 +13,7 @@ export type SortOrder = 'asc' | 'desc';
 export interface ListMeta {
   /** Exact for the whole list, one tag and one broadcast's messages; otherwise at most the cap (then see below). */
   total: number;
-  /** Present (true) when the list counted up to its cap (10,000) and stopped: there are more than `total`. */
+  /** Present (true) when the list counted up to its cap (10,000 unless LIST_TOTAL_CAP says) and stopped: there are more than `total`. */
   total_capped?: true;
   page: number;
   page_size: number;

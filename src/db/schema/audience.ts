@@ -52,7 +52,6 @@ export const contacts = sqliteTable(
     // Newest first by id (creation order) within the organisation: the contact list's default order.
     index('contacts_org').on(t.orgId),
     index('contacts_org_name').on(t.orgId, t.name),
-    index('contacts_org_created').on(t.orgId, t.createdAt),
     index('contacts_org_updated').on(t.orgId, t.updatedAt),
   ],
 );

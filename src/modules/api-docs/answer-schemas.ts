@@ -1,15 +1,11 @@
+import { int, str, time, type Json } from './json-schema';
 import type { AccountSchema } from './operations';
 
 // JSON Schemas of the answers whose shapes are TypeScript interfaces in src/shared/contracts (not zod), for the
 // OpenAPI document's components. Keep them in step with those interfaces: CurrentUser and OrganizationInfo
 // (auth.ts), OrganizationSettings (account.ts), SessionRow and ApiKeyRow (account.ts), SignupView (signup.ts).
 
-type Json = Record<string, unknown>;
-
-const str = { type: 'string' };
 const nullableStr = { type: ['string', 'null'] };
-const int = { type: 'integer' };
-const time = { type: 'string', format: 'date-time' };
 
 const organization: Json = {
   type: 'object',

@@ -7,19 +7,13 @@ import { INTEGRATION_STATUSES, INTEGRATION_TYPES } from '../../shared/contracts/
 import { DELIVERY_STATUSES, MESSAGE_STATUSES, MESSAGE_TYPES } from '../../shared/contracts/message';
 import { SENDER_TYPES } from '../../shared/contracts/sender';
 import { TEMPLATE_TYPES } from '../../shared/contracts/template';
+import { bool, int, num, str, time, zodJsonSchema, type Json } from './json-schema';
 
 // JSON Schemas of the entities the API answers (the TypeScript interfaces of src/shared/contracts: Tag, Field,
 // Contact, ...), so a client generated from /api/openapi.json has typed answers. Keep them in step with those
 // interfaces: test/worker/api-docs checks real answers against them, and test/api-client typechecks a program
 // against a client generated from the document.
 
-type Json = Record<string, unknown>;
-
-const int = { type: 'integer' };
-const num = { type: 'number' };
-const str = { type: 'string' };
-const bool = { type: 'boolean' };
-const time = { type: 'string', format: 'date-time' };
 const nullable = (schema: Json): Json => ({ anyOf: [schema, { type: 'null' }] });
 const array = (items: Json): Json => ({ type: 'array', items });
 const oneOf = (values: readonly string[]): Json => ({ type: 'string', enum: [...values] });
@@ -36,11 +30,7 @@ function without(schema: Json, ...omitted: string[]): Json {
 }
 
 /** A zod contract as the JSON the server stores and answers (defaults applied). */
-function answerOf(schema: z.ZodType): Json {
-  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Json;
-  delete out.$schema;
-  return out;
-}
+const answerOf = (schema: z.ZodType): Json => zodJsonSchema(schema, 'output');
 
 const stamps = { created_at: time, updated_at: time };
 const named = (extra: Record<string, Json> = {}) => object({ id: int, name: str, ...extra });

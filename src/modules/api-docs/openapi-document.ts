@@ -3,11 +3,10 @@ import { API_KEY_HEADER } from '../../shared/contracts/account';
 import { API_OPERATIONS, type ApiOperation } from './operations';
 import { ANSWER_SCHEMAS } from './answer-schemas';
 import { ENTITY_SCHEMAS } from './entity-schemas';
+import { zodJsonSchema, type Json } from './json-schema';
 
 // Builds the OpenAPI 3.1 description of /api/v1 from the operation list and the zod contracts (zod 4's
 // z.toJSONSchema; JSON Schema 2020-12 is OpenAPI 3.1's dialect).
-
-type Json = Record<string, unknown>;
 
 const DESCRIPTION = `The API of the messaging platform: contacts, templates, integrations, messages and the account.
 
@@ -25,13 +24,9 @@ total_pages } }\`; an error answers \`{ "error": { code, message, fields? } }\`,
 
 /** A zod schema as JSON Schema for a request (what the client sends); parts zod cannot express become `{}`. */
 function jsonSchema(schema: z.ZodType): Json {
-  let out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json;
+  const out = zodJsonSchema(schema, 'input');
   // Preprocessed values (e.g. one query value or many) have no input shape: describe what they become.
-  if (Object.keys(out).filter((k) => k !== '$schema').length === 0) {
-    out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Json;
-  }
-  delete out.$schema;
-  return out;
+  return Object.keys(out).length === 0 ? zodJsonSchema(schema, 'output') : out;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -179,7 +174,7 @@ export function buildOpenApiDocument(version: string): Json {
           type: 'object',
           required: ['total', 'page', 'page_size', 'total_pages'],
           properties: {
-            total: { type: 'integer', description: 'Exact for a whole list, one tag and one broadcast; otherwise at most 10,000 (see total_capped)' },
+            total: { type: 'integer', description: 'Exact for a whole list, one tag and one broadcast; otherwise at most the cap, 10,000 by default (see total_capped)' },
             total_capped: { type: 'boolean', const: true, description: 'Present when counting stopped at the cap: there are more than total' },
             page: { type: 'integer' },
             page_size: { type: 'integer' },

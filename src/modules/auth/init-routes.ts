@@ -61,7 +61,8 @@ export const initRoutes = new Hono<AppEnv>()
     return c.json({ data: body });
   })
   .get('/user', requireAuth, async (c) => {
-    const body: UserInit = { user: await loadCurrentUser(c), preloadables: await preloadables(c) };
+    const [user, preloaded] = await Promise.all([loadCurrentUser(c), preloadables(c)]);
+    const body: UserInit = { user, preloadables: preloaded };
     return c.json({ data: body });
   });
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { listTotal, listTotalCap, totalQuery, type KeptCount } from '../stats/list-counts';
+import { listMeta, listTotalCap, totalQuery, type KeptCount } from '../stats/list-counts';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { runnerOf } from '../../../durable-objects/broadcast-runner';
@@ -169,7 +169,6 @@ export const broadcastRoutes = new Hono<AppEnv>()
         .limit(pageSize)
         .offset((page - 1) * pageSize),
     ]);
-    const counted = listTotal(totals[0]?.total, kept, cap);
     const body: ListResponse<BroadcastRecipient> = {
       items: rows.map((r) => ({
         message_id: r.id,
@@ -180,7 +179,7 @@ export const broadcastRoutes = new Hono<AppEnv>()
         reason: r.error,
         sent_at: r.sentAt,
       })),
-      meta: { ...counted, page, page_size: pageSize, total_pages: Math.ceil(counted.total / pageSize) },
+      meta: listMeta(totals[0]?.total, kept, cap, page, pageSize),
     };
     return c.json(body);
   })

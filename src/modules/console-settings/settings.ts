@@ -8,8 +8,6 @@ import { IDS_MAX } from '../../shared/list';
 // or the Cloudflare dashboard: no rebuild of the console. A key that is missing or invalid keeps its default (an
 // invalid one is logged), so one typo cannot break every console.
 
-export { CONSOLE_SETTING_DEFAULTS };
-
 const pathOrHttpUrl = z.string().refine((v) => v.startsWith('/') || /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v));
 
 /** What each key accepts. */

@@ -27,11 +27,7 @@ export const contactRoutes = crudRoutes<typeof contacts, ContactInput, Contact>(
         c.var.org.id,
       ),
   },
-  keptTotal: (f) => {
-    const filter = f as { tags?: number[]; address?: string; attributes?: AttributeFilter[] };
-    if (f.search || f.ids?.length || filter.address || filter.attributes?.length || (filter.tags?.length ?? 0) > 1) return null;
-    return filter.tags?.length ? { list: 'tag', key: filter.tags[0] } : { list: 'contacts', key: 0 };
-  },
+  keptTotal: { whole: 'contacts', per: { filter: 'tags', list: 'tag' } },
   audit: 'contact',
   write: { create: createContact, update: (c, existing, input) => updateContact(c, existing.id, input) },
   // The organisation's day (src/modules/stats): deletions one by one or in bulk.

@@ -19,7 +19,7 @@ import {
   type SortOrder,
 } from '../../shared/list';
 import { changedFields, recordActivity } from '../activity-log/record';
-import { listTotal, listTotalCap, totalQuery, type KeptCount } from '../stats/list-counts';
+import { keptTotalOf, listMeta, listTotalCap, totalQuery, type KeptTotals } from '../stats/list-counts';
 import { filterCondition, type ListFilter } from './list-filter';
 import { nextPriority, rowOr404 } from './rows';
 import { withUniqueFields } from './unique-violation';
@@ -76,11 +76,8 @@ export interface CrudConfig<T extends TenantTable, Input, Dto> {
   undeletable?: { keep: SQL; message: string };
   /** Runs after rows were deleted (one or in bulk), e.g. to remove their files from R2. */
   afterDelete?: (c: Ctx, ids: number[]) => Promise<void>;
-  /**
-   * The kept count (src/modules/stats/list-counts.ts) that is this list's exact total under these filters, when
-   * there is one; every other list is counted up to the cap.
-   */
-  keptTotal?: (filter: ListFilter) => KeptCount | null;
+  /** The kept counts that are this list's exact total (src/modules/stats/list-counts.ts); others count to the cap. */
+  keptTotal?: KeptTotals;
   /** Rows to response objects; async so relations can be loaded for a whole page at once. */
   present: (c: Ctx, rows: T['$inferSelect'][]) => Promise<Dto[]> | Dto[];
 }
@@ -144,7 +141,7 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
       const pageSize = query.page_size ?? (query.ids?.length ? PAGE_SIZE_WITH_IDS : PAGE_SIZE_DEFAULT);
       const order = (query.sort_order ?? config.defaultSort.order) === 'asc' ? asc : desc;
       const where = condition(c, query);
-      const kept = config.keptTotal?.(query) ?? null;
+      const kept = config.keptTotal ? keptTotalOf(config.keptTotal, Object.keys(extraShape), query) : null;
       const cap = listTotalCap(c.env);
       // A kept count, or a count that stops at the cap: a page never pays for counting a million matches.
       const matches = () => c.var.db.select({ one: sql<number>`1`.as('one') }).from(table).where(where);
@@ -158,10 +155,9 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
           .limit(pageSize)
           .offset((page - 1) * pageSize),
       ]);
-      const counted = listTotal(totals[0]?.total, kept, cap);
       const body: ListResponse<Dto> = {
         items: await config.present(c, rows as T['$inferSelect'][]),
-        meta: { ...counted, page, page_size: pageSize, total_pages: Math.ceil(counted.total / pageSize) },
+        meta: listMeta(totals[0]?.total, kept, cap, page, pageSize),
       };
       return c.json(body);
     });

@@ -34,10 +34,7 @@ export const messageRoutes = crudRoutes<typeof messages, Record<string, never>, 
       f.broadcast_id ? eq(messages.broadcastId, f.broadcast_id as number) : undefined,
     ],
   },
-  keptTotal: (f) => {
-    if (f.search || f.ids?.length || f.status || f.type) return null;
-    return f.broadcast_id ? { list: 'broadcast_messages', key: f.broadcast_id as number } : { list: 'messages', key: 0 };
-  },
+  keptTotal: { whole: 'messages', per: { filter: 'broadcast_id', list: 'broadcast_messages' } },
   audit: 'message',
   // A broadcast counts on each of its messages being sent, failed or skipped: one still to go cannot be removed.
   undeletable: {

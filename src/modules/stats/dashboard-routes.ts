@@ -1,13 +1,14 @@
-import { and, count, eq, gte, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
-import { contacts, orgDailyStats, orgUsage } from '../../db/schema';
+import { orgDailyStats, orgUsage } from '../../db/schema';
 import { DASHBOARD_DAYS, type Dashboard, type DashboardDay, type DashboardFigures } from '../../shared/contracts/dashboard';
 import { DAILY_COUNTERS, dayOf } from './daily';
 import { measureDataVolumeIfDue } from './data-volume';
+import { keptCountQuery } from './list-counts';
 
 // GET /dashboard: fourteen rows of the organisation's daily counters, its usage row, the last volume gauges before
-// the window and one indexed count of its contacts, so the answer costs the same whatever the organisation's size.
+// the window and its kept contact count (list_counts), so the answer costs the same whatever the organisation's size.
 
 const DAY_MS = 86_400_000;
 
@@ -25,7 +26,7 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
   const days = Array.from({ length: DASHBOARD_DAYS }, (_, i) => dayOf(today - (DASHBOARD_DAYS - 1 - i) * DAY_MS));
   const [rows, [{ total }], [usage], [before]] = await Promise.all([
     c.var.db.select().from(orgDailyStats).where(and(eq(orgDailyStats.orgId, orgId), gte(orgDailyStats.day, days[0]))),
-    c.var.db.select({ total: count() }).from(contacts).where(eq(contacts.orgId, orgId)),
+    keptCountQuery(c.var.db, orgId, { list: 'contacts', key: 0 }),
     c.var.db.select().from(orgUsage).where(eq(orgUsage.orgId, orgId)),
     // The volumes as they stood when the window opened: the last gauges before it.
     c.var.db

@@ -1,5 +1,6 @@
 import { and, count, eq, sql, type Subquery } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import type { ListMeta } from '../../shared/list';
 import { listCounts } from '../../db/schema';
 
 // How a list knows its meta.total without counting the table on every page (issue: lists at a million rows).
@@ -8,7 +9,7 @@ import { listCounts } from '../../db/schema';
 // up to a cap: past it the answer says `total_capped` ("more than 10,000") rather than making every page pay for
 // counting a million matches. The cron's repair recomputes the kept counts and reports any drift.
 
-export type CountedList = 'contacts' | 'tag' | 'messages' | 'broadcast_messages';
+type CountedList = 'contacts' | 'tag' | 'messages' | 'broadcast_messages';
 
 /** One kept count: which list, and its key (0, or the tag or broadcast id). */
 export interface KeptCount {
@@ -16,8 +17,33 @@ export interface KeptCount {
   key: number;
 }
 
+/**
+ * Which kept counts are a list's exact total: the whole list's, and (per) the count kept for each value of one
+ * filter, e.g. each tag's contacts. Any other filter, a search or ids make the list counted up to the cap.
+ */
+export interface KeptTotals {
+  whole: CountedList;
+  per?: { filter: string; list: CountedList };
+}
+
+const isSet = (value: unknown) => value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0);
+
+/**
+ * The kept count that is the exact total of a list query, or null. It looks at every filter the list has
+ * (`filterNames`, plus search and ids), so a filter added later is never read as the unfiltered total.
+ */
+export function keptTotalOf(totals: KeptTotals, filterNames: string[], query: Record<string, unknown>): KeptCount | null {
+  const set = [...filterNames, 'search', 'ids'].filter((name) => isSet(query[name]));
+  if (set.length === 0) return { list: totals.whole, key: 0 };
+  if (!totals.per || set.length > 1 || set[0] !== totals.per.filter) return null;
+  const value = query[totals.per.filter];
+  // One tag's count, not several tags' (their contacts overlap).
+  const key = Array.isArray(value) ? (value.length === 1 ? value[0] : null) : value;
+  return typeof key === 'number' ? { list: totals.per.list, key } : null;
+}
+
 /** How many matches a filtered list counts before it stops and says there are more (LIST_TOTAL_CAP overrides). */
-export const LIST_TOTAL_CAP = 10_000;
+const LIST_TOTAL_CAP = 10_000;
 
 export function listTotalCap(env: { LIST_TOTAL_CAP?: string }): number {
   const cap = Number(env.LIST_TOTAL_CAP);
@@ -44,10 +70,11 @@ export function totalQuery(db: Database, orgId: number, kept: KeptCount | null, 
 /** A select of matching rows that can be limited and used as a subquery. */
 type CappableSelect = { limit(n: number): { as(alias: string): Subquery } };
 
-/** meta.total (and total_capped past the cap) of what the total query answered. */
-export function listTotal(counted: number | undefined, kept: KeptCount | null, cap: number): { total: number; total_capped?: true } {
+/** A list page's meta from what the total query answered: total_capped (total = the cap) when it stopped there. */
+export function listMeta(counted: number | undefined, kept: KeptCount | null, cap: number, page: number, pageSize: number): ListMeta {
   const n = Number(counted ?? 0);
-  return !kept && n > cap ? { total: cap, total_capped: true } : { total: n };
+  const total = !kept && n > cap ? { total: cap, total_capped: true as const } : { total: n };
+  return { ...total, page, page_size: pageSize, total_pages: Math.ceil(total.total / pageSize) };
 }
 
 /** A kept count that differed from the rows, as the repair found it. */
@@ -81,10 +108,11 @@ export async function repairListCounts(db: Database): Promise<CountDrift[]> {
     SELECT k.org_id, k.list, k.key, k.n, 0 FROM list_counts k
       WHERE k.n <> 0 AND NOT EXISTS (SELECT 1 FROM actual a WHERE a.org_id = k.org_id AND a.list = k.list AND a.key = k.key)`);
   if (drift.length === 0) return [];
+  // Only the rows that differ are written: counts whose rows are all gone go to 0, the rest take the recount.
   await db.batch([
-    db.run(sql`UPDATE list_counts SET n = 0 WHERE n <> 0`),
+    db.run(sql`UPDATE list_counts SET n = 0 WHERE n <> 0 AND (org_id, list, key) NOT IN (SELECT org_id, list, key FROM (${ACTUAL}))`),
     db.run(sql`INSERT INTO list_counts (org_id, list, key, n) SELECT org_id, list, key, n FROM (${ACTUAL}) WHERE true
-      ON CONFLICT (org_id, list, key) DO UPDATE SET n = excluded.n`),
+      ON CONFLICT (org_id, list, key) DO UPDATE SET n = excluded.n WHERE list_counts.n <> excluded.n`),
   ]);
   return drift;
 }

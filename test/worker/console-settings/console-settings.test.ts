@@ -2,7 +2,7 @@
 // CONSOLE_SETTINGS (no rebuild), an invalid key keeps its default, and an API on another host is allowed by the
 // content security policy. /init/user brings the preloadables.
 import { describe, expect, it } from 'vitest';
-import { CONSOLE_SETTING_DEFAULTS } from '../../../src/modules/console-settings/settings';
+import { CONSOLE_SETTING_DEFAULTS } from '../../../src/shared/console-settings';
 import { appFetch, call, createOrg, signIn } from '../helpers';
 
 const get = (path: string, env: Record<string, string> = {}) =>
