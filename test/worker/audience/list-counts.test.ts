@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createDb } from '../../../src/db/client';
-import { repairListCounts } from '../../../src/modules/stats/list-counts';
+import { keptTotalOf, repairListCounts } from '../../../src/modules/stats/list-counts';
 import { appFetch } from '../helpers';
 import { api, create, list, newSession, rows, type Session } from './helpers';
 
@@ -76,6 +76,22 @@ describe('kept counts', () => {
     await env.DB.prepare('DELETE FROM messages WHERE org_id = ? AND broadcast_id = 7').bind(s.orgId).run();
     expect(await kept(s.orgId, 'messages')).toBe(1);
     expect(await kept(s.orgId, 'broadcast_messages', 7)).toBe(0);
+  });
+});
+
+describe('which kept count is a list total', () => {
+  const contactsTotals = { whole: 'contacts', per: { filter: 'tags', list: 'tag' } } as const;
+  const filters = ['tags', 'address', 'attributes', 'new_filter'];
+
+  it('is the whole list with no filter, and one tag for one tag', () => {
+    expect(keptTotalOf(contactsTotals, filters, { page: 2, sort_by: 'name', search: '', tags: [] })).toEqual({ list: 'contacts', key: 0 });
+    expect(keptTotalOf(contactsTotals, filters, { tags: [7] })).toEqual({ list: 'tag', key: 7 });
+  });
+
+  it('is none with a search, ids, several tags, or any other filter of the list, one added later included', () => {
+    for (const query of [{ search: 'ann' }, { ids: [1] }, { tags: [7, 8] }, { tags: [7], address: 'x' }, { new_filter: 'x' }, { new_filter: 0 }]) {
+      expect(keptTotalOf(contactsTotals, filters, query), JSON.stringify(query)).toBeNull();
+    }
   });
 });
 
