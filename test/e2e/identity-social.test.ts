@@ -80,7 +80,8 @@ describe('social sign-in through the loopback OpenID Connect provider (headless 
     await notice.waitFor();
     expect(await notice.getAttribute('data-kind')).toBe('success');
     expect(await notice.innerText()).toContain('Local ID');
-    await expect.poll(() => provider().getAttribute('data-linked')).toBe('true');
+    // The list is fetched again once the link is confirmed: more than poll's default second on a busy machine.
+    await expect.poll(() => provider().getAttribute('data-linked'), { timeout: 10_000 }).toBe('true');
     expect(await byId(provider(), 'social-account').textContent()).toContain(LOCAL_OIDC_PERSON.email);
     await byId(provider(), 'social-unlink').waitFor();
   });
