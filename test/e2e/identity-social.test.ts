@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { requestWithHost } from '../../scripts/lib/http.mjs';
 import { LOCAL_OIDC_PERSON } from '../../scripts/oidc-provider.mjs';
 import { launchChromium } from './browser';
 import { apiFromPage, byId } from './console';
@@ -65,6 +66,28 @@ describe('social sign-in through the loopback OpenID Connect provider (headless 
     await expect.poll(() => provider().getAttribute('data-linked')).toBe('false');
     expect(await provider().innerText()).toContain('Local ID');
 
+    // Back from the provider, the page fetches the list and confirms the link at once. Hold the list's first
+    // answer (read by the server before the link) until the link is confirmed: the refetch after the link must
+    // still show it linked, not that older answer.
+    let linkConfirmed!: () => void;
+    const confirmed = new Promise<void>((resolve) => (linkConfirmed = resolve));
+    page.on('response', (res) => {
+      if (res.request().method() === 'POST' && new URL(res.url()).pathname === '/api/v1/social/oidc/link') linkConfirmed();
+    });
+    let held = false;
+    await page.route(
+      (url) => url.pathname === '/api/v1/social',
+      async (route) => {
+        if (held || route.request().method() !== 'GET') return route.continue();
+        held = true;
+        // Sent by Node to the platform (Node does not resolve *.localhost), with the browser's bearer and headers.
+        const { host: _host, ...headers } = await route.request().allHeaders();
+        const answer = await requestWithHost(port, new URL(base).host, 'GET', '/api/v1/social', { headers });
+        await Promise.race([confirmed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+        await route.fulfill({ status: answer.status, contentType: 'application/json', body: answer.body });
+      },
+    );
+
     const seenProvider: string[] = [];
     page.on('request', (req) => {
       if (req.url().startsWith(oidcIssuer)) seenProvider.push(req.url());
@@ -80,7 +103,7 @@ describe('social sign-in through the loopback OpenID Connect provider (headless 
     await notice.waitFor();
     expect(await notice.getAttribute('data-kind')).toBe('success');
     expect(await notice.innerText()).toContain('Local ID');
-    // The list is fetched again once the link is confirmed: more than poll's default second on a busy machine.
+    expect(held).toBe(true);
     await expect.poll(() => provider().getAttribute('data-linked'), { timeout: 10_000 }).toBe('true');
     expect(await byId(provider(), 'social-account').textContent()).toContain(LOCAL_OIDC_PERSON.email);
     await byId(provider(), 'social-unlink').waitFor();

@@ -111,6 +111,34 @@ describe('one request per URL', () => {
     expect(order).toEqual(['start a', 'end a', 'start b', 'end b']);
   });
 
+  it('does not hand a GET made after a write the answer of a GET sent before it', async () => {
+    // The social accounts list was fetched on arrival, the link was confirmed while that fetch was still on its
+    // way, and the refetch after the link got the old answer ("not linked") through the shared call.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let linked = false;
+    const { fn, calls } = mockFetch(async (call, index) => {
+      if (call.method === 'POST') {
+        linked = true;
+        return json(200, { data: {} });
+      }
+      const answer = { data: { linked } }; // read when the server handles the call
+      if (index === 0) await gate;
+      return json(200, answer);
+    });
+    const s = makeServices(fn);
+    const before = s.client.get<{ data: { linked: boolean } }>('/social');
+    await s.client.post('/social/oidc/link', { state: 'x' });
+    const after = s.client.get<{ data: { linked: boolean } }>('/social');
+    await new Promise((r) => setTimeout(r, 20));
+    // Still one call per URL at a time: the second GET waits for the first.
+    expect(calls.filter((c) => c.method === 'GET')).toHaveLength(1);
+    release();
+    expect((await before).data.linked).toBe(false);
+    expect((await after).data.linked).toBe(true);
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /api/v1/social', 'POST /api/v1/social/oidc/link', 'GET /api/v1/social']);
+  });
+
   it('makes a new call once the previous identical one has finished', async () => {
     const { fn, calls } = mockFetch(() => json(200, TAGS));
     const s = makeServices(fn);

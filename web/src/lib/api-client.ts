@@ -62,6 +62,8 @@ export interface ApiClientDeps {
 interface InFlight {
   bodyText: string | undefined;
   promise: Promise<unknown>;
+  /** The client's write count when the call was made (see ApiClient.writes). */
+  writes: number;
 }
 
 const NO_AUTH: AuthController = {
@@ -100,6 +102,12 @@ export function requestKey(method: HttpMethod, url: string): string {
 export class ApiClient {
   private auth: AuthController = NO_AUTH;
   private readonly inFlight = new Map<string, InFlight>();
+  /**
+   * Goes up when a write (any method but GET) starts and again when it ends. A GET made after a write must not
+   * share the answer of an identical GET sent before it: that answer may predate the write (a list refetched
+   * after a change would show the old rows).
+   */
+  private writes = 0;
   private baseUrl: string;
 
   constructor(private readonly deps: ApiClientDeps) {
@@ -137,8 +145,9 @@ export class ApiClient {
   }
 
   /**
-   * Sends one call. Identical concurrent calls (same method, URL and body) share one promise; a different
-   * body for the same method and URL waits until the running one has finished, so only one runs per URL.
+   * Sends one call. Identical concurrent calls (same method, URL and body) share one promise, except a GET
+   * made after a write started or ended since the running one was sent; any call that does not share waits
+   * until the running one has finished, so only one runs per URL.
    */
   request<T>(options: RequestOptions): Promise<T> {
     const method = options.method ?? 'GET';
@@ -146,7 +155,8 @@ export class ApiClient {
     const key = requestKey(method, url);
     const bodyText = options.body === undefined ? undefined : JSON.stringify(options.body);
     const running = this.inFlight.get(key);
-    if (running && running.bodyText === bodyText) return running.promise as Promise<T>;
+    const fresh = method !== 'GET' || running?.writes === this.writes;
+    if (running && running.bodyText === bodyText && fresh) return running.promise as Promise<T>;
 
     const promise = (async () => {
       if (running) await running.promise.catch(() => undefined);
@@ -156,7 +166,7 @@ export class ApiClient {
       };
       return this.execute(method, url, key, options, transmit, (response) => readJson(response) as Promise<T>);
     })();
-    const entry: InFlight = { bodyText, promise };
+    const entry: InFlight = { bodyText, promise, writes: this.writes };
     this.inFlight.set(key, entry);
     const done = () => {
       if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
@@ -210,6 +220,17 @@ export class ApiClient {
   }
 
   private async execute<T>(method: HttpMethod, url: string, key: string, options: RequestOptions, transmit: Transmit, read: (response: Response) => Promise<T>): Promise<T> {
+    if (method === 'GET') return this.exchange(method, url, key, options, transmit, read);
+    this.writes += 1;
+    try {
+      return await this.exchange(method, url, key, options, transmit, read);
+    } finally {
+      this.writes += 1;
+    }
+  }
+
+  /** One call with the session's rules: waits while auth work runs, refreshes and retries once after a 401. */
+  private async exchange<T>(method: HttpMethod, url: string, key: string, options: RequestOptions, transmit: Transmit, read: (response: Response) => Promise<T>): Promise<T> {
     const userCall = !options.guest;
     if (!options.bypassWait) await waitWhile(() => this.auth.isBusy(), this.deps.pollMs);
 
