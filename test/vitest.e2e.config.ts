@@ -12,5 +12,8 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 240_000,
     teardownTimeout: 60_000,
+    // A poll waits on the browser and the platform, which share a busy machine with the test: vitest's one
+    // second default fails on a slow round trip (CI), not on a wrong value.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

@@ -104,7 +104,7 @@ describe('social sign-in through the loopback OpenID Connect provider (headless 
     expect(await notice.getAttribute('data-kind')).toBe('success');
     expect(await notice.innerText()).toContain('Local ID');
     expect(held).toBe(true);
-    await expect.poll(() => provider().getAttribute('data-linked'), { timeout: 10_000 }).toBe('true');
+    await expect.poll(() => provider().getAttribute('data-linked')).toBe('true');
     expect(await byId(provider(), 'social-account').textContent()).toContain(LOCAL_OIDC_PERSON.email);
     await byId(provider(), 'social-unlink').waitFor();
   });
