@@ -12,6 +12,7 @@ import { archiveOldMessages } from './modules/retention/archive';
 import { cleanUpStaleFiles } from './modules/files/cleanup';
 import { measureDataVolumeIfDue } from './modules/stats/data-volume';
 import { repairListCountsIfDue } from './modules/stats/list-counts';
+import { countSpilledHits } from './modules/tracking/spill';
 import { dispatchQueue } from '../queues/dispatch';
 import type { QueueMessageBody } from '../queues/messages';
 
@@ -26,9 +27,9 @@ export default {
   queue: (batch, env) => dispatchQueue(batch, env),
   /**
    * Cron: housekeeping of expired sessions and stale rate-limit windows; imports, sends and system mails whose
-   * job was lost go again, forgotten broadcasts are woken; the shared demo is reset when due. Storage: messages
-   * past their retention are archived to R2, stale import files removed, and data volume measured hourly; the
-   * lists' kept counts are repaired daily.
+   * job was lost go again, forgotten broadcasts are woken, tracking hits the events queue refused are counted; the
+   * shared demo is reset when due. Storage: messages past their retention are archived to R2, stale import files
+   * removed, and data volume measured hourly; the lists' kept counts are repaired daily.
    */
   scheduled: async (_controller, env, ctx) => {
     const db = createDb(env.DB);
@@ -39,6 +40,7 @@ export default {
       rescueStalledMessages: () => rescueStalledMessages(db, env),
       rescueStalledSystemMails: () => rescueStalledSystemMails(db, env),
       wakeStalledBroadcasts: () => wakeStalledBroadcasts(db, env),
+      countSpilledHits: () => countSpilledHits(db, env),
       resetDemoIfDue: () => resetDemoIfDue(env, db),
       cleanUpStaleFiles: () => cleanUpStaleFiles(db, env.FILES),
       // Archiving first, so the hour's measurement sees what stayed.

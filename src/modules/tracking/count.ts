@@ -6,7 +6,8 @@ import { addDaily } from '../stats/daily';
 import { publishBroadcastProgress } from '../broadcast/progress';
 import { loadBroadcast } from '../broadcast/run-store';
 import { classifyMessageHits, tally, type ClassifiedHit, type MessageTally, type StoredHit } from './context';
-import { hashAddress, type TrackingHit } from './hit';
+import { hashAddress } from './address-hash';
+import type { TrackingHit } from './hit';
 
 // The events queue's consumer of tracking hits, a whole queue batch at a time: it reads the messages the hits
 // name and their earlier hits, classifies every hit of each message again (a burst or a honeypot click can

@@ -1,4 +1,5 @@
 import type { Env } from '../../env';
+import { spillHits } from './spill';
 
 // A tracking hit as it travels from the request to the events queue: everything the consumer needs to count and
 // classify it, and nothing it could not trust (the organisation and message come from the signed token).
@@ -33,18 +34,6 @@ export interface TrackingHitsBody {
   [key: string]: unknown;
 }
 
-const encoder = new TextEncoder();
-
-/**
- * Tells client addresses apart without storing them: SHA-256 of the address with a secret and the day (a burst
- * is seconds long; the same address tomorrow is not linkable to today's), 16 hex characters.
- */
-export async function hashAddress(secret: string, address: string | null, at: Date): Promise<string | null> {
-  if (!address) return null;
-  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(`${secret}\u0000${at.toISOString().slice(0, 10)}\u0000${address}`));
-  return [...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 /** How long a hit waits for others from the same isolate before they go to the queue together. */
 export const HIT_BATCH_WAIT_MS = 20;
 /** A queue message holds at most 128 KB: a batch stays well under it. */
@@ -64,7 +53,7 @@ const openBatches = new WeakMap<Queue, PendingBatch>();
  * owns it: it waits HIT_BATCH_WAIT_MS (in its waitUntil, after its answer) and sends what gathered; other requests
  * only add their hit to it and share nothing else, so no request ever awaits another's work.
  */
-export function queueHit(env: Pick<Env, 'EVENTS_QUEUE'>, ctx: Pick<ExecutionContext, 'waitUntil'>, hit: TrackingHit): void {
+export function queueHit(env: Pick<Env, 'EVENTS_QUEUE' | 'FILES'>, ctx: Pick<ExecutionContext, 'waitUntil'>, hit: TrackingHit): void {
   const queue = env.EVENTS_QUEUE;
   // Its size in the message, near enough (the fixed fields take well under 400 characters).
   const chars = 400 + (hit.ua?.length ?? 0) + (hit.u?.length ?? 0) + (hit.aso?.length ?? 0);
@@ -76,25 +65,28 @@ export function queueHit(env: Pick<Env, 'EVENTS_QUEUE'>, ctx: Pick<ExecutionCont
   }
   const batch: PendingBatch = { hits: [hit], chars };
   openBatches.set(queue, batch);
-  ctx.waitUntil(sendBatchLater(queue, batch));
+  ctx.waitUntil(sendBatchLater(queue, env.FILES, batch));
 }
 
-async function sendBatchLater(queue: Queue, batch: PendingBatch): Promise<void> {
+async function sendBatchLater(queue: Queue, spill: R2Bucket, batch: PendingBatch): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, HIT_BATCH_WAIT_MS));
   // Closed: hits from now on open the next batch.
   if (openBatches.get(queue) === batch) openBatches.delete(queue);
   const body: TrackingHitsBody = { kind: TRACKING_HITS_KIND, hits: batch.hits };
-  // A queue write that fails is tried twice more; then the hits are logged whole, to be replayed by hand.
-  for (let tries = 1; ; tries++) {
+  // A queue write that fails is tried twice more; then the hits go to R2, where the cron counts them (spill.ts).
+  for (let tries = 1; tries <= 3; tries++) {
     try {
       await queue.send(body);
       return;
     } catch (error) {
-      if (tries >= 3) {
-        console.error(JSON.stringify({ level: 'error', tracking_hits_lost: batch.hits, error: String(error) }));
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100 * tries));
+      console.error(JSON.stringify({ level: 'error', tracking_queue_write: tries, hits: batch.hits.length, error: String(error) }));
+      if (tries < 3) await new Promise((resolve) => setTimeout(resolve, 100 * tries));
     }
+  }
+  try {
+    await spillHits(spill, batch.hits);
+  } catch (error) {
+    // Queue and R2 both down: the hits are logged whole, the last place they exist.
+    console.error(JSON.stringify({ level: 'error', tracking_hits_lost: batch.hits, error: String(error) }));
   }
 }

@@ -2,13 +2,16 @@
 // recording transport) carries the pixel, the click redirects and the honeypot; hitting them through the worker
 // answers at once and puts the hit on the events queue (recorded here), and the real counting consumer turns
 // the hits into the message's, the broadcast's and the links' figures, once per hit however often it runs.
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../../src/db/client';
+import worker from '../../../src/index';
 import type { OutgoingMessage } from '../../../src/lib/transport/types';
 import { countHits } from '../../../src/modules/tracking/count';
 import type { TrackingHit, TrackingHitsBody } from '../../../src/modules/tracking/hit';
 import { addTracking } from '../../../src/modules/tracking/rewrite';
+import { countSpilledHits, SPILL_PREFIX, spillHits } from '../../../src/modules/tracking/spill';
 import { clickToken, openToken, readClickToken } from '../../../src/modules/tracking/tokens';
 import { createTemplate } from '../channels/channel-helpers';
 import { appFetch } from '../helpers';
@@ -237,5 +240,43 @@ describe('counting', () => {
     expect(await messageRow(b.messageOf.get('ann@example.com')!)).toMatchObject({ opens_total: 0, opens_unique: 0 });
     expect((await a.o.api('GET', `/broadcast/${b.id}/clicks`)).status).toBe(404);
     expect((await a.o.api('GET', `/message/${b.messageOf.get('ann@example.com')}/engagement`)).status).toBe(404);
+  });
+});
+
+describe('an events queue that refuses the hits', () => {
+  it('keeps them in R2 after three tries, and the cron counts them once however often it runs', async () => {
+    const { byAddress, messageOf } = await sentBroadcast();
+    let tries = 0;
+    const down = {
+      send: async () => {
+        tries++;
+        throw new Error('Queue send failed: internal error');
+      },
+    } as unknown as Queue;
+    const [, annA, , annPixel] = trackingUrls(byAddress.get('ann@example.com')!.body);
+    const spilled = async () => (await E.FILES.list({ prefix: SPILL_PREFIX })).objects.map((o) => o.key);
+    expect(await spilled()).toEqual([]);
+    // The pixel and the redirect are answered as always.
+    expect((await visit(annPixel, down)).status).toBe(200);
+    expect((await visit(annA, down)).headers.get('location')).toBe('https://shop.example.com/a?x=1&y=2');
+    expect(tries).toBe(6);
+    expect(await spilled()).toHaveLength(2);
+
+    // The platform's cron counts them.
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: '*/15 * * * *' }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await spilled()).toEqual([]);
+    const counted = { opens_total: 1, clicks_total: 1, clicks_unique: 1, opens_unique: 1 };
+    expect(await messageRow(messageOf.get('ann@example.com')!)).toMatchObject(counted);
+    // A run that died after counting and before deleting leaves the batch to be counted again: nothing moves.
+    const { queue, hits } = recordingQueue();
+    await visit(annPixel, queue);
+    await spillHits(E.FILES, hits);
+    await spillHits(E.FILES, hits);
+    const db = createDb(E.DB);
+    expect(await countSpilledHits(db, E)).toBe(2);
+    expect(await messageRow(messageOf.get('ann@example.com')!)).toMatchObject({ ...counted, opens_total: 2 });
+    expect(await countSpilledHits(db, E)).toBe(0);
   });
 });
