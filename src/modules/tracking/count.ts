@@ -127,7 +127,8 @@ async function countOrgHits(env: Env, db: Database, orgId: number, hits: Trackin
   for (const h of hits) {
     if (storedIds.has(h.id)) continue;
     const fresh = freshByMessage.get(h.m) ?? new Map<string, StoredHit>();
-    fresh.set(h.id, hitOf(h, await hashAddress(env.SECRETS_KEY, h.address, new Date(h.at))));
+    const ipHash = h.ih !== undefined ? h.ih : await hashAddress(env.SECRETS_KEY, h.address, new Date(h.at));
+    fresh.set(h.id, hitOf(h, ipHash));
     freshByMessage.set(h.m, fresh);
   }
 

@@ -23,6 +23,8 @@ export interface TrackingHit {
    * consumer hashes it (hashAddress) before it counts or stores anything: only the hash is ever written.
    */
   address: string | null;
+  /** The address's hash, when it was hashed before the consumer: a spilled batch (spill.ts) holds no address. */
+  ih?: string | null;
   asn: number | null;
   aso: string | null;
   at: string;
@@ -53,7 +55,7 @@ const openBatches = new WeakMap<Queue, PendingBatch>();
  * owns it: it waits HIT_BATCH_WAIT_MS (in its waitUntil, after its answer) and sends what gathered; other requests
  * only add their hit to it and share nothing else, so no request ever awaits another's work.
  */
-export function queueHit(env: Pick<Env, 'EVENTS_QUEUE' | 'FILES'>, ctx: Pick<ExecutionContext, 'waitUntil'>, hit: TrackingHit): void {
+export function queueHit(env: Pick<Env, 'EVENTS_QUEUE' | 'FILES' | 'SECRETS_KEY'>, ctx: Pick<ExecutionContext, 'waitUntil'>, hit: TrackingHit): void {
   const queue = env.EVENTS_QUEUE;
   // Its size in the message, near enough (the fixed fields take well under 400 characters).
   const chars = 400 + (hit.ua?.length ?? 0) + (hit.u?.length ?? 0) + (hit.aso?.length ?? 0);
@@ -65,10 +67,10 @@ export function queueHit(env: Pick<Env, 'EVENTS_QUEUE' | 'FILES'>, ctx: Pick<Exe
   }
   const batch: PendingBatch = { hits: [hit], chars };
   openBatches.set(queue, batch);
-  ctx.waitUntil(sendBatchLater(queue, env.FILES, batch));
+  ctx.waitUntil(sendBatchLater(queue, env, batch));
 }
 
-async function sendBatchLater(queue: Queue, spill: R2Bucket, batch: PendingBatch): Promise<void> {
+async function sendBatchLater(queue: Queue, env: Pick<Env, 'FILES' | 'SECRETS_KEY'>, batch: PendingBatch): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, HIT_BATCH_WAIT_MS));
   // Closed: hits from now on open the next batch.
   if (openBatches.get(queue) === batch) openBatches.delete(queue);
@@ -84,7 +86,7 @@ async function sendBatchLater(queue: Queue, spill: R2Bucket, batch: PendingBatch
     }
   }
   try {
-    await spillHits(spill, batch.hits);
+    await spillHits(env, batch.hits);
   } catch (error) {
     // Queue and R2 both down: the hits are logged whole, the last place they exist.
     console.error(JSON.stringify({ level: 'error', tracking_hits_lost: batch.hits, error: String(error) }));

@@ -1,12 +1,14 @@
 import type { Database } from '../../db/client';
 import type { Env } from '../../env';
+import { hashAddress } from './address-hash';
 import { countHits } from './count';
 import type { TrackingHit } from './hit';
 
 // Where hits go when the events queue refuses them: an R2 object per batch under SPILL_PREFIX, counted by the cron
 // with the same consumer code (countHits inserts each hit id once, so an object counted twice after a crash between
 // counting and deleting changes nothing). The queue keeps D1 off the request path; this keeps a queue outage from
-// losing the hits that arrived during it.
+// losing the hits that arrived during it. Addresses are hashed before the write, as the consumer would hash them:
+// storage never holds a client's address.
 
 export const SPILL_PREFIX = 'system/tracking-spill/';
 /** Objects one cron run counts at most (each holds one isolate batch: up to ~96 KB of hits). */
@@ -17,9 +19,10 @@ interface SpilledHits {
 }
 
 /** Stores a batch the queue refused; the key sorts by time, so the oldest batch is counted first. */
-export async function spillHits(bucket: R2Bucket, hits: TrackingHit[]): Promise<void> {
-  const body: SpilledHits = { hits };
-  await bucket.put(`${SPILL_PREFIX}${new Date().toISOString()}-${crypto.randomUUID()}.json`, JSON.stringify(body), {
+export async function spillHits(env: Pick<Env, 'FILES' | 'SECRETS_KEY'>, hits: TrackingHit[]): Promise<void> {
+  const hashed = await Promise.all(hits.map(async (h) => ({ ...h, address: null, ih: h.ih ?? (await hashAddress(env.SECRETS_KEY, h.address, new Date(h.at))) })));
+  const body: SpilledHits = { hits: hashed };
+  await env.FILES.put(`${SPILL_PREFIX}${new Date().toISOString()}-${crypto.randomUUID()}.json`, JSON.stringify(body), {
     httpMetadata: { contentType: 'application/json' },
   });
 }

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createDb } from '../../../src/db/client';
 import worker from '../../../src/index';
 import type { OutgoingMessage } from '../../../src/lib/transport/types';
+import { hashAddress } from '../../../src/modules/tracking/address-hash';
 import { countHits } from '../../../src/modules/tracking/count';
 import type { TrackingHit, TrackingHitsBody } from '../../../src/modules/tracking/hit';
 import { addTracking } from '../../../src/modules/tracking/rewrite';
@@ -257,10 +258,17 @@ describe('an events queue that refuses the hits', () => {
     const spilled = async () => (await E.FILES.list({ prefix: SPILL_PREFIX })).objects.map((o) => o.key);
     expect(await spilled()).toEqual([]);
     // The pixel and the redirect are answered as always.
-    expect((await visit(annPixel, down)).status).toBe(200);
-    expect((await visit(annA, down)).headers.get('location')).toBe('https://shop.example.com/a?x=1&y=2');
+    expect((await visit(annPixel, down, { ip: '198.51.100.9' })).status).toBe(200);
+    expect((await visit(annA, down, { ip: '198.51.100.9' })).headers.get('location')).toBe('https://shop.example.com/a?x=1&y=2');
     expect(tries).toBe(6);
-    expect(await spilled()).toHaveLength(2);
+    const keys = await spilled();
+    expect(keys).toHaveLength(2);
+    // R2 holds the address's hash, never the address.
+    for (const key of keys) {
+      const text = await (await E.FILES.get(key))!.text();
+      expect(text).toMatch(/"ih":"[0-9a-f]{16}"/);
+      expect(text).not.toContain('198.51.100.9');
+    }
 
     // The platform's cron counts them.
     const ctx = createExecutionContext();
@@ -269,11 +277,15 @@ describe('an events queue that refuses the hits', () => {
     expect(await spilled()).toEqual([]);
     const counted = { opens_total: 1, clicks_total: 1, clicks_unique: 1, opens_unique: 1 };
     expect(await messageRow(messageOf.get('ann@example.com')!)).toMatchObject(counted);
+    // Hashed as the consumer hashes a queued hit: the same address is the same client for the burst signal.
+    const stored = await env.DB.prepare('SELECT DISTINCT ip_hash, substr(at, 1, 10) AS day FROM tracking_events WHERE message_id = ?').bind(messageOf.get('ann@example.com')!).all<{ ip_hash: string; day: string }>();
+    expect(stored.results).toHaveLength(1);
+    expect(stored.results[0].ip_hash).toBe(await hashAddress(E.SECRETS_KEY, '198.51.100.9', new Date(stored.results[0].day)));
     // A run that died after counting and before deleting leaves the batch to be counted again: nothing moves.
     const { queue, hits } = recordingQueue();
     await visit(annPixel, queue);
-    await spillHits(E.FILES, hits);
-    await spillHits(E.FILES, hits);
+    await spillHits(E, hits);
+    await spillHits(E, hits);
     const db = createDb(E.DB);
     expect(await countSpilledHits(db, E)).toBe(2);
     expect(await messageRow(messageOf.get('ann@example.com')!)).toMatchObject({ ...counted, opens_total: 2 });
