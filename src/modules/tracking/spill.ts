@@ -20,7 +20,7 @@ interface SpilledHits {
 
 /** Stores a batch the queue refused; the key sorts by time, so the oldest batch is counted first. */
 export async function spillHits(env: Pick<Env, 'FILES' | 'SECRETS_KEY'>, hits: TrackingHit[]): Promise<void> {
-  const hashed = await Promise.all(hits.map(async (h) => ({ ...h, address: null, ih: h.ih ?? (await hashAddress(env.SECRETS_KEY, h.address, new Date(h.at))) })));
+  const hashed = await Promise.all(hits.map(async (h) => ({ ...h, address: null, ih: await hashAddress(env.SECRETS_KEY, h.address, new Date(h.at)) })));
   const body: SpilledHits = { hits: hashed };
   await env.FILES.put(`${SPILL_PREFIX}${new Date().toISOString()}-${crypto.randomUUID()}.json`, JSON.stringify(body), {
     httpMetadata: { contentType: 'application/json' },
