@@ -88,7 +88,7 @@ export class BroadcastRunner extends DurableObject<Env> {
 
   /** Freezes the content and fixes the recipients, then starts sending. */
   private async start(db: Database, b: BroadcastRow): Promise<void> {
-    const taken = await takeSnapshot(db, this.env.FILES, b.orgId, b.id, b.templateId, b.senderId);
+    const taken = await takeSnapshot(db, this.env.FILES, b.orgId, b.id, b.templateId, b.senderId, { opens: b.trackOpens, clicks: b.trackClicks });
     if ('problem' in taken) {
       await markUnstartable(db, b, taken.problem);
       const now = await loadBroadcast(db, b.orgId, b.id);

@@ -3,7 +3,7 @@
 // encoded to short 7-bit lines, headers encoded per RFC 2047, file names made safe, and no Bcc header ever.
 import { createMimeMessage, type Mailbox, type MIMEMessage } from 'mimetext/browser';
 import type { OutgoingAttachment } from '../transport/types';
-import { base64Lines, encodeFileName, encodeHeaderValue, encodeTextBody, formatMailbox, headerSafe } from './encode';
+import { base64Lines, encodeFileName, encodeHeaderValue, encodeStructuredHeader, encodeTextBody, formatMailbox, headerSafe } from './encode';
 import { htmlToText } from './html-to-text';
 
 export interface EmailContent {
@@ -19,7 +19,7 @@ export interface EmailContent {
   bodyPlain?: string | null;
   attachments?: OutgoingAttachment[];
   returnPath?: string | null;
-  /** Extra headers (e.g. List-Unsubscribe). Bcc and the headers set here are dropped. */
+  /** Extra headers (e.g. List-Unsubscribe), written by our code in their wire form (encodeStructuredHeader). Bcc and the headers set here are dropped. */
   headers?: Record<string, string> | null;
 }
 
@@ -53,7 +53,7 @@ export function buildEmail(content: EmailContent): string {
   if (content.returnPath) msg.setHeader('Return-Path', `<${headerSafe(content.returnPath).trim()}>`);
   for (const [name, value] of Object.entries(content.headers ?? {})) {
     if (!HEADER_NAME.test(name) || RESERVED.has(name.toLowerCase()) || name.toLowerCase().startsWith('content-')) continue;
-    msg.setHeader(name, encodeHeaderValue(String(value)));
+    msg.setHeader(name, encodeStructuredHeader(String(value)));
   }
 
   if (content.html) {

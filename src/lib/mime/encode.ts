@@ -52,6 +52,15 @@ export function encodeHeaderValue(value: string): string {
   return encodeWords(text);
 }
 
+/**
+ * A structured header value our own code made (List-Id, List-Unsubscribe, Feedback-ID): printable ASCII, encoded
+ * words included, goes as it is, folded; anything else is encoded as unstructured text.
+ */
+export function encodeStructuredHeader(value: string): string {
+  const text = headerSafe(value);
+  return PRINTABLE_ASCII.test(text) ? foldAscii(text) : encodeWords(text);
+}
+
 /** Folds a printable ASCII header value at spaces so lines stay near 78 characters. */
 function foldAscii(text: string): string {
   if (text.length <= 76) return text;

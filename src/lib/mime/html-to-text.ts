@@ -36,20 +36,27 @@ export function decodeEntities(text: string): string {
   });
 }
 
+export interface HtmlToTextOptions {
+  /** Also keep the address of links whose href this accepts (besides http:, https: and mailto:). */
+  isLink?: (href: string) => boolean;
+}
+
 /**
  * Turns html into text a person can read in a plain-text mail client: block elements become line breaks, list
- * items get a dash, links keep their address ("text (https://...)"), scripts, styles and comments go.
+ * items get a dash, links keep their address ("text (https://...)"), scripts, styles, comments and links hidden
+ * from people (aria-hidden) go.
  */
-export function htmlToText(html: string): string {
+export function htmlToText(html: string, options: HtmlToTextOptions = {}): string {
   let text = html
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<(head|script|style|title|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<a\b[^>]*\baria-hidden\s*=\s*["']?true["']?[^>]*>[\s\S]*?<\/a\s*>/gi, '')
     // Line breaks in html source are only spaces; the tags below decide where lines end.
     .replace(/\s+/g, ' ')
     .replace(/<a\b[^>]*?\bhref\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi, (_m, _q, d, s, u, inner: string) => {
       const href = decodeEntities((d ?? s ?? u ?? '').trim());
       const label = inner.replace(/<[^>]*>/g, '').trim();
-      if (!/^(https?:|mailto:)/i.test(href)) return inner;
+      if (!/^(https?:|mailto:)/i.test(href) && !options.isLink?.(href)) return inner;
       const shown = href.replace(/^mailto:/i, '');
       return label && decodeEntities(label) !== shown ? `${inner} (${href})` : shown;
     })

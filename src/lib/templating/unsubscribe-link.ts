@@ -2,8 +2,11 @@ import { signToken, verifyToken } from '../crypto/signed-token';
 import { orgOrigin } from '../org-url';
 
 // The personal unsubscribe link in messages: https://{org}.{host}/unsubscribe?m=<signed token>. The token
-// names the organisation and, when known, the contact and the message, signed with a key derived from
-// SECRETS_KEY; the public page and the one-click POST (src/modules/unsubscribe) verify it with readUnsubscribeToken.
+// names the organisation and, when known, the contact, the message and its broadcast, signed with a key derived
+// from SECRETS_KEY; the public page and the one-click POST (src/modules/unsubscribe) verify it with
+// readUnsubscribeToken. A sent message's token is also the key to its tracking links (src/modules/tracking):
+// one signature per message serves the unsubscribe link, the pixel and every click. The purpose keeps its
+// first name, 'unsubscribe', so every link already in people's mailboxes keeps working.
 
 const PURPOSE = 'unsubscribe';
 
@@ -11,15 +14,27 @@ export interface UnsubscribeRef {
   orgId: number;
   contactId: number | null;
   messageId: number | null;
+  /** The broadcast the message belongs to (tokens signed before Nov 2026 do not say). */
+  broadcastId?: number | null;
+}
+
+/** The signed token of a message (or of a contact, for a preview): the one signature a message costs. */
+export async function messageToken(env: { SECRETS_KEY: string }, ref: UnsubscribeRef): Promise<string> {
+  const payload: Record<string, unknown> = { o: ref.orgId };
+  if (ref.contactId) payload.c = ref.contactId;
+  if (ref.messageId) payload.m = ref.messageId;
+  if (ref.broadcastId) payload.b = ref.broadcastId;
+  return signToken(env.SECRETS_KEY, PURPOSE, payload);
+}
+
+/** The unsubscribe URL that carries `token`, on the organisation's origin. */
+export function unsubscribeUrlOf(origin: string, token: string): string {
+  return `${origin}/unsubscribe?m=${token}`;
 }
 
 /** The unsubscribe URL for a contact and/or message of an organisation, on the organisation's own host. */
 export async function unsubscribeUrl(env: { SECRETS_KEY: string; PUBLIC_URL: string }, orgDomain: string, ref: UnsubscribeRef): Promise<string> {
-  const payload: Record<string, unknown> = { o: ref.orgId };
-  if (ref.contactId) payload.c = ref.contactId;
-  if (ref.messageId) payload.m = ref.messageId;
-  const token = await signToken(env.SECRETS_KEY, PURPOSE, payload);
-  return `${orgOrigin(env, orgDomain)}/unsubscribe?m=${token}`;
+  return unsubscribeUrlOf(orgOrigin(env, orgDomain), await messageToken(env, ref));
 }
 
 /** Reads a token from an unsubscribe URL; null when it is malformed or not signed by us. */
@@ -27,5 +42,5 @@ export async function readUnsubscribeToken(env: { SECRETS_KEY: string }, token: 
   const payload = await verifyToken(env.SECRETS_KEY, PURPOSE, token);
   if (!payload || typeof payload.o !== 'number') return null;
   const id = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : null);
-  return { orgId: payload.o, contactId: id(payload.c), messageId: id(payload.m) };
+  return { orgId: payload.o, contactId: id(payload.c), messageId: id(payload.m), broadcastId: id(payload.b) };
 }

@@ -5,10 +5,12 @@ import { TenantScope } from '../../db/tenant-scope';
 import { orgFilesPrefix } from '../../lib/r2-prefix';
 import { putOrgFile } from '../files/stored-files';
 import type { TemplateType } from '../../shared/contracts/template';
+import { compileTracking, type CompiledTracking, type TrackingOptions } from '../tracking/compile';
 
 // What a broadcast sends, frozen when it starts: the template (subject, body, plain body, attachments), the
 // sender and the organisation's name. Editing or deleting the template afterwards changes nothing underway;
-// attachments are copied to the broadcast's own folder in R2 for the same reason.
+// attachments are copied to the broadcast's own folder in R2 for the same reason. An html template's tracking is
+// compiled here, once for every recipient (src/modules/tracking/compile.ts).
 
 export interface BroadcastSnapshot {
   template: {
@@ -22,6 +24,8 @@ export interface BroadcastSnapshot {
   };
   sender: { id: number; type: string; value: string; name: string | null; integration_id: number };
   organization: { name: string; domain: string };
+  /** The html template with its links found and marked for tracking; absent for text templates (and snapshots before Nov 2026). */
+  tracking?: CompiledTracking;
 }
 
 /** The broadcast's own R2 folder (under the organisation's, so deleting the account removes it). */
@@ -38,6 +42,7 @@ export async function takeSnapshot(
   broadcastId: number,
   templateId: number | null,
   senderId: number | null,
+  tracking: TrackingOptions,
 ): Promise<{ snapshot: BroadcastSnapshot } | { problem: string }> {
   const template = templateId ? await new TenantScope(db, templates, orgId).findById(templateId) : undefined;
   if (!template) return { problem: 'The template of this broadcast was deleted' };
@@ -53,12 +58,14 @@ export async function takeSnapshot(
     await putOrgFile(files, db, orgId, 'snapshot', key, object.body, { httpMetadata: { contentType: file.contentType } });
     attachments.push({ file_name: file.fileName, file_key: key, content_type: file.contentType, size: file.size });
   }
+  const type = template.type as TemplateType;
+  const compiled = type === 'text' ? undefined : await compileTracking(template.body, tracking, true);
   return {
     snapshot: {
       template: {
         id: template.id,
         name: template.name,
-        type: template.type as TemplateType,
+        type,
         subject: template.subject,
         body: template.body,
         body_plain: template.bodyPlain,
@@ -66,6 +73,7 @@ export async function takeSnapshot(
       },
       sender: { id: sender.id, type: sender.type, value: sender.value, name: sender.name, integration_id: sender.integrationId },
       organization: { name: org?.name ?? '', domain: org?.domain ?? '' },
+      ...(compiled ? { tracking: compiled } : {}),
     },
   };
 }

@@ -34,7 +34,7 @@ export async function messageContent(env: Env, db: Database, row: Row): Promise<
   try {
     const contact = row.contactId ? await loadContactPlaceholders(db, row.orgId, row.contactId) : null;
     const render = prepareTemplate({ type: snapshot.template.type, subject: snapshot.template.subject, body: snapshot.template.body, bodyPlain: snapshot.template.body_plain });
-    const link = await unsubscribeUrl(env, snapshot.organization.domain, { orgId: row.orgId, contactId: row.contactId, messageId: row.id });
+    const link = await unsubscribeUrl(env, snapshot.organization.domain, { orgId: row.orgId, contactId: row.contactId, messageId: row.id, broadcastId: row.broadcastId });
     const rendered = render({ contact: contact ?? {}, organization: snapshot.organization, unsubscribe_url: link });
     return { body: rendered.body, body_plain: rendered.body_plain, html };
   } catch (error) {

@@ -12,7 +12,7 @@ import { deliverBatch } from '../sending/deliver-batch';
 // records every message the platform sends.
 
 export { SEND_LEASE_MS };
-export { BLACKLISTED, MAX_EMAIL_ATTACHMENT_BYTES } from '../sending/compose';
+export { MAX_EMAIL_ATTACHMENT_BYTES } from '../sending/compose';
 
 export const SEND_KIND = 'send-message';
 

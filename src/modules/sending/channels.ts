@@ -5,9 +5,11 @@ import type { Env } from '../../env';
 import type { Transport } from '../../lib/transport/types';
 import { providerAccount, type IntegrationRow, type StoredDetails } from '../integration/account';
 import { ProviderUnavailableError, providers as defaultProviders, type Providers } from '../integration/providers';
+import type { BroadcastCache } from './compose';
 
 // The open channels of one queue invocation: each integration's row and transport, opened on first use and
-// shared by every batch of the invocation, so a consumer handed 100 batches opens one SMTP session, not 100.
+// shared by every batch of the invocation, so a consumer handed 100 batches opens one SMTP session, not 100;
+// likewise each broadcast's content is read and prepared once per invocation, not once per batch.
 
 export interface Channel {
   integration: IntegrationRow;
@@ -35,6 +37,8 @@ export interface ChannelProblem {
 export class SendChannels {
   private open = new Map<number, Promise<Channel | ChannelProblem>>();
   private client: Database | null = null;
+  /** The broadcasts the invocation's batches send, prepared once (compose.ts). */
+  readonly broadcasts: BroadcastCache = new Map();
 
   constructor(
     private env: Env,

@@ -1,22 +1,23 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { broadcasts, organizations, senders, templateAttachments, templates } from '../../db/schema';
+import { broadcasts, organizations, senders, subscriptions, templateAttachments, templates } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import type { Env } from '../../env';
 import { loadContactPlaceholdersMany } from '../../lib/templating/placeholders';
-import { prepareTemplate, TemplateRenderError, type TemplateRenderer } from '../../lib/templating/render-template';
-import { unsubscribeUrl } from '../../lib/templating/unsubscribe-link';
+import { TemplateRenderError } from '../../lib/templating/render-template';
 import type { OutgoingAttachment, OutgoingMessage } from '../../lib/transport/types';
 import { TEMPLATE_LIMITS, TEMPLATE_MESSAGES } from '../../shared/contracts/template';
 import { orgOrigin } from '../../lib/org-url';
-import { addressKey, blacklistedAmong } from '../blacklist/lookup';
-import { addTracking, type TrackingOptions } from '../tracking/rewrite';
+import type { TrackingOptions } from '../tracking/compile';
+import { bulkHeaders } from './bulk-headers';
+import { prepareBroadcastContent, prepareFinishedContent, renderMessage, type PreparedContent } from './message-content';
 import { sendTimeSkips } from './send-time-skips';
 import type { BroadcastSnapshot } from '../broadcast/snapshot';
 
 // Claimed message rows -> what the transport sends. A test message carries its rendered body in the row; a
-// broadcast message is rendered here, per recipient, from the broadcast's frozen snapshot (its row keeps no
-// body). Whatever cannot be sent (sender gone, blacklisted since, render error) becomes a permanent failure.
+// broadcast message is rendered here, per recipient, from the broadcast's content prepared once per invocation
+// (message-content.ts). A row left out on purpose (blacklisted, unsubscribed, STOP) is skipped with the reason
+// (send-time-skips.ts); whatever else cannot be sent (sender gone, render error) becomes a permanent failure.
 
 /** A message row as the claim returned it (snake_case columns). */
 export interface ClaimedMessage {
@@ -46,28 +47,31 @@ export const CLAIMED_COLUMNS = [
 export type Composed =
   | { row: ClaimedMessage; integrationId: number; message: OutgoingMessage }
   | { row: ClaimedMessage; failure: string }
-  /** Not sent and not failed: left out just before sending (see send-time-skips.ts). */
+  /** Not sent and not failed: left out on purpose (see send-time-skips.ts). */
   | { row: ClaimedMessage; skip: string };
 
-interface BroadcastForSending {
+export interface BroadcastForSending {
+  id: number;
+  name: string;
   snapshot: BroadcastSnapshot;
   doNotUnsubscribe: boolean;
-  subscriptionId: number | null;
+  subscription: { id: number; name: string } | null;
   skipUnsubscribed: boolean;
-  tracking: TrackingOptions;
-  render: TemplateRenderer | TemplateRenderError;
+  content: PreparedContent | TemplateRenderError;
 }
 
 /** An email's attachments are read into memory to be sent: above this the send fails rather than the worker. */
 export const MAX_EMAIL_ATTACHMENT_BYTES = 40_000_000;
-/** The error of a message whose address is on the blacklist. */
-export const BLACKLISTED = 'Not sent: the address is on the blacklist';
 
-/** Everything one invocation reads once and reuses across batches: snapshots, parsed templates, files. */
+/** A broadcast's content and sending rules by `${orgId}:${broadcastId}`: read and prepared once per invocation. */
+export type BroadcastCache = Map<string, Promise<BroadcastForSending | null>>;
+
+/** What composing reads once and reuses: broadcasts across the invocation's batches; files and organisations per batch. */
 export class ComposeCache {
-  broadcasts = new Map<number, BroadcastForSending | null>();
   files = new Map<string, Promise<Uint8Array | null>>();
   organizations = new Map<number, Promise<{ domain: string; tracking: TrackingOptions } | undefined>>();
+
+  constructor(readonly broadcasts: BroadcastCache = new Map()) {}
 
   /** The organisation's host and tracking defaults (test messages follow them). */
   organization(db: Database, orgId: number) {
@@ -91,137 +95,112 @@ export class ComposeCache {
     }
     return file;
   }
+
+  /** The broadcast's snapshot, rules and prepared content, read once per invocation. */
+  broadcast(env: Env, db: Database, orgId: number, id: number): Promise<BroadcastForSending | null> {
+    const key = `${orgId}:${id}`;
+    let b = this.broadcasts.get(key);
+    if (!b) {
+      b = loadBroadcastForSending(env, db, orgId, id);
+      this.broadcasts.set(key, b);
+      b.catch(() => this.broadcasts.delete(key));
+    }
+    return b;
+  }
 }
 
 /** Builds the outgoing messages of a batch of claimed rows of one organisation. */
 export async function composeBatch(env: Env, db: Database, orgId: number, rows: ClaimedMessage[], cache: ComposeCache): Promise<Composed[]> {
-  const blacklisted = await blacklistedAmong(
-    db,
-    orgId,
-    rows.filter((r) => r.to_address).map((r) => ({ type: r.type === 'sms' ? 'phone' : 'email', value: r.to_address })),
-  );
-  const isBlocked = (r: ClaimedMessage) => blacklisted.has(addressKey(r.type === 'sms' ? 'phone' : 'email', r.to_address));
-  const forBroadcast = rows.filter((r) => r.broadcast_id !== null);
-  const single = rows.filter((r) => r.broadcast_id === null);
-  const composed = [
-    ...(await composeBroadcastRows(env, db, orgId, forBroadcast, cache)),
-    ...(await Promise.all(single.map((r) => composeStoredRow(env, db, r, cache)))),
+  const skips = new Map<number, string>();
+  for (const broadcastId of new Set(rows.map((r) => r.broadcast_id))) {
+    const b = broadcastId === null ? null : await cache.broadcast(env, db, orgId, broadcastId);
+    const rule = b && { subscriptionId: b.subscription?.id ?? null, skipUnsubscribed: b.skipUnsubscribed };
+    const found = await sendTimeSkips(db, orgId, rule, rows.filter((r) => r.broadcast_id === broadcastId));
+    for (const [id, reason] of found) skips.set(id, reason);
+  }
+  const toSend = rows.filter((r) => !skips.has(r.id));
+  return [
+    ...rows.filter((r) => skips.has(r.id)).map((row) => ({ row, skip: skips.get(row.id)! })),
+    ...(await composeBroadcastRows(env, db, orgId, toSend.filter((r) => r.broadcast_id !== null), cache)),
+    ...(await Promise.all(toSend.filter((r) => r.broadcast_id === null).map((r) => composeStoredRow(env, db, r, cache)))),
   ];
-  return composed.map((c) => ('message' in c && isBlocked(c.row) ? { row: c.row, failure: BLACKLISTED } : c));
 }
 
-/** The broadcast's snapshot and parsed template, read once per invocation. */
-async function broadcastOf(db: Database, orgId: number, id: number, cache: ComposeCache) {
-  if (!cache.broadcasts.has(id)) {
-    const [b] = await db
-      .select({
-        snapshot: broadcasts.snapshot,
-        doNotUnsubscribe: broadcasts.doNotUnsubscribe,
-        subscriptionId: broadcasts.subscriptionId,
-        skipUnsubscribed: broadcasts.skipUnsubscribed,
-        trackOpens: broadcasts.trackOpens,
-        trackClicks: broadcasts.trackClicks,
-      })
-      .from(broadcasts)
-      .where(and(eq(broadcasts.id, id), eq(broadcasts.orgId, orgId)));
-    const snapshot = b?.snapshot as BroadcastSnapshot | null | undefined;
-    let render: TemplateRenderer | TemplateRenderError | null = null;
-    if (snapshot) {
-      try {
-        render = prepareTemplate({ type: snapshot.template.type, subject: snapshot.template.subject, body: snapshot.template.body, bodyPlain: snapshot.template.body_plain });
-      } catch (error) {
-        if (!(error instanceof TemplateRenderError)) throw error;
-        render = error;
-      }
-    }
-    cache.broadcasts.set(
-      id,
-      snapshot && render
-        ? {
-            snapshot,
-            doNotUnsubscribe: b!.doNotUnsubscribe,
-            subscriptionId: b!.subscriptionId,
-            skipUnsubscribed: b!.skipUnsubscribed,
-            tracking: { opens: b!.trackOpens, clicks: b!.trackClicks },
-            render,
-          }
-        : null,
-    );
+async function loadBroadcastForSending(env: Env, db: Database, orgId: number, id: number): Promise<BroadcastForSending | null> {
+  const [b] = await db
+    .select({
+      name: broadcasts.name,
+      snapshot: broadcasts.snapshot,
+      doNotUnsubscribe: broadcasts.doNotUnsubscribe,
+      subscriptionId: broadcasts.subscriptionId,
+      subscriptionName: subscriptions.name,
+      skipUnsubscribed: broadcasts.skipUnsubscribed,
+      trackOpens: broadcasts.trackOpens,
+      trackClicks: broadcasts.trackClicks,
+    })
+    .from(broadcasts)
+    .leftJoin(subscriptions, and(eq(subscriptions.id, broadcasts.subscriptionId), eq(subscriptions.orgId, orgId)))
+    .where(and(eq(broadcasts.id, id), eq(broadcasts.orgId, orgId)));
+  const snapshot = b?.snapshot as BroadcastSnapshot | null | undefined;
+  if (!b || !snapshot) return null;
+  let content: PreparedContent | TemplateRenderError;
+  try {
+    const origin = orgOrigin(env, snapshot.organization.domain);
+    content = await prepareBroadcastContent(env, { orgId, broadcastId: id, origin }, snapshot, { opens: b.trackOpens, clicks: b.trackClicks });
+  } catch (error) {
+    if (!(error instanceof TemplateRenderError)) throw error;
+    content = error;
   }
-  return cache.broadcasts.get(id)!;
+  return {
+    id,
+    name: b.name,
+    snapshot,
+    doNotUnsubscribe: b.doNotUnsubscribe,
+    subscription: b.subscriptionId !== null && b.subscriptionName !== null ? { id: b.subscriptionId, name: b.subscriptionName } : null,
+    skipUnsubscribed: b.skipUnsubscribed,
+    content,
+  };
 }
 
 async function composeBroadcastRows(env: Env, db: Database, orgId: number, rows: ClaimedMessage[], cache: ComposeCache): Promise<Composed[]> {
   if (rows.length === 0) return [];
   const people = await loadContactPlaceholdersMany(db, orgId, rows.map((r) => r.contact_id).filter((id): id is number => id !== null));
-  const skips = new Map<number, string>();
-  for (const broadcastId of new Set(rows.map((r) => r.broadcast_id!))) {
-    const b = await broadcastOf(db, orgId, broadcastId, cache);
-    if (!b) continue;
-    const found = await sendTimeSkips(db, orgId, b, rows.filter((r) => r.broadcast_id === broadcastId));
-    for (const [id, reason] of found) skips.set(id, reason);
-  }
-  const out: Composed[] = [];
-  for (const row of rows) {
-    const b = await broadcastOf(db, orgId, row.broadcast_id!, cache);
-    if (!b) {
-      out.push({ row, failure: 'The broadcast has no frozen content' });
-      continue;
-    }
-    const skip = skips.get(row.id);
-    if (skip) {
-      out.push({ row, skip });
-      continue;
-    }
-    const contact = row.contact_id === null ? undefined : people.get(row.contact_id);
-    if (!contact) {
-      out.push({ row, failure: 'The contact was deleted before the message went out' });
-      continue;
-    }
-    if (b.render instanceof TemplateRenderError) {
-      out.push({ row, failure: b.render.message });
-      continue;
-    }
-    const link = await unsubscribeUrl(env, b.snapshot.organization.domain, { orgId, contactId: contact.id, messageId: row.id });
-    let rendered;
-    try {
-      rendered = b.render({ contact, organization: b.snapshot.organization, unsubscribe_url: link });
-    } catch (error) {
-      out.push({ row, failure: error instanceof TemplateRenderError ? error.message : String(error) });
-      continue;
-    }
-    const base = { id: row.id, from: { address: row.from_address, name: row.from_name }, to: row.to_address, body: rendered.body };
-    if (row.type === 'sms') {
-      if ([...rendered.body].length > TEMPLATE_LIMITS.smsCharacters) out.push({ row, failure: TEMPLATE_MESSAGES.smsTooLong });
-      else out.push({ row, integrationId: b.snapshot.sender.integration_id, message: base });
-      continue;
-    }
-    const template = b.snapshot.template;
-    const attachments = await readAttachments(env, cache, template.attachments.map((a) => ({ filename: a.file_name, contentType: a.content_type, key: a.file_key, size: a.size })));
-    if (typeof attachments === 'string') {
-      out.push({ row, failure: attachments });
-      continue;
-    }
-    const html = template.type !== 'text';
-    const target = { origin: orgOrigin(env, b.snapshot.organization.domain), orgId, messageId: row.id, unsubscribeUrl: link };
-    out.push({
-      row,
-      integrationId: b.snapshot.sender.integration_id,
-      message: {
-        ...base,
-        body: html ? await addTracking(env, rendered.body, target, b.tracking) : rendered.body,
-        // html templates have no subject of their own: the template name is the subject, as for test messages.
-        subject: rendered.subject ?? template.name,
-        bodyPlain: rendered.body_plain,
-        html,
-        attachments,
-        // RFC 2369 and RFC 8058: mail clients offer an unsubscribe button, and a POST of List-Unsubscribe=One-Click
-        // to the same URL unsubscribes at once (src/modules/unsubscribe/one-click.ts).
-        headers: b.doNotUnsubscribe ? null : { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-      },
-    });
-  }
-  return out;
+  return Promise.all(
+    rows.map(async (row): Promise<Composed> => {
+      const b = await cache.broadcast(env, db, orgId, row.broadcast_id!);
+      if (!b) return { row, failure: 'The broadcast has no frozen content' };
+      const contact = row.contact_id === null ? undefined : people.get(row.contact_id);
+      if (!contact) return { row, failure: 'The contact was deleted before the message went out' };
+      if (b.content instanceof TemplateRenderError) return { row, failure: b.content.message };
+      let made;
+      try {
+        made = await renderMessage(env, b.content, { id: row.id, contactId: contact.id }, { contact, organization: b.snapshot.organization });
+      } catch (error) {
+        return { row, failure: error instanceof TemplateRenderError ? error.message : String(error) };
+      }
+      const base = { id: row.id, from: { address: row.from_address, name: row.from_name }, to: row.to_address, body: made.body };
+      if (row.type === 'sms') {
+        if ([...made.body].length > TEMPLATE_LIMITS.smsCharacters) return { row, failure: TEMPLATE_MESSAGES.smsTooLong };
+        return { row, integrationId: b.snapshot.sender.integration_id, message: base };
+      }
+      const template = b.snapshot.template;
+      const attachments = await readAttachments(env, cache, template.attachments.map((a) => ({ filename: a.file_name, contentType: a.content_type, key: a.file_key, size: a.size })));
+      if (typeof attachments === 'string') return { row, failure: attachments };
+      return {
+        row,
+        integrationId: b.snapshot.sender.integration_id,
+        message: {
+          ...base,
+          // html templates have no subject of their own: the template name is the subject, as for test messages.
+          subject: made.subject ?? template.name,
+          bodyPlain: made.bodyPlain,
+          html: b.content.html,
+          attachments,
+          headers: bulkHeaders(env, { orgId, broadcast: b, unsubscribeUrl: made.unsubscribeUrl }),
+        },
+      };
+    }),
+  );
 }
 
 /** A message whose content is in its row (test messages): its sender and template's files. */
@@ -242,12 +221,17 @@ async function composeStoredRow(env: Env, db: Database, row: ClaimedMessage, cac
     if (typeof read === 'string') return { row, failure: read };
     attachments = read;
   }
+  const subject = row.subject ?? '';
   // Text templates sent by email are plain text; html and email templates are html. Test messages are tracked
-  // as the organisation's defaults say, so their opens and clicks show on the message like any other.
-  const html = templateType !== 'text';
-  const org = html ? await cache.organization(db, row.org_id) : undefined;
-  const body = org ? await addTracking(env, row.body, { origin: orgOrigin(env, org.domain), orgId: row.org_id, messageId: row.id, unsubscribeUrl: null }, org.tracking) : row.body;
-  return { row, integrationId: sender.integrationId, message: { ...base, body, subject: row.subject ?? '', bodyPlain: row.body_plain, html, attachments } };
+  // as the organisation's defaults say, so their opens and clicks show on the message like any other, by the
+  // same two steps as a broadcast's messages.
+  if (templateType === 'text') return { row, integrationId: sender.integrationId, message: { ...base, subject, bodyPlain: row.body_plain, html: false, attachments } };
+  const org = await cache.organization(db, row.org_id);
+  const tracking = org?.tracking ?? { opens: false, clicks: false };
+  const origin = orgOrigin(env, org?.domain ?? '');
+  const content = await prepareFinishedContent(env, { orgId: row.org_id, messageId: row.id, origin }, { subject, body: row.body, bodyPlain: row.body_plain }, tracking);
+  const made = await renderMessage(env, content, { id: row.id, contactId: row.contact_id }, { contact: {}, organization: { name: '', domain: org?.domain ?? '' } });
+  return { row, integrationId: sender.integrationId, message: { ...base, body: made.body, subject, bodyPlain: made.bodyPlain, html: true, attachments } };
 }
 
 /** Reads the files of a message from R2, or says why it cannot carry them. */

@@ -160,7 +160,7 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
   let reach: Reachability = { kind: 'unknown' };
   let crash: unknown = null;
   try {
-    const composed = await composeBatch(env, db, orgId, claim.rows, new ComposeCache());
+    const composed = await composeBatch(env, db, orgId, claim.rows, new ComposeCache(channels.broadcasts));
     const groups = new Map<number, { row: ClaimedMessage; message: OutgoingMessage }[]>();
     for (const c of composed as Composed[]) {
       if ('failure' in c) outcomes.set(c.row.id, { id: c.row.id, status: 'failed', error: c.failure, retryable: false });

@@ -2,9 +2,10 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../../context';
 import { nonDocumentSecurityHeaders } from '../../middleware/security-headers';
 import { queueHit, type TrackingHit } from './hit';
-import { readClickToken, readOpenToken } from './tokens';
+import { readClickToken, readLinkClick, readOpenToken, type ClickRef } from './tokens';
 
-// GET (and HEAD) /t/o/<token>: the open pixel; /t/c/<token>: the click redirect. Served on any host by the same
+// GET (and HEAD) /t/o/<token>: the open pixel; /t/c/<message token>/<link token> and /t/c/<token>: the click
+// redirect (tokens.ts says which is which). Served on any host by the same
 // worker, with no database read or write on the request path: the token says everything, and the hit goes to
 // the events queue after the answer, batched with the isolate's other hits (hit.ts); count.ts counts it. A
 // token that is not ours is a 404, never a redirect. Answers are built in one step with the policy of non-pages.
@@ -37,9 +38,12 @@ export const trackingRoutes = new Hono<AppEnv>()
     const headers = { ...nonDocumentSecurityHeaders(c), 'content-type': 'image/gif', 'cache-control': NO_STORE };
     return new Response(c.req.method === 'HEAD' ? null : PIXEL, { status: 200, headers });
   })
-  .on(['GET', 'HEAD'], '/c/:token', async (c) => {
-    const ref = await readClickToken(c.env, c.req.param('token'));
-    if (!ref) return c.notFound();
-    record(c, { o: ref.orgId, m: ref.messageId, kind: 'click', l: ref.linkIndex, u: ref.url, ...(ref.honeypot ? { h: 1 as const } : {}) });
-    return new Response(null, { status: 302, headers: { ...nonDocumentSecurityHeaders(c), location: ref.url, 'cache-control': NO_STORE } });
-  });
+  .on(['GET', 'HEAD'], '/c/:message/:link', async (c) => click(c, await readLinkClick(c.env, c.req.param('message'), c.req.param('link'))))
+  .on(['GET', 'HEAD'], '/c/:token', async (c) => click(c, await readClickToken(c.env, c.req.param('token'))));
+
+/** Records a click and redirects to the link's own URL; a token that is not ours is a 404 that goes nowhere. */
+function click(c: Context<AppEnv>, ref: ClickRef | null): Response | Promise<Response> {
+  if (!ref) return c.notFound();
+  record(c, { o: ref.orgId, m: ref.messageId, kind: 'click', l: ref.linkIndex, u: ref.url, ...(ref.honeypot ? { h: 1 as const } : {}) });
+  return new Response(null, { status: 302, headers: { ...nonDocumentSecurityHeaders(c), location: ref.url, 'cache-control': NO_STORE } });
+}

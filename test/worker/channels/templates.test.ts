@@ -136,7 +136,7 @@ describe('template preview with placeholders', () => {
     const url = new URL(lines[5]);
     expect(url.origin).toBe(`http://${o.org}.localhost:8787`);
     expect(url.pathname).toBe('/unsubscribe');
-    expect(await readUnsubscribeToken(env, url.searchParams.get('m')!)).toEqual({ orgId: o.orgId, contactId, messageId: null });
+    expect(await readUnsubscribeToken(env, url.searchParams.get('m')!)).toEqual({ orgId: o.orgId, contactId, messageId: null, broadcastId: null });
   });
 
   it('renders without a contact, and refuses a contact of another organisation', async () => {

@@ -245,14 +245,14 @@ describe('the send consumer', () => {
     expect((await row<MessageRow>('messages', id))!.status).toBe('sent');
   });
 
-  it('never sends to an address blacklisted after the message was queued', async () => {
+  it('skips (never sends to) an address blacklisted after the message was queued, with the reason', async () => {
     const { o, email } = await setup();
     const id = await queued(o, email.id);
     await env.DB.prepare("INSERT INTO blacklist (org_id, type, value) VALUES (?, 'email', 'to@example.com')").bind(o.orgId).run();
     const rec = recordingProviders();
     await deliver(o, id, 1, rec.providers);
     expect(rec.sent).toHaveLength(0);
-    expect(await row<MessageRow>('messages', id)).toMatchObject({ status: 'failed', error: 'Not sent: the address is on the blacklist' });
+    expect(await row<MessageRow>('messages', id)).toMatchObject({ status: 'skipped', error: 'The address is on the blacklist' });
   });
 
   it('fails permanently when the sender is gone, and ignores another organisation in the body', async () => {

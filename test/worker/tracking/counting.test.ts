@@ -11,9 +11,11 @@ import type { OutgoingMessage } from '../../../src/lib/transport/types';
 import { hashAddress } from '../../../src/modules/tracking/address-hash';
 import { countHits } from '../../../src/modules/tracking/count';
 import type { TrackingHit, TrackingHitsBody } from '../../../src/modules/tracking/hit';
-import { addTracking } from '../../../src/modules/tracking/rewrite';
+import { assembleTracking, signLinks } from '../../../src/modules/tracking/assemble';
+import { compileTracking } from '../../../src/modules/tracking/compile';
 import { countSpilledHits, SPILL_PREFIX, spillHits } from '../../../src/modules/tracking/spill';
-import { clickToken, openToken, readClickToken } from '../../../src/modules/tracking/tokens';
+import { clickToken, openToken, readClickToken, readLinkClick } from '../../../src/modules/tracking/tokens';
+import { messageToken } from '../../../src/lib/templating/unsubscribe-link';
 import { createTemplate } from '../channels/channel-helpers';
 import { appFetch } from '../helpers';
 import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
@@ -39,6 +41,12 @@ async function visit(url: string, queue: Queue, init: { method?: string; ua?: st
   if (init.ua !== null) headers['user-agent'] = init.ua ?? CHROME;
   const req = new Request(url, { method: init.method ?? 'GET', headers, redirect: 'manual', cf: init.cf } as RequestInit);
   return appFetch(req, { env: { EVENTS_QUEUE: queue }, settle: true });
+}
+
+/** What a click URL (/t/c/<message>/<link>, or /t/c/<token> for a personalised link) names. */
+function readClickUrl(url: string) {
+  const [first, second] = url.split('/t/c/')[1].split('/');
+  return second === undefined ? readClickToken(E, first) : readLinkClick(E, first, second);
 }
 
 const trackingUrls = (html: string) => [...html.matchAll(/(?:href|src)="(https?:\/\/[^"]*\/t\/[oc]\/[^"]+)"/g)].map((m) => m[1]);
@@ -77,7 +85,7 @@ describe('tracking in the sent html', () => {
     expect(urls).toHaveLength(4);
     expect(html.indexOf('aria-hidden="true"')).toBeLessThan(html.indexOf('<p>Hi Ann</p>'));
     expect(html.lastIndexOf('/t/o/')).toBeGreaterThan(html.lastIndexOf('/t/c/'));
-    const refs = await Promise.all(urls.filter((u) => u.includes('/t/c/')).map((u) => readClickToken(E, u.split('/t/c/')[1])));
+    const refs = await Promise.all(urls.filter((u) => u.includes('/t/c/')).map(readClickUrl));
     expect(refs.map((r) => [r!.linkIndex, r!.url, r!.honeypot])).toEqual([
       [-1, `http://${o.org}.localhost:8787/`, true],
       [0, 'https://shop.example.com/a?x=1&y=2', false],
@@ -103,7 +111,10 @@ describe('tracking in the sent html', () => {
   });
 
   it('keeps the html of a fragment whole and tracked', async () => {
-    const html = await addTracking(E, '<p><a href="https://x.example/">x</a></p>', { origin: 'https://o.example', orgId: 1, messageId: 2, unsubscribeUrl: null }, { opens: true, clicks: true });
+    const compiled = await compileTracking('<p><a href="https://x.example/">x</a></p>', { opens: true, clicks: true }, false);
+    const signed = await signLinks(E, compiled, { orgId: 1, broadcastId: null, messageId: 2, origin: 'https://o.example' });
+    const token = await messageToken(E, { orgId: 1, contactId: null, messageId: 2 });
+    const { html } = await assembleTracking(E, { html: compiled.html, text: compiled.text }, { orgId: 1, messageId: 2, origin: 'https://o.example', token, unsubscribeUrl: null, signed });
     expect(html).toMatch(/^<a href="https:\/\/o\.example\/t\/c\/[^"]+" style="display:none/);
     expect(html).toMatch(/<p><a href="https:\/\/o\.example\/t\/c\/[^"]+">x<\/a><\/p><img src="https:\/\/o\.example\/t\/o\/[^"]+"/);
   });
