@@ -119,20 +119,42 @@ function longestLine(text: string): number {
 export function quotedPrintable(text: string): string {
   const out: string[] = [];
   for (const line of text.split('\r\n')) {
-    const bytes = encoder.encode(line);
-    let current = '';
-    for (let i = 0; i < bytes.length; i++) {
-      const b = bytes[i];
-      const last = i === bytes.length - 1;
-      const literal = (b >= 33 && b <= 126 && b !== 61) || ((b === 32 || b === 9) && !last);
-      const token = literal ? String.fromCharCode(b) : `=${HEX[b >> 4]}${HEX[b & 15]}`;
-      if (current.length + token.length > 75) {
-        out.push(`${current}=`);
-        current = '';
-      }
-      current += token;
+    const escaped = PRINTABLE_LINE.test(line) ? escapePrintable(line) : escapeBytes(line);
+    // Soft breaks every 75 characters, never inside an =XX escape ('=' only ever starts one here).
+    let start = 0;
+    while (escaped.length - start > 75) {
+      let end = start + 75;
+      if (escaped[end - 1] === '=') end -= 1;
+      else if (escaped[end - 2] === '=') end -= 2;
+      out.push(`${escaped.slice(start, end)}=`);
+      start = end;
     }
-    out.push(current);
+    out.push(escaped.slice(start));
   }
   return out.join('\r\n');
+}
+
+/** Printable ASCII, spaces and tabs: the lines (most of an html mail) that need only "=" and a trailing blank escaped. */
+const PRINTABLE_LINE = /^[\u0020-\u007e\t]*$/;
+
+/** A printable ASCII line's escapes, by string operations: long tracked html lines go through here. */
+function escapePrintable(line: string): string {
+  const escaped = line.includes('=') ? line.replace(/=/g, '=3D') : line;
+  const last = escaped[escaped.length - 1];
+  if (last === ' ') return `${escaped.slice(0, -1)}=20`;
+  if (last === '\t') return `${escaped.slice(0, -1)}=09`;
+  return escaped;
+}
+
+/** Any other line's escapes, byte by byte of its UTF-8. */
+function escapeBytes(line: string): string {
+  const bytes = encoder.encode(line);
+  let escaped = '';
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    const last = i === bytes.length - 1;
+    const literal = (b >= 33 && b <= 126 && b !== 61) || ((b === 32 || b === 9) && !last);
+    escaped += literal ? String.fromCharCode(b) : `=${HEX[b >> 4]}${HEX[b & 15]}`;
+  }
+  return escaped;
 }

@@ -50,7 +50,7 @@ export interface MessageTracking {
 
 /** The rendered html and text of a message with every mark replaced by its tracking URL (or, untracked, its href). */
 export async function assembleTracking(env: Keys, rendered: { html: string; text: string }, m: MessageTracking): Promise<{ html: string; text: string }> {
-  const personal = await signPersonalLinks(env, `${rendered.html}\n${rendered.text}`, m);
+  const personal = await signPersonalLinks(env, rendered.html + rendered.text, m);
   const click = (token: string) => `${m.origin}${TRACKING_PATHS.click}${m.token}/${token}`;
   const urlOf = (kind: string, index: string, href: string | undefined, inHtml: boolean): string => {
     if (kind === 'L') return click(m.signed.links[Number(index)] ?? '');
@@ -69,6 +69,7 @@ const personalKey = (index: string, href: string) => `${index}\u0000${href}`;
 
 /** The tracked URL of each personalised link in `rendered` that renders to a web address (one signature each). */
 async function signPersonalLinks(env: Keys, rendered: string, m: MessageTracking): Promise<Map<string, string>> {
+  if (!m.signed.links.includes(null)) return new Map();
   const wanted = new Map<string, { index: number; url: string }>();
   for (const [, kind, index, href] of rendered.matchAll(markerPattern())) {
     if (kind !== 'P' || href === undefined) continue;

@@ -1,5 +1,5 @@
 import { htmlToText } from '../../lib/mime/html-to-text';
-import { decodeAttribute, linkMarker, MARKER, markerPattern, NONCHARACTERS, personalisedMarker } from './markers';
+import { decodeAttribute, linkMarker, MARKER, markerPattern, MARK_CHARACTERS, personalisedMarker } from './markers';
 
 // Tracking compiled once per broadcast (when the runner freezes its content), not once per message. Workers'
 // HTMLRewriter reads the template's html once: every web link's href becomes a marker naming the link's index
@@ -43,7 +43,7 @@ const UNSUBSCRIBE_PLACEHOLDER = /^\{\{-?\s*unsubscribe_url\s*-?\}\}$/;
  * message); a message's finished html (a test message) is compiled with it off.
  */
 export async function compileTracking(source: string, options: TrackingOptions, liquid: boolean): Promise<CompiledTracking> {
-  const html = source.replace(NONCHARACTERS, '');
+  const html = source.replace(MARK_CHARACTERS, '');
   const links: (string | null)[] = [];
   let sawBody = false;
   let rewriter = new HTMLRewriter();
@@ -82,9 +82,9 @@ export async function compileTracking(source: string, options: TrackingOptions, 
  */
 function plainTextOf(marked: string, liquid: boolean): string {
   const held: string[] = [];
-  const hold = (text: string) => `\uFDD3${held.push(text) - 1}\uFDD4`;
+  const hold = (text: string) => `\u0004${held.push(text) - 1}\u0005`;
   let source = marked.split(MARKER.honeypot).join('').split(MARKER.pixel).join('').replace(markerPattern(), hold);
   if (liquid) source = source.replace(new RegExp(LIQUID.source, 'g'), hold);
-  const text = htmlToText(source, { isLink: (href) => href.startsWith('\uFDD3') });
-  return text.replace(/\uFDD3(\d+)\uFDD4/g, (_m, n: string) => held[Number(n)]);
+  const text = htmlToText(source, { isLink: (href) => href.startsWith('\u0004') });
+  return text.replace(/\u0004(\d+)\u0005/g, (_m, n: string) => held[Number(n)]);
 }

@@ -1,24 +1,27 @@
 // The marks compile.ts leaves in a broadcast's html and text where tracking goes, and the html that replaces the
-// honeypot's and the pixel's. Marks are made of Unicode noncharacters (U+FDD0...), which no text people write
-// contains (compile.ts drops any from a template): Liquid and the html parser pass them through untouched.
-//   \uFDD0 L<i> \uFDD2            link i's tracked URL
-//   \uFDD0 P<i> \uFDD1 <href> \uFDD2  link i, whose href (a raw attribute value, placeholders rendered) is signed per message
-//   \uFDD0 H \uFDD2 / \uFDD0 O \uFDD2   the honeypot link / the open pixel
+// honeypot's and the pixel's. Marks are made of the control characters U+0001 to U+0003, which html text may not
+// contain (compile.ts drops any from a template) and which Liquid and the html parser pass through untouched. Not
+// characters above U+00FF: a single one makes V8 store the whole message as a two-byte string, and every later
+// pass over it (MIME encoding, dot-stuffing, the socket's UTF-8 encoding) several times slower.
+//   \u0001 L<i> \u0003              link i's tracked URL
+//   \u0001 P<i> \u0002 <href> \u0003  link i, whose href (a raw attribute value, placeholders rendered) is signed per message
+//   \u0001 H \u0003 / \u0001 O \u0003    the honeypot link / the open pixel
+// U+0004 and U+0005 are compile.ts's own, while it makes the text.
 
-const START = '\uFDD0';
-const INSIDE = '\uFDD1';
-const END = '\uFDD2';
+const START = '\u0001';
+const INSIDE = '\u0002';
+const END = '\u0003';
 
 export const MARKER = { honeypot: `${START}H${END}`, pixel: `${START}O${END}` } as const;
 
-/** Every noncharacter of the range the marks use (U+FDD0 to U+FDEF). */
-export const NONCHARACTERS = /[\uFDD0-\uFDEF]/g;
+/** The characters marks (and compile.ts) use, dropped from a template before it is marked. */
+export const MARK_CHARACTERS = /[\u0001-\u0005]/g;
 
 export const linkMarker = (index: number) => `${START}L${index}${END}`;
 export const personalisedMarker = (index: number, rawHref: string) => `${START}P${index}${INSIDE}${rawHref}${END}`;
 
 /** Matches every mark: [1] the kind (H, O, L, P), [2] the link index, [3] a personalised link's href. */
-export const markerPattern = () => /\uFDD0([HOLP])(\d*)(?:\uFDD1([^\uFDD2]*))?\uFDD2/g;
+export const markerPattern = () => /\u0001([HOLP])(\d*)(?:\u0002([^\u0003]*))?\u0003/g;
 
 /** An attribute's text as the browser would read it (the rewriter hands it over as written: `&amp;` and all). */
 export function decodeAttribute(value: string): string {

@@ -120,6 +120,24 @@ describe('MIME building', () => {
     }
   });
 
+  it('quoted-printable of long ASCII lines (tracked html on one line) escapes "=" and a trailing blank and round-trips', async () => {
+    const line = Array.from({ length: 60 }, (_, i) => `<a href="https://x.example/t/c/a${'b'.repeat(i % 7)}?u=${i}&amp;v==">${i}</a>`).join('');
+    for (const text of [line, `${line} `, `${line}\t`, `==${line}=`]) {
+      const encoded = quotedPrintable(text);
+      for (const out of encoded.split('\r\n')) {
+        expect(out.length).toBeLessThanOrEqual(76);
+        // Every "=" starts an escape or is the soft break at the end.
+        expect(out.replace(/=[0-9A-F]{2}/g, '')).toMatch(/^[^=]*=?$/);
+      }
+      // RFC 2045 6.7 decoding: soft breaks removed, then each =XX is its byte (all ASCII here).
+      const decoded = encoded.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      expect(decoded).toBe(text);
+      const raw = buildEmail({ ...base, html: false, body: text });
+      expect(raw).toContain('Content-Transfer-Encoding: quoted-printable');
+      expect((await PostalMime.parse(raw)).text?.trimEnd()).toBe(text.trimEnd());
+    }
+  });
+
   it('splits encoded words on whole characters', () => {
     const words = encodeWords('😀'.repeat(40)).split('\r\n ');
     expect(words.length).toBeGreaterThan(1);
