@@ -1,6 +1,6 @@
 // `npm test`: installs, then runs every test stage in order and stops at the first failure:
 // typecheck, worker tests, transport tests, console tests, browser end-to-end tests (builds the console and makes sure
-// Chromium is installed first). Ends with a one-line summary; exits non-zero when a stage failed.
+// Chromium and SpamAssassin are installed first). Ends with a one-line summary; exits non-zero when a stage failed.
 // Starts on the system Node (v20) with node: builtins only, then continues on the pinned Node 22.
 import { fileURLToPath } from 'node:url';
 import { ensureInstalled, reexecOnNode22 } from './lib/install.mjs';
@@ -13,6 +13,7 @@ main(async () => {
   // A signal (Ctrl-C, a CI timeout) is passed on to the running stage, which stops its own servers.
   onShutdown(async () => console.log('\nTests interrupted.'));
   const { ensureChromium } = await import('./lib/chromium.mjs');
+  const { ensureSpamAssassin } = await import('./lib/spamassassin.mjs');
   const stages = [
     ['typecheck', () => npmRun('typecheck')],
     ['worker tests', () => npmRun('test:worker')],
@@ -23,6 +24,7 @@ main(async () => {
       async () => {
         await npmRun('build:web');
         await ensureChromium();
+        await ensureSpamAssassin();
         await npmRun('test:e2e');
       },
     ],
