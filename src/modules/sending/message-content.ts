@@ -59,7 +59,7 @@ export async function prepareBroadcastContent(
   // Parsed as an email template whatever its type, so that the text made from the html is rendered too; a
   // template of type html has no subject of its own.
   const render = prepareTemplate({ type: 'email', subject: template.type === 'email' ? template.subject : null, body: compiled.html, bodyPlain: ownText ?? compiled.text });
-  const signed = await signLinks(env, compiled, { orgId: ids.orgId, broadcastId: ids.broadcastId, messageId: null, origin: ids.origin });
+  const signed = await signLinks(env, compiled, { broadcastId: ids.broadcastId, messageId: null, origin: ids.origin });
   return { ...ids, html: true, render, signed };
 }
 
@@ -72,7 +72,7 @@ export async function prepareFinishedContent(
 ): Promise<PreparedContent> {
   const compiled = await compileTracking(message.body, tracking, false);
   const text = message.bodyPlain?.trim() ? message.bodyPlain : compiled.text;
-  const signed = await signLinks(env, compiled, { orgId: ids.orgId, broadcastId: null, messageId: ids.messageId, origin: ids.origin });
+  const signed = await signLinks(env, compiled, { broadcastId: null, messageId: ids.messageId, origin: ids.origin });
   const render: TemplateRenderer = () => ({ subject: message.subject, body: compiled.html, body_plain: text });
   return { orgId: ids.orgId, broadcastId: null, origin: ids.origin, html: true, render, signed };
 }

@@ -19,7 +19,6 @@ export interface SignedLinks {
 
 /** Who the links belong to: a broadcast, or one message that has none. */
 export interface LinkScope {
-  orgId: number;
   broadcastId: number | null;
   messageId: number | null;
   /** The organisation's origin, where the honeypot leads. */
@@ -28,7 +27,7 @@ export interface LinkScope {
 
 /** Signs every fixed link of a compiled html and its honeypot, in parallel. */
 export async function signLinks(env: Keys, compiled: CompiledTracking, scope: LinkScope): Promise<SignedLinks> {
-  const ref = { orgId: scope.orgId, broadcastId: scope.broadcastId, messageId: scope.messageId };
+  const ref = { broadcastId: scope.broadcastId, messageId: scope.messageId };
   const [honeypot, ...links] = await Promise.all([
     compiled.clicks ? linkToken(env, { ...ref, linkIndex: -1, url: `${scope.origin}/`, honeypot: true }) : null,
     ...compiled.links.map((url, linkIndex) => (url === null ? null : linkToken(env, { ...ref, linkIndex, url, honeypot: false }))),

@@ -11,6 +11,8 @@ import type { OutgoingMessage } from '../../../src/lib/transport/types';
 import type { BroadcastSnapshot } from '../../../src/modules/broadcast/snapshot';
 import { prepareBroadcastContent, renderMessage } from '../../../src/modules/sending/message-content';
 import { readClickToken, readLinkClick } from '../../../src/modules/tracking/tokens';
+import { signToken } from '../../../src/lib/crypto/signed-token';
+import { messageToken, readUnsubscribeToken } from '../../../src/lib/templating/unsubscribe-link';
 import { SKIP_REASONS } from '../../../src/shared/contracts/broadcast';
 import { createTemplate } from '../channels/channel-helpers';
 import { appFetch } from '../helpers';
@@ -99,11 +101,25 @@ describe('one signature per message', () => {
     const [aMessage, aToken] = aLink.split('/t/c/')[1].split('/');
     const [bMessage, bToken] = bLink.split('/t/c/')[1].split('/');
     const origin = aLink.split('/t/c/')[0];
-    for (const path of [`${aMessage}/${bToken}`, `${bMessage}/${aToken}`, `${aMessage}/${aToken.slice(0, -2)}AA`, `${aMessage.slice(0, -2)}AA/${aToken}`, `${aMessage}/${aMessage}`]) {
+    const parts = aToken.split('.');
+    const evil = [parts[0], parts[1], btoa('https://evil.example/').replace(/=+$/, ''), ...parts.slice(3)].join('.');
+    for (const path of [`${aMessage}/${evil}`, `${aMessage}/${bToken}`, `${bMessage}/${aToken}`, `${aMessage}/${aToken.slice(0, -2)}AA`, `${aMessage.slice(0, -2)}AA/${aToken}`, `${aMessage}/${aMessage}`]) {
       const res = await visit(`${origin}/t/c/${path}`);
       expect(res.status, path).toBe(404);
       expect(res.headers.get('location')).toBeNull();
     }
+  });
+});
+
+describe('links sent before compact tokens', () => {
+  it('keep working: a JSON unsubscribe token is still read', async () => {
+    const old = await signToken(E.SECRETS_KEY, 'unsubscribe', { o: 3, c: 4, m: 5 });
+    expect(old.split('.')).toHaveLength(2);
+    expect(await readUnsubscribeToken(E, old)).toEqual({ orgId: 3, contactId: 4, messageId: 5, broadcastId: null });
+    const now = await messageToken(E, { orgId: 3, contactId: 4, messageId: 5, broadcastId: 6 });
+    expect(now.length).toBeLessThan(50);
+    expect(await readUnsubscribeToken(E, now)).toEqual({ orgId: 3, contactId: 4, messageId: 5, broadcastId: 6 });
+    expect(await readUnsubscribeToken(E, now.replace('.5.', '.7.'))).toBeNull();
   });
 });
 

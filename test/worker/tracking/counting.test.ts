@@ -112,7 +112,7 @@ describe('tracking in the sent html', () => {
 
   it('keeps the html of a fragment whole and tracked', async () => {
     const compiled = await compileTracking('<p><a href="https://x.example/">x</a></p>', { opens: true, clicks: true }, false);
-    const signed = await signLinks(E, compiled, { orgId: 1, broadcastId: null, messageId: 2, origin: 'https://o.example' });
+    const signed = await signLinks(E, compiled, { broadcastId: null, messageId: 2, origin: 'https://o.example' });
     const token = await messageToken(E, { orgId: 1, contactId: null, messageId: 2 });
     const { html } = await assembleTracking(E, { html: compiled.html, text: compiled.text }, { orgId: 1, messageId: 2, origin: 'https://o.example', token, unsubscribeUrl: null, signed });
     expect(html).toMatch(/^<a href="https:\/\/o\.example\/t\/c\/[^"]+" style="display:none/);
