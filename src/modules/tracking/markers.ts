@@ -37,10 +37,10 @@ export function decodeAttribute(value: string): string {
 
 /** The 1x1 open pixel, last in the body. */
 export function pixelHtml(src: string): string {
-  return `<img src="${src}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;overflow:hidden" />`;
+  return `<img\nsrc="${src}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;overflow:hidden" />`;
 }
 
 /** The hidden honeypot link, first in the body: no person clicks what they cannot see; scanners follow every href. */
 export function honeypotHtml(href: string): string {
-  return `<a href="${href}" style="display:none !important;font-size:0;line-height:0;max-height:0;color:transparent" aria-hidden="true" tabindex="-1"></a>`;
+  return `<a\nhref="${href}" style="display:none !important;font-size:0;line-height:0;max-height:0;color:transparent" aria-hidden="true" tabindex="-1"></a>`;
 }

@@ -69,6 +69,20 @@ describe('the text alternative', () => {
   });
 });
 
+describe('the html part', () => {
+  it('stays 7-bit when tracking makes a one-line html longer than SMTP allows a line', async () => {
+    const body = `<p>Hi {{ contact.name }}</p>${'<p>News with a <a href="https://shop.example.com/offers">link</a>.</p>'.repeat(10)}`;
+    const { byAddress } = await sent('sb', body);
+    const ann = byAddress.get('ann@example.com')!;
+    expect(ann.body.length).toBeGreaterThan(998);
+    const raw = buildEmail({ messageId: 'x@y', from: ann.from, to: ann.to, subject: ann.subject, body: ann.body, html: true, bodyPlain: ann.bodyPlain });
+    const htmlPart = raw.slice(raw.indexOf('Content-Type: text/html'));
+    expect(htmlPart).toMatch(/^Content-Type: text\/html; charset=UTF-8\r\nContent-Transfer-Encoding: 7bit/);
+    // Each tracked link starts its line inside its tag: the page reads exactly as written.
+    expect(ann.body).toMatch(/<p>News with a <a\nhref="http:\/\/sb[^"]+\/t\/c\/[^"]+">link<\/a>\.<\/p>/);
+  });
+});
+
 describe('one signature per message', () => {
   it('assembles a message with 40 links with exactly one signature, and each link still redirects to its own URL', async () => {
     const links = Array.from({ length: 40 }, (_, i) => `<p><a href="https://news.example.com/story/${i}">Story ${i}</a></p>`).join('');

@@ -115,8 +115,8 @@ describe('tracking in the sent html', () => {
     const signed = await signLinks(E, compiled, { broadcastId: null, messageId: 2, origin: 'https://o.example' });
     const token = await messageToken(E, { orgId: 1, contactId: null, messageId: 2 });
     const { html } = await assembleTracking(E, { html: compiled.html, text: compiled.text }, { orgId: 1, messageId: 2, origin: 'https://o.example', token, unsubscribeUrl: null, signed });
-    expect(html).toMatch(/^<a href="https:\/\/o\.example\/t\/c\/[^"]+" style="display:none/);
-    expect(html).toMatch(/<p><a href="https:\/\/o\.example\/t\/c\/[^"]+">x<\/a><\/p><img src="https:\/\/o\.example\/t\/o\/[^"]+"/);
+    expect(html).toMatch(/^<a\nhref="https:\/\/o\.example\/t\/c\/[^"]+" style="display:none/);
+    expect(html).toMatch(/<p><a\nhref="https:\/\/o\.example\/t\/c\/[^"]+">x<\/a><\/p><img\nsrc="https:\/\/o\.example\/t\/o\/[^"]+"/);
   });
 });
 
