@@ -27,7 +27,7 @@ const HERE = path.dirname(new URL(import.meta.url).pathname);
 
 /** The open pixel's and the offer link's paths in a caught email's html (the hidden honeypot link left out). */
 function trackingPaths(html) {
-  const urls = [...html.matchAll(/<(img|a) [^>]*?(?:src|href)="(http[^"]+\/t\/[oc]\/[^"]+)"([^>]*)>/g)];
+  const urls = [...html.matchAll(/<(img|a)\s[^>]*?(?:src|href)="(http[^"]+\/t\/[oc]\/[^"]+)"([^>]*)>/g)];
   const open = urls.find((m) => m[1] === 'img');
   const click = urls.find((m) => m[1] === 'a' && !/display:none/.test(m[3]));
   if (!open || !click) throw new Error('a caught email has no tracking pixel or click link');

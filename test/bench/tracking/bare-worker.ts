@@ -9,4 +9,5 @@ const NO_STORE = 'no-store, no-cache, must-revalidate, private, max-age=0';
 export default new Hono()
   .get('/health', (c) => c.text('ok'))
   .get('/t/o/:token', (c) => c.body(PIXEL, 200, { 'content-type': 'image/gif', 'cache-control': NO_STORE }))
+  .get('/t/c/:message/:link', (c) => c.body(null, 302, { location: 'https://example.com/offer', 'cache-control': NO_STORE }))
   .get('/t/c/:token', (c) => c.body(null, 302, { location: 'https://example.com/offer', 'cache-control': NO_STORE }));
