@@ -89,7 +89,7 @@ describe('send a test message', () => {
     });
     // Test messages are tracked like broadcasts (the organisation's defaults): the content plus an open pixel.
     expect(rec.sent[0].body).toContain(`<p>Oslo / ${o.org} Inc</p>`);
-    expect(rec.sent[0].body).toMatch(/<img src="http:\/\/[^"]+\/t\/o\/[\w.-]+"/);
+    expect(rec.sent[0].body).toMatch(/<img\ssrc="http:\/\/[^"]+\/t\/o\/[\w.-]+"/);
     expect(rec.sent[0].attachments!.map((a) => ({ ...a, content: [...a.content] }))).toEqual([
       { filename: 'terms.pdf', contentType: 'application/pdf', content: [1, 2, 3, 4] },
     ]);
