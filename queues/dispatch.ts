@@ -1,37 +1,12 @@
 import type { Env } from '../src/env';
 import { SendChannels } from '../src/modules/sending/channels';
+import type { AnyQueueBody } from '../src/queue-bodies';
+import { isDeadLetterQueue, QUEUE_NAMES } from '../src/queue-names';
 import { eventHandlers } from './events';
+import { handle, isBodyOf, type HandlersOf, type InvocationContext } from './handlers';
 import { importHandlers } from './import';
-import { isDeadLetterQueue, QUEUE_NAMES, type QueueMessageBody } from './messages';
 import { sendHandlers } from './send';
 import { countTrackingBatch, isTrackingHits } from './tracking-batch';
-
-/** What the handlers of one invocation share: the open send channels (one SMTP session per integration). */
-export interface InvocationContext {
-  channels: SendChannels;
-}
-
-export type MessageHandler = (body: QueueMessageBody, env: Env, message: Message<QueueMessageBody>, context?: InvocationContext) => Promise<void>;
-
-/** Handlers by queue name, then message kind. */
-const handlersByQueue: Record<string, Record<string, MessageHandler>> = {
-  [QUEUE_NAMES.send]: sendHandlers,
-  [QUEUE_NAMES.import]: importHandlers,
-  [QUEUE_NAMES.events]: eventHandlers,
-};
-
-/**
- * The worker's queue entry point: each message goes to the handler of its kind and is acked when that
- * succeeds, retried with backoff when it throws. Handlers are idempotent (at-least-once delivery).
- * Dead-letter queues only record what ended there.
- */
-export async function dispatchQueue(batch: MessageBatch<QueueMessageBody>, env: Env, context: InvocationContext = { channels: new SendChannels(env) }): Promise<void> {
-  try {
-    await dispatchEach(batch, env, context);
-  } finally {
-    await context.channels.close();
-  }
-}
 
 /**
  * Messages handled at once per invocation on the send queue: while one batch is on the SMTP session, the next
@@ -39,34 +14,63 @@ export async function dispatchQueue(batch: MessageBatch<QueueMessageBody>, env: 
  */
 const SEND_CONCURRENCY = 8;
 
-async function dispatchEach(batch: MessageBatch<QueueMessageBody>, env: Env, context: InvocationContext): Promise<void> {
-  let messages = batch.messages;
-  if (batch.queue === QUEUE_NAMES.events) {
-    await countTrackingBatch(messages.filter(isTrackingHits), env);
-    messages = messages.filter((m) => !isTrackingHits(m));
+/**
+ * The worker's queue entry point: each message goes to the handler of its queue and kind and is acked when that
+ * succeeds, retried with backoff when it throws (a kind no handler knows too, so it ends in the dead-letter
+ * queue). Handlers are idempotent (at-least-once delivery). Dead-letter queues only record what ended there.
+ */
+export async function dispatchQueue(batch: MessageBatch<AnyQueueBody>, env: Env, context: InvocationContext = { channels: new SendChannels(env) }): Promise<void> {
+  try {
+    await dispatchEach(batch, env, context);
+  } finally {
+    await context.channels.close();
   }
-  const parallel = batch.queue === QUEUE_NAMES.send ? SEND_CONCURRENCY : 1;
-  let next = 0;
-  const lane = async () => {
-    while (next < messages.length) await dispatchOne(batch, messages[next++], env, context);
-  };
-  await Promise.all(Array.from({ length: Math.min(parallel, messages.length) }, lane));
 }
 
-/** One message: to its handler, acked when that succeeds, retried with backoff when it throws. */
-async function dispatchOne(batch: MessageBatch<QueueMessageBody>, message: Message<QueueMessageBody>, env: Env, context: InvocationContext): Promise<void> {
-  if (isDeadLetterQueue(batch.queue)) {
-    console.error(JSON.stringify({ level: 'error', dead_letter: batch.queue, id: message.id, body: message.body }));
-    message.ack();
+async function dispatchEach(batch: MessageBatch<AnyQueueBody>, env: Env, context: InvocationContext): Promise<void> {
+  const { queue, messages } = batch;
+  if (isDeadLetterQueue(queue)) {
+    for (const message of messages) {
+      console.error(JSON.stringify({ level: 'error', dead_letter: queue, id: message.id, body: message.body }));
+      message.ack();
+    }
     return;
   }
-  const handler = handlersByQueue[batch.queue]?.[message.body?.kind];
+  switch (queue) {
+    case QUEUE_NAMES.send:
+      return inLanes(messages, SEND_CONCURRENCY, (message) => dispatchOne(queue, sendHandlers, message, env, context));
+    case QUEUE_NAMES.import:
+      return inLanes(messages, 1, (message) => dispatchOne(queue, importHandlers, message, env, context));
+    case QUEUE_NAMES.events: {
+      await countTrackingBatch(messages.filter(isTrackingHits), env);
+      const rest = messages.filter((message) => !isTrackingHits(message));
+      return inLanes(rest, 1, (message) => dispatchOne(queue, eventHandlers, message, env, context));
+    }
+    default:
+      return inLanes(messages, 1, (message) => dispatchOne(queue, {}, message, env, context));
+  }
+}
+
+/** Runs `work` on each message, at most `parallel` at a time, in order. */
+async function inLanes<T>(items: readonly T[], parallel: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, lane));
+}
+
+/** One message: to the handler of its kind, acked when that succeeds, retried with backoff when it throws. */
+async function dispatchOne<Bodies extends object>(queue: string, handlers: HandlersOf<Bodies>, message: Message<unknown>, env: Env, context: InvocationContext): Promise<void> {
+  const body = message.body;
   try {
-    if (!handler) throw new Error(`no handler for message kind "${message.body?.kind}" on ${batch.queue}`);
-    await handler(message.body, env, message, context);
+    if (!isBodyOf(handlers, body)) throw new Error(`no handler for message kind "${kindOf(body)}" on ${queue}`);
+    await handle(handlers, body.kind, body, env, message.attempts, context);
     message.ack();
   } catch (error) {
-    console.error(JSON.stringify({ level: 'error', queue: batch.queue, id: message.id, error: String(error) }));
+    console.error(JSON.stringify({ level: 'error', queue, id: message.id, error: String(error) }));
     message.retry({ delaySeconds: Math.min(300, 2 ** message.attempts) });
   }
 }
+
+const kindOf = (body: unknown) => (typeof body === 'object' && body !== null && 'kind' in body ? String(body.kind) : String(body));

@@ -1,7 +1,13 @@
-import type { MessageHandler } from './dispatch';
-import { runIntegrationSync, SYNC_KIND, type SyncMessage } from '../src/modules/integration/sync';
+import { runIntegrationSync } from '../src/modules/integration/sync';
+import type { EventsQueueBodies } from '../src/queue-bodies';
+import { countTrackingHits } from './tracking-batch';
+import type { HandlersOf } from './handlers';
 
-/** Handlers of the events queue (integration syncs), by kind; tracking hits are counted a batch at a time (tracking-batch.ts). */
-export const eventHandlers: Record<string, MessageHandler> = {
-  [SYNC_KIND]: (body, env) => runIntegrationSync(env, body as unknown as SyncMessage),
+/**
+ * Handlers of the events queue, by kind. Tracking hits are counted a whole batch at a time before the rest are
+ * handled (dispatch.ts, tracking-batch.ts); one reaching this table on its own is counted alone.
+ */
+export const eventHandlers: HandlersOf<EventsQueueBodies> = {
+  'integration-sync': (body, env) => runIntegrationSync(env, body),
+  'tracking-hits': (body, env) => countTrackingHits([body], env),
 };

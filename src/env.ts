@@ -1,15 +1,15 @@
-import type { BroadcastRunner } from '../durable-objects/broadcast-runner';
-import type { OrgHub } from '../durable-objects/org-hub';
-import type { QueueMessageBody } from '../queues/messages';
+import type { BroadcastRunner } from './modules/broadcast/runner';
+import type { OrgHub } from './modules/live/org-hub';
+import type { EventsQueueBody, ImportQueueBody, SendQueueBody } from './queue-bodies';
 
 /** Bindings and vars the worker receives (wrangler.toml). */
 export interface Env {
   DB: D1Database;
   FILES: R2Bucket;
   ASSETS: Fetcher;
-  SEND_QUEUE: Queue<QueueMessageBody>;
-  IMPORT_QUEUE: Queue<QueueMessageBody>;
-  EVENTS_QUEUE: Queue<QueueMessageBody>;
+  SEND_QUEUE: Queue<SendQueueBody>;
+  IMPORT_QUEUE: Queue<ImportQueueBody>;
+  EVENTS_QUEUE: Queue<EventsQueueBody>;
   BROADCAST: DurableObjectNamespace<BroadcastRunner>;
   ORG_HUB: DurableObjectNamespace<OrgHub>;
   APP_VERSION: string;

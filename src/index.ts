@@ -14,7 +14,7 @@ import { measureDataVolumeIfDue } from './modules/stats/data-volume';
 import { repairListCountsIfDue } from './modules/stats/list-counts';
 import { countSpilledHits } from './modules/tracking/spill';
 import { dispatchQueue } from '../queues/dispatch';
-import type { QueueMessageBody } from '../queues/messages';
+import type { AnyQueueBody } from './queue-bodies';
 
 export { BroadcastRunner } from '../durable-objects/broadcast-runner';
 export { OrgHub } from '../durable-objects/org-hub';
@@ -58,4 +58,4 @@ export default {
     };
     ctx.waitUntil(Promise.all(Object.entries(jobs).map(run)));
   },
-} satisfies ExportedHandler<Env, QueueMessageBody>;
+} satisfies ExportedHandler<Env, AnyQueueBody>;

@@ -5,13 +5,14 @@
 import { applyD1Migrations, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BroadcastRunner } from '../../durable-objects/broadcast-runner';
+import type { BroadcastRunner } from '../../src/modules/broadcast/runner';
 import { createDb } from '../../src/db/client';
 import type { Env } from '../../src/env';
 import { loadBroadcast, writeRecipientPage } from '../../src/modules/broadcast/run-store';
 import { sealSecret } from '../../src/modules/integration/account';
 import { SendChannels } from '../../src/modules/sending/channels';
-import { deliverBatch, type DeliverFaults, type SendBatchBody } from '../../src/modules/sending/deliver-batch';
+import { deliverBatch, type DeliverFaults } from '../../src/modules/sending/deliver-batch';
+import type { SendBatchBody } from '../../src/modules/sending/send-queue';
 import { NOT_SET_UP, received, S, uniqueAddress } from '../worker/transport/helpers';
 
 const E = env as unknown as Env;

@@ -2,12 +2,11 @@ import { createExecutionContext, createScheduledController, runInDurableObject, 
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { dispatchQueue } from '../../queues/dispatch';
-import type { QueueMessageBody } from '../../queues/messages';
 import { sendHandlers } from '../../queues/send';
 import worker from '../../src/index';
 import { call, createOrg, signIn } from './helpers';
 
-function fakeMessage(body: QueueMessageBody, attempts = 1) {
+function fakeMessage(body: { kind: string; [key: string]: unknown }, attempts = 1) {
   return {
     id: crypto.randomUUID(),
     timestamp: new Date(),
@@ -19,37 +18,37 @@ function fakeMessage(body: QueueMessageBody, attempts = 1) {
 }
 
 function batchOf(queue: string, messages: ReturnType<typeof fakeMessage>[]) {
-  return { queue, messages, ackAll: vi.fn(), retryAll: vi.fn() } as unknown as MessageBatch<QueueMessageBody>;
+  return { queue, messages, ackAll: vi.fn(), retryAll: vi.fn() } as unknown as MessageBatch<never>;
 }
 
 describe('queue dispatch', () => {
   it('acks a message whose handler succeeds and retries with backoff one whose handler throws', async () => {
-    const seen: string[] = [];
-    sendHandlers['test-ok'] = async (body) => {
-      seen.push(String(body.n));
-    };
-    sendHandlers['test-fail'] = async () => {
-      throw new Error('provider down');
-    };
+    const seen: number[] = [];
+    const ok = vi.spyOn(sendHandlers, 'send-message').mockImplementation(async (body) => void seen.push(body.messageId));
+    const failing = vi.spyOn(sendHandlers, 'system-mail').mockRejectedValue(new Error('provider down'));
     try {
-      const ok = fakeMessage({ kind: 'test-ok', n: 1 });
-      const failing = fakeMessage({ kind: 'test-fail' }, 3);
-      await dispatchQueue(batchOf('relay-send', [ok, failing]), env);
-      expect(seen).toEqual(['1']);
-      expect(ok.ack).toHaveBeenCalledOnce();
-      expect(ok.retry).not.toHaveBeenCalled();
-      expect(failing.ack).not.toHaveBeenCalled();
-      expect(failing.retry).toHaveBeenCalledWith({ delaySeconds: 8 });
+      const good = fakeMessage({ kind: 'send-message', orgId: 1, messageId: 7 });
+      const bad = fakeMessage({ kind: 'system-mail', mailId: 3 }, 3);
+      await dispatchQueue(batchOf('relay-send', [good, bad]), env);
+      expect(seen).toEqual([7]);
+      expect(good.ack).toHaveBeenCalledOnce();
+      expect(good.retry).not.toHaveBeenCalled();
+      expect(bad.ack).not.toHaveBeenCalled();
+      expect(bad.retry).toHaveBeenCalledWith({ delaySeconds: 8 });
+      expect(failing).toHaveBeenCalledOnce();
     } finally {
-      delete sendHandlers['test-ok'];
-      delete sendHandlers['test-fail'];
+      ok.mockRestore();
+      failing.mockRestore();
     }
   });
 
   it('retries a kind no handler knows (so it ends in the dead-letter queue), and acks dead letters', async () => {
     const unknown = fakeMessage({ kind: 'no-such-kind' });
-    await dispatchQueue(batchOf('relay-import', [unknown]), env);
+    // A kind of another queue is as unknown here as one of no queue.
+    const elsewhere = fakeMessage({ kind: 'send-message', orgId: 1, messageId: 7 });
+    await dispatchQueue(batchOf('relay-import', [unknown, elsewhere]), env);
     expect(unknown.retry).toHaveBeenCalledOnce();
+    expect(elsewhere.retry).toHaveBeenCalledOnce();
     const dead = fakeMessage({ kind: 'no-such-kind' });
     await dispatchQueue(batchOf('relay-import-dlq', [dead]), env);
     expect(dead.ack).toHaveBeenCalledOnce();

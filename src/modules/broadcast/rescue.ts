@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import { runnerOf } from '../../../durable-objects/broadcast-runner';
+import { runnerOf } from './runner';
 import type { Database } from '../../db/client';
 import { broadcasts } from '../../db/schema';
 import type { Env } from '../../env';

@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { listMeta, listTotalCap, totalQuery, type KeptCount } from '../stats/list-counts';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { runnerOf } from '../../../durable-objects/broadcast-runner';
+import { runnerOf } from './runner';
 import type { AppEnv } from '../../context';
 import { broadcasts, contacts, messages, organizations } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
@@ -36,7 +36,7 @@ import { validateBroadcast } from './validate';
 
 // /broadcast: list, read and create (no edit: a broadcast is a send, not a draft), the recipients preview,
 // the user's actions, and the recipients of one broadcast. Routes validate, write and hand the broadcast to its
-// BroadcastRunner (durable-objects/broadcast-runner.ts); they never send.
+// BroadcastRunner (runner.ts); they never send.
 
 type Ctx = Context<AppEnv>;
 

@@ -22,12 +22,11 @@ import { compileMapping, toRowChange, type CompiledMapping, type FieldMeta } fro
 
 export const IMPORT_JOB_KIND = 'contact-import';
 
-/** The import queue message (QueueMessageBody of kind 'contact-import'). */
+/** The import queue's message (src/queue-bodies.ts). */
 export interface ImportJobMessage {
   kind: typeof IMPORT_JOB_KIND;
   orgId: number;
   importId: number;
-  [key: string]: unknown;
 }
 
 export interface RunOptions {

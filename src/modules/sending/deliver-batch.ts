@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { QUEUE_MAX_DELIVERIES } from '../../../queues/messages';
+import { QUEUE_MAX_DELIVERIES } from '../../queue-names';
 import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import type { OutgoingMessage, SendResult } from '../../lib/transport/types';
@@ -11,37 +11,17 @@ import type { SendChannels } from './channels';
 import { claimRows, finishStatement, outcomesJson, type RowOutcome } from './claim';
 import { CLAIMED_COLUMNS, ComposeCache, composeBatch, type ClaimedMessage, type Composed } from './compose';
 import { holdIntegration, releaseIntegration, reserveSends } from './send-gate';
+import { enqueueBatches, SEND_BATCH_KIND, type SendBatchBody } from './send-queue';
 
-// The send queue's consumer of a batch of message ids (one test message, or up to BATCH_SIZE recipients of a
+// The send queue's consumer of a batch of message ids (one test message, or up to BATCH_SIZE (send-queue.ts) recipients of a
 // broadcast): claim the batch in one statement, render it, send it over the integration's open session
 // (pipelined SMTP, or Twilio a few at a time), then record every outcome in one batched write with the
 // broadcast's counters. Delivery is at least once, so everything here is safe to run twice.
-
-export const SEND_BATCH_KIND = 'send-batch';
-/** Recipients per queue message: one claim, one render pass, one pipelined run, one write. */
-export const BATCH_SIZE = 100;
-
-export type SendBatchBody = {
-  kind: typeof SEND_BATCH_KIND;
-  orgId: number;
-  ids: number[];
-  broadcastId?: number | null;
-};
 
 /** Test hooks: send in chunks of this size and call `afterChunk` after each (a fault test throws there). */
 export interface DeliverFaults {
   chunkSize?: number;
   afterChunk?: (sentSoFar: number) => void | Promise<void>;
-}
-
-/** Puts message ids on the send queue, BATCH_SIZE per queue message (optionally delayed). */
-export async function enqueueBatches(env: Pick<Env, 'SEND_QUEUE'>, orgId: number, broadcastId: number | null, ids: readonly number[], delaySeconds?: number): Promise<void> {
-  const bodies: { body: SendBatchBody; delaySeconds?: number }[] = [];
-  for (let i = 0; i < ids.length; i += BATCH_SIZE) {
-    bodies.push({ body: { kind: SEND_BATCH_KIND, orgId, broadcastId, ids: ids.slice(i, i + BATCH_SIZE) }, ...(delaySeconds ? { delaySeconds } : {}) });
-  }
-  // sendBatch takes at most 100 messages (and 256 KB: 100 bodies of 100 ids stay well under it).
-  for (let i = 0; i < bodies.length; i += 100) await env.SEND_QUEUE.sendBatch(bodies.slice(i, i + 100));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { QUEUE_MAX_DELIVERIES } from '../../../queues/messages';
+import { QUEUE_MAX_DELIVERIES } from '../../queue-names';
 import { createDb } from '../../db/client';
 import { systemMails } from '../../db/schema';
 import type { Env } from '../../env';

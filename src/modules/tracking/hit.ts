@@ -33,7 +33,6 @@ export interface TrackingHit {
 export interface TrackingHitsBody {
   kind: typeof TRACKING_HITS_KIND;
   hits: TrackingHit[];
-  [key: string]: unknown;
 }
 
 /** How long a hit waits for others from the same isolate before they go to the queue together. */

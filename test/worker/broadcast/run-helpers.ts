@@ -4,10 +4,11 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
-import type { BroadcastRunner } from '../../../durable-objects/broadcast-runner';
+import type { BroadcastRunner } from '../../../src/modules/broadcast/runner';
 import type { Env } from '../../../src/env';
 import { SendChannels } from '../../../src/modules/sending/channels';
-import { deliverBatch, type SendBatchBody } from '../../../src/modules/sending/deliver-batch';
+import { deliverBatch } from '../../../src/modules/sending/deliver-batch';
+import type { SendBatchBody } from '../../../src/modules/sending/send-queue';
 import { channels, createTemplate, insertContact, newOrg, recordingProviders, type Org } from '../channels/channel-helpers';
 
 export const E = env as unknown as Env;

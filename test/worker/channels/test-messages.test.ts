@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { dispatchQueue } from '../../../queues/dispatch';
 import { createDb } from '../../../src/db/client';
-import { QUEUE_MAX_DELIVERIES } from '../../../queues/messages';
+import { QUEUE_MAX_DELIVERIES } from '../../../src/queue-names';
 import { deliverMessage, rescueStalledMessages, SEND_KIND, SEND_LEASE_MS } from '../../../src/modules/message/send-message';
 import { call } from '../helpers';
 import { channels, createTemplate, insertContact, insertField, insertAttribute, newOrg, recordingProviders, row, type Org } from './channel-helpers';

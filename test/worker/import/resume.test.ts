@@ -1,7 +1,9 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importHandlers } from '../../../queues/import';
-import { QUEUE_MAX_DELIVERIES, type QueueMessageBody } from '../../../queues/messages';
+import { QUEUE_MAX_DELIVERIES } from '../../../src/queue-names';
+import { SendChannels } from '../../../src/modules/sending/channels';
+import type { ImportJobMessage } from '../../../src/modules/import/run-import';
 import { newReadStats } from '../../../src/modules/import/file-reader';
 import { runImport } from '../../../src/modules/import/run-import';
 import type { ImportMappingEntry } from '../../../src/shared/contracts/import';
@@ -32,9 +34,8 @@ async function importRow(org: Org, id: number) {
     .first<{ status: string; cursor_bytes: number; cursor_row: number; created_count: number; updated_count: number; rejected_count: number; updated_at: string }>();
 }
 
-function fakeMessage(body: QueueMessageBody, attempts: number) {
-  return { id: crypto.randomUUID(), timestamp: new Date(), body, attempts, ack: vi.fn(), retry: vi.fn() } as unknown as Message<QueueMessageBody>;
-}
+/** The import queue's handler as the dispatcher calls it, on delivery `attempt`. */
+const runJob = (body: ImportJobMessage, attempt: number) => importHandlers['contact-import'](body, env, attempt, { channels: new SendChannels(env) });
 
 describe('an interrupted import', () => {
   it('resumes after the last committed batch and creates no duplicate contacts', async () => {
@@ -91,11 +92,11 @@ describe('an interrupted import', () => {
   it('marks the import failed on the last attempt, and leaves earlier failures to the queue retry', async () => {
     const org = await newOrg('res');
     const id = await createImportRow(org, await upload(org, csvOf(3)), 'not a mapping');
-    const body = { kind: 'contact-import', orgId: org.orgId, importId: id };
-    await expect(importHandlers['contact-import'](body, env, fakeMessage(body, 1))).rejects.toThrow();
-    await expect(importHandlers['contact-import'](body, env, fakeMessage(body, QUEUE_MAX_DELIVERIES - 1))).rejects.toThrow();
+    const body = { kind: 'contact-import', orgId: org.orgId, importId: id } as const;
+    await expect(runJob(body, 1)).rejects.toThrow();
+    await expect(runJob(body, QUEUE_MAX_DELIVERIES - 1)).rejects.toThrow();
     expect((await importRow(org, id))?.status).toBe('processing');
-    await importHandlers['contact-import'](body, env, fakeMessage(body, QUEUE_MAX_DELIVERIES));
+    await runJob(body, QUEUE_MAX_DELIVERIES);
     const failed = await getImport(org, id);
     expect(failed.status).toBe('fail');
     expect(failed.error).toMatch(new RegExp(`^The import stopped after ${QUEUE_MAX_DELIVERIES} attempts: `));

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { dispatchQueue } from '../../../queues/dispatch';
-import { QUEUE_MAX_DELIVERIES } from '../../../queues/messages';
+import { QUEUE_MAX_DELIVERIES } from '../../../src/queue-names';
 import { createDb } from '../../../src/db/client';
 import type { Env } from '../../../src/env';
 import type { SmtpTransportOptions } from '../../../src/lib/smtp/transport';

@@ -1,6 +1,5 @@
-// Typed bodies of every queue message. Each later capability adds its kinds here; a consumer that receives a
-// kind it does not know retries it, so it ends in the dead-letter queue instead of being silently dropped.
-export type QueueMessageBody = { kind: string; [key: string]: unknown };
+// The three queues by name, how often a message is delivered, and which queues are dead-letter queues. The body of
+// every message each queue carries is in queue-bodies.ts.
 
 export const QUEUE_NAMES = {
   send: 'relay-send',

@@ -1,0 +1,171 @@
+import { DurableObject } from 'cloudflare:workers';
+import { createDb, type Database } from '../../db/client';
+import type { Env } from '../../env';
+import { publishBroadcastProgress } from './progress';
+import {
+  closeCancelled,
+  finishIfDone,
+  loadBroadcast,
+  markStarted,
+  markUnstartable,
+  queuedAfter,
+  skipCancelled,
+  writeRecipientPage,
+  type BroadcastRow,
+} from './run-store';
+import { takeSnapshot } from './snapshot';
+import { enqueueBatches } from '../sending/send-queue';
+
+// One object per broadcast owns its run (a Durable Object; durable-objects/broadcast-runner.ts names the class for
+// the runtime, src/index.ts exports it). Routes write a status change (one conditional UPDATE) and then
+// `wake` the object; the object's alarm reads the broadcast and takes the step its status calls for:
+//   waiting   -> sleep until delayed_at
+//   queued    -> start: freeze template and sender, fix the recipients (contacts up to the newest id now)
+//   sending   -> walk the recipients a page at a time (message rows, keyset on contact id) and put their ids
+//                on the send queue (all at once, or one every `sleep` seconds); then watch until all are done
+//   cancelled -> the messages that never went out become skipped
+//   paused, finished -> nothing (resume and retry-failed wake it again)
+// The object keeps only where it is in the queue of messages (`dispatched`, a message id) in its storage; the
+// cursor and the counters live in D1 with the rows. Alarms are at least once and every step is safe to repeat.
+
+/** Recipients written per page: one INSERT ... SELECT and one counter update in one transaction. */
+const PAGE = 1000;
+/** Pages per alarm before yielding (the next alarm follows at once). */
+const PAGES_PER_ALARM = 20;
+/** Rows cancelled per statement. */
+const CANCEL_CHUNK = 5000;
+/** While the last batches are out, look every this often for rows whose queue message was lost. */
+const WATCH_MS = 30_000;
+/** A queued row untouched this long is put on the queue again (the claim makes a second copy harmless). */
+const STALE_MS = 120_000;
+
+interface Ref {
+  orgId: number;
+  broadcastId: number;
+}
+
+export class BroadcastRunner extends DurableObject<Env> {
+  /** Called after every status change a route made: remember the broadcast and act on its status now. */
+  async wake(ref: Ref, options: { redispatch?: boolean } = {}): Promise<void> {
+    await this.ctx.storage.put('ref', ref);
+    // Resume and retry-failed put rows back to queued that were passed over: walk the queue again from the start.
+    if (options.redispatch) await this.ctx.storage.put('dispatched', 0);
+    await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  async alarm(): Promise<void> {
+    const ref = await this.ctx.storage.get<Ref>('ref');
+    if (!ref) return;
+    const db = createDb(this.env.DB);
+    const b = await loadBroadcast(db, ref.orgId, ref.broadcastId);
+    if (!b) {
+      await this.ctx.storage.deleteAll();
+      return;
+    }
+    switch (b.status) {
+      case 'waiting':
+        return this.waitOrStart(db, b);
+      case 'queued':
+        return this.start(db, b);
+      case 'sending':
+        return this.send(db, b);
+      case 'cancelled':
+        return this.cancel(db, b);
+      default:
+        // paused or finished: nothing to do until a route wakes us again.
+        return;
+    }
+  }
+
+  /** A scheduled broadcast sleeps until its time, then starts. */
+  private async waitOrStart(db: Database, b: BroadcastRow): Promise<void> {
+    const at = b.delayedAt ? Date.parse(b.delayedAt) : 0;
+    if (at > Date.now()) {
+      await this.ctx.storage.setAlarm(at);
+      return;
+    }
+    await this.start(db, b);
+  }
+
+  /** Freezes the content and fixes the recipients, then starts sending. */
+  private async start(db: Database, b: BroadcastRow): Promise<void> {
+    const taken = await takeSnapshot(db, this.env.FILES, b.orgId, b.id, b.templateId, b.senderId, { opens: b.trackOpens, clicks: b.trackClicks });
+    if ('problem' in taken) {
+      await markUnstartable(db, b, taken.problem);
+      const now = await loadBroadcast(db, b.orgId, b.id);
+      if (now) await publishBroadcastProgress(this.env, b.orgId, now);
+      return;
+    }
+    const started = await markStarted(db, b, taken.snapshot);
+    if (!started) {
+      // Someone changed the status meanwhile (cancelled it): look again.
+      await this.ctx.storage.setAlarm(Date.now());
+      return;
+    }
+    await this.ctx.storage.put('dispatched', 0);
+    await publishBroadcastProgress(this.env, b.orgId, started);
+    await this.send(db, started);
+  }
+
+  /** Writes pages of recipients and hands their messages to the send queue, at the broadcast's pace. */
+  private async send(db: Database, first: BroadcastRow): Promise<void> {
+    let b = first;
+    const paced = b.sleep > 0;
+    for (let round = 0; round < PAGES_PER_ALARM; round++) {
+      let dispatched = (await this.ctx.storage.get<number>('dispatched')) ?? 0;
+      let ids = await queuedAfter(db, b, dispatched, paced ? 1 : PAGE);
+      if (ids.length === 0 && !b.enumerated) {
+        await writeRecipientPage(db, b, PAGE);
+        b = (await loadBroadcast(db, b.orgId, b.id)) ?? b;
+        if (b.status !== 'sending') return;
+        ids = await queuedAfter(db, b, dispatched, paced ? 1 : PAGE);
+        await publishBroadcastProgress(this.env, b.orgId, b);
+      }
+      if (ids.length > 0) {
+        await enqueueBatches(this.env, b.orgId, b.id, ids);
+        dispatched = ids[ids.length - 1];
+        await this.ctx.storage.put('dispatched', dispatched);
+        if (paced) {
+          await this.ctx.storage.setAlarm(Date.now() + b.sleep * 1000);
+          return;
+        }
+        continue;
+      }
+      if (b.enumerated) return this.watch(db, b);
+    }
+    await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  /**
+   * Every message is on the queue: finish when all are accounted for, else look again soon, putting back on
+   * the queue rows whose queue message was lost (the consumer died for good, or it went to the dead letters).
+   */
+  private async watch(db: Database, b: BroadcastRow): Promise<void> {
+    const finished = await finishIfDone(db, b);
+    if (finished) {
+      await publishBroadcastProgress(this.env, b.orgId, finished);
+      return;
+    }
+    const stale = await queuedAfter(db, b, 0, PAGE, new Date(Date.now() - STALE_MS).toISOString());
+    if (stale.length) await enqueueBatches(this.env, b.orgId, b.id, stale);
+    await this.ctx.storage.setAlarm(Date.now() + (b.sleep > 0 ? Math.min(WATCH_MS, b.sleep * 1000) : WATCH_MS));
+  }
+
+  /** Nothing more goes out: the rest become skipped ("cancelled"), a chunk at a time. */
+  private async cancel(db: Database, b: BroadcastRow): Promise<void> {
+    for (let round = 0; round < PAGES_PER_ALARM; round++) {
+      if ((await skipCancelled(db, b, CANCEL_CHUNK)) === 0) {
+        await closeCancelled(db, b);
+        const now = await loadBroadcast(db, b.orgId, b.id);
+        if (now) await publishBroadcastProgress(this.env, b.orgId, now);
+        return;
+      }
+    }
+    await this.ctx.storage.setAlarm(Date.now());
+  }
+}
+
+/** The object that runs a broadcast. */
+export function runnerOf(env: Pick<Env, 'BROADCAST'>, broadcastId: number) {
+  return env.BROADCAST.get(env.BROADCAST.idFromName(String(broadcastId)));
+}
