@@ -163,7 +163,7 @@ describe('bulk delete and reorder', () => {
   it('reorders by handing the moved rows their existing priority slots in the new order', async () => {
     const a = await createTag('a');
     const b = await createTag('b');
-    const c = await createTag('c');
+    await createTag('c');
     const d = await createTag('d');
     const res = await call(org, '/api/v1/tag/priorities', { method: 'POST', json: { ids: [d.id, b.id, a.id] }, token });
     expect(await res.json()).toEqual({ data: { updated: 3 } });

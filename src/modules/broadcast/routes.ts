@@ -31,7 +31,7 @@ import { rowOr404 } from '../crud/rows';
 import { presentBroadcasts } from './present';
 import { previewRecipients } from './preview';
 import type { BroadcastRow } from './run-store';
-import { applyAction } from './transitions';
+import { applyAction } from './lifecycle';
 import { validateBroadcast } from './validate';
 
 // /broadcast: list, read and create (no edit: a broadcast is a send, not a draft), the recipients preview,

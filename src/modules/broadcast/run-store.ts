@@ -1,15 +1,20 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { broadcasts, contacts, messages } from '../../db/schema';
+import { broadcasts, messages } from '../../db/schema';
 import { SKIP_REASONS, type BroadcastType, type Recipients } from '../../shared/contracts/broadcast';
+import { rowMapper } from '../../db/row-mapper';
 import { rawBatch } from '../crud/raw-batch';
 import { recipientPage, type RecipientRule } from './recipients';
 import type { BroadcastSnapshot } from './snapshot';
 
-// The SQL behind the BroadcastRunner's steps, one function a step. Every write is conditional on the state
-// it expects, and the counters move in the same transaction as the rows they count.
+// The SQL behind the BroadcastRunner's steps that are not status changes (those are in lifecycle.ts): the pages of
+// recipients, the queue of messages, the cancelled rows. Every write is conditional on the state it expects, and
+// the counters move in the same transaction as the rows they count.
 
 export type BroadcastRow = typeof broadcasts.$inferSelect;
+
+/** A broadcasts row as a raw statement returns it (snake_case, 0/1 booleans, JSON as text) in drizzle's shape. */
+export const fromRaw: (raw: Record<string, unknown>) => BroadcastRow = rowMapper(broadcasts);
 
 const nowIso = () => new Date().toISOString();
 
@@ -28,31 +33,6 @@ export function ruleOf(b: BroadcastRow): RecipientRule {
 export async function loadBroadcast(db: Database, orgId: number, id: number): Promise<BroadcastRow | undefined> {
   const [row] = await db.select().from(broadcasts).where(and(eq(broadcasts.id, id), eq(broadcasts.orgId, orgId)));
   return row;
-}
-
-/** waiting|queued -> sending with the frozen content and the recipients fixed (contacts up to the newest id now). */
-export async function markStarted(db: Database, b: BroadcastRow, snapshot: BroadcastSnapshot): Promise<BroadcastRow | undefined> {
-  const now = nowIso();
-  const [row] = await db
-    .update(broadcasts)
-    .set({
-      status: 'sending',
-      snapshot,
-      startedAt: now,
-      lastContactId: sql`(SELECT coalesce(max(${contacts.id}), 0) FROM ${contacts} WHERE ${contacts.orgId} = ${b.orgId})` as unknown as number,
-      updatedAt: now,
-    })
-    .where(and(eq(broadcasts.id, b.id), eq(broadcasts.orgId, b.orgId), sql`${broadcasts.status} IN ('waiting', 'queued')`))
-    .returning();
-  return row;
-}
-
-/** A broadcast that cannot start (its template or sender is gone) is paused with the reason. */
-export async function markUnstartable(db: Database, b: BroadcastRow, reason: string): Promise<void> {
-  await db
-    .update(broadcasts)
-    .set({ status: 'paused', pausedReason: reason, updatedAt: nowIso() })
-    .where(and(eq(broadcasts.id, b.id), eq(broadcasts.orgId, b.orgId), sql`${broadcasts.status} IN ('waiting', 'queued')`));
 }
 
 /**
@@ -103,28 +83,6 @@ export async function queuedAfter(db: Database, b: BroadcastRow, afterId: number
   return rows.map((r) => r.id);
 }
 
-/** sending -> finished once every recipient is known and accounted for; returns the row when this call finished it. */
-export async function finishIfDone(db: Database, b: Pick<BroadcastRow, 'id' | 'orgId'>): Promise<BroadcastRow | undefined> {
-  const now = nowIso();
-  const [row] = await db
-    .update(broadcasts)
-    .set({ status: 'finished', finishedAt: now, heldUntil: null, updatedAt: now })
-    .where(finishableCondition(b))
-    .returning();
-  return row;
-}
-
-/** The condition under which a sending broadcast is done. */
-export function finishableCondition(b: Pick<BroadcastRow, 'id' | 'orgId'>) {
-  return and(
-    eq(broadcasts.id, b.id),
-    eq(broadcasts.orgId, b.orgId),
-    eq(broadcasts.status, 'sending'),
-    eq(broadcasts.enumerated, true),
-    sql`${broadcasts.sent} + ${broadcasts.failed} + ${broadcasts.skipped} >= ${broadcasts.total}`,
-  )!;
-}
-
 /**
  * A cancelled broadcast's messages that never went out become skipped ("cancelled"), `limit` at a time, with
  * the count in the same transaction. Answers how many it changed (0: nothing left).
@@ -140,11 +98,3 @@ export async function skipCancelled(db: Database, b: BroadcastRow, limit: number
   return Number((counted.results[0] as { changed?: number } | undefined)?.changed ?? 0);
 }
 
-/** Marks the broadcast finished when cancelled and nothing is left in flight (the drain is complete). */
-export async function closeCancelled(db: Database, b: BroadcastRow): Promise<void> {
-  const now = nowIso();
-  await db
-    .update(broadcasts)
-    .set({ finishedAt: now, heldUntil: null, updatedAt: now })
-    .where(and(eq(broadcasts.id, b.id), eq(broadcasts.orgId, b.orgId), eq(broadcasts.status, 'cancelled'), sql`${broadcasts.finishedAt} IS NULL`));
-}

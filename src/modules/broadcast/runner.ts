@@ -2,17 +2,8 @@ import { DurableObject } from 'cloudflare:workers';
 import { createDb, type Database } from '../../db/client';
 import type { Env } from '../../env';
 import { publishBroadcastProgress } from './progress';
-import {
-  closeCancelled,
-  finishIfDone,
-  loadBroadcast,
-  markStarted,
-  markUnstartable,
-  queuedAfter,
-  skipCancelled,
-  writeRecipientPage,
-  type BroadcastRow,
-} from './run-store';
+import { closeCancelled, finishIfDone, markStarted, markUnstartable } from './lifecycle';
+import { loadBroadcast, queuedAfter, skipCancelled, writeRecipientPage, type BroadcastRow } from './run-store';
 import { takeSnapshot } from './snapshot';
 import { enqueueBatches } from '../sending/send-queue';
 

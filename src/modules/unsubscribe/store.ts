@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { messages, subscriptions, unsubscribes } from '../../db/schema';
+import { subscriptions, unsubscribes } from '../../db/schema';
 import type { Env } from '../../env';
 import { publishBroadcastProgress } from '../broadcast/progress';
 import { loadBroadcast } from '../broadcast/run-store';

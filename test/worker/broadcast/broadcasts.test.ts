@@ -2,7 +2,6 @@
 // and its skipped reasons, the actions as conditional writes (a second click is a 409), tenancy, the demo lock,
 // and a run driven step by step (the runner's alarm with its send queue recorded, then the real consumer with a
 // recording transport), so every count can be checked.
-import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../../src/db/client';
@@ -10,7 +9,7 @@ import { SendChannels } from '../../../src/modules/sending/channels';
 import { holdIntegration, reserveSends } from '../../../src/modules/sending/send-gate';
 import { deliverBatch } from '../../../src/modules/sending/deliver-batch';
 import { DEMO_LOGIN, DEMO_PASSWORD } from '../../../src/modules/demo/demo-info';
-import { insertContact, newOrg, recordingProviders } from '../channels/channel-helpers';
+import { insertContact } from '../channels/channel-helpers';
 import { call, signIn } from '../helpers';
 import { deliverAll, E, IN_AN_HOUR, runAlarm, setup, startable } from './run-helpers';
 
