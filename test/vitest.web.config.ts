@@ -15,7 +15,7 @@ export default defineConfig({
   },
   test: {
     root,
-    include: ['test/web/**/*.test.{ts,tsx}'],
+    include: ['test/web/**/*.test.{ts,tsx}', 'test/architecture/**/*.test.ts'],
     environment: 'happy-dom',
     setupFiles: ['test/web/setup.ts'],
   },

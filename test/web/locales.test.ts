@@ -1,6 +1,6 @@
 import { MESSAGES } from '@shared/messages';
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES } from '../../web/src/app/config';
+import { LANGUAGES } from '../../web/src/lib/config';
 import { LOCALES } from '../../web/src/app/i18n';
 
 /** Flattens nested locale objects into dotted keys. */

@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { SWRConfig, useSWRConfig } from 'swr';
 import { describe, expect, it } from 'vitest';
-import { ServicesContext, type AppServices } from '../../web/src/app/services-context';
+import { ServicesContext, type AppServices } from '../../web/src/lib/services-context';
 import { preloadRows, useAllRows } from '../../web/src/components/list/use-client-list';
 import { json, makeServices, mockFetch } from './helpers';
 

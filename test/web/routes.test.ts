@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { config } from '../../web/src/app/config';
-import { accessOf, canOpen, guardRedirect } from '../../web/src/app/route-access';
-import { runtimeSettingsOf } from '../../web/src/app/runtime-settings';
+import { config } from '../../web/src/lib/config';
+import { accessOf, canOpen, guardRedirect } from '../../web/src/lib/route-access';
+import { runtimeSettingsOf } from '../../web/src/lib/runtime-settings';
 import { consoleRouteTable } from '../../web/src/app/route-specs';
-import { buildRouteTable, matchPath, pathOf, resolveRoute, type RouteSpec } from '../../web/src/app/route-table';
+import { buildRouteTable, matchPath, pathOf, resolveRoute, type RouteSpec } from '../../web/src/lib/route-table';
 import { breadcrumbTrail, groupSections, visibleAccountNav, visibleMainNav } from '../../web/src/components/layout/navigation';
 
 const Dummy = () => null;

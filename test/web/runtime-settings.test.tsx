@@ -2,8 +2,8 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { notifications } from '@mantine/notifications';
 import { createStore, Provider } from 'jotai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runtimeSettingsOf } from '../../web/src/app/runtime-settings';
-import { ServicesContext, type AppServices } from '../../web/src/app/services-context';
+import { runtimeSettingsOf } from '../../web/src/lib/runtime-settings';
+import { ServicesContext, type AppServices } from '../../web/src/lib/services-context';
 import { useUpdatesCheck } from '../../web/src/app/updates-check';
 import { guestInitAtom } from '../../web/src/lib/session-state';
 import { fakeApi } from './fake-api';

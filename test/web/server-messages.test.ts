@@ -1,7 +1,7 @@
 import { atMostCharacters, greaterThan, MESSAGES } from '@shared/messages';
 import { createInstance } from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES } from '../../web/src/app/config';
+import { LANGUAGES } from '../../web/src/lib/config';
 import { LOCALES } from '../../web/src/app/i18n';
 import { MESSAGE_KEYS } from '../../web/src/lib/message-keys';
 import { fieldErrorText } from '../../web/src/lib/field-errors';

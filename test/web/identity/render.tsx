@@ -4,7 +4,7 @@ import { navigate } from 'wouter/use-browser-location';
 import { Boot } from '../../../web/src/app/Boot';
 import { createI18n } from '../../../web/src/app/i18n';
 import { Providers } from '../../../web/src/app/Providers';
-import type { AppServices } from '../../../web/src/app/services-context';
+import type { AppServices } from '../../../web/src/lib/services-context';
 import { makeServices, type TestServices } from '../helpers';
 import type { identityApi } from './identity-api';
 

@@ -1,15 +1,15 @@
 import { useAtomValue } from 'jotai';
 import { useMemo } from 'react';
 import { Redirect, useLocation } from 'wouter';
-import { AppLayout } from '../components/layout/AppLayout';
+import { AppLayout } from './AppLayout';
 import { NotFoundPage } from '../features/pages/NotFoundPage';
 import { platformRouteTable } from '../features/signup/platform-routes';
 import { currentUserAtom, guestInitAtom } from '../lib/session-state';
-import { guardRedirect } from './route-access';
-import { resolveRoute } from './route-table';
+import { guardRedirect } from '../lib/route-access';
+import { resolveRoute } from '../lib/route-table';
 import { consoleRouteTable } from './route-specs';
-import { useRuntimeSettings } from './runtime-settings';
-import { RouteTableContext } from './services-context';
+import { useRuntimeSettings } from '../lib/runtime-settings';
+import { RouteTableContext } from '../lib/services-context';
 
 /** Renders the route of the current path after the guard; unknown paths show the 404 page. The platform host has its own table. */
 export function AppRoutes() {

@@ -11,9 +11,9 @@ import { translateApiError } from '../lib/server-messages';
 import { guestInitAtom, sessionReadyAtom } from '../lib/session-state';
 import { AppRoutes } from './AppRoutes';
 import { usePreloadables } from './preloadables';
-import { runtimeSettingsOf } from './runtime-settings';
+import { runtimeSettingsOf } from '../lib/runtime-settings';
 import { useUpdatesCheck } from './updates-check';
-import { useServices } from './services-context';
+import { useServices } from '../lib/services-context';
 
 /** Startup: loads /init/guest (organisation, auth methods), restores the session, then shows the routes. */
 export function Boot() {

@@ -5,7 +5,7 @@ import { Provider as JotaiProvider } from 'jotai';
 import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { SWRConfig } from 'swr';
-import { ServicesContext, type AppServices } from './services-context';
+import { ServicesContext, type AppServices } from '../lib/services-context';
 
 // Badges keep their whole label: a narrow table column would otherwise cut "EMAIL" to "EMA…" (a chip meant to
 // wrap long text sets its own min width).

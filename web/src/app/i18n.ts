@@ -9,7 +9,7 @@ import ro from '../locales/ro.json';
 import ru from '../locales/ru.json';
 import zh from '../locales/zh.json';
 import { readItem, STORAGE_KEYS, writeItem, type KeyValueStorage } from '../lib/storage';
-import { config, LANGUAGES, type LanguageCode } from './config';
+import { config, LANGUAGES, type LanguageCode } from '../lib/config';
 
 const BASE: Record<LanguageCode, Record<string, unknown>> = { en, ru, de, pt, fr, ro, zh, es };
 

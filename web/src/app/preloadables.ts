@@ -8,7 +8,7 @@ import { FIELD_PATH } from '../features/fields/api';
 import { INTEGRATION_PATH } from '../features/integrations/api';
 import { listRevisionAtom } from '../lib/list-revision';
 import { currentUserAtom } from '../lib/session-state';
-import { useServices } from './services-context';
+import { useServices } from '../lib/services-context';
 
 /**
  * Spec 3 "Init data": once a user is signed in, GET /init/user brings the preloadables in one call, and the

@@ -41,9 +41,9 @@ import { SenderListPage } from '../features/senders/SenderListPage';
 import { TemplateFormPage } from '../features/templates/TemplateFormPage';
 import { TemplateListPage } from '../features/templates/TemplateListPage';
 import { TemplatePreviewPage } from '../features/templates/TemplatePreviewPage';
-import { config } from './config';
-import type { RuntimeSettings } from './runtime-settings';
-import { buildRouteTable, type RouteDef, type RouteSpec } from './route-table';
+import { config } from '../lib/config';
+import type { RuntimeSettings } from '../lib/runtime-settings';
+import { buildRouteTable, type RouteDef, type RouteSpec } from '../lib/route-table';
 
 /** Every declared route (spec section 2); static pages are added from the runtime settings. */
 export const ROUTE_SPECS: RouteSpec[] = [

@@ -3,9 +3,9 @@ import { navigate } from 'wouter/use-browser-location';
 import { createServices } from '../lib/services';
 import { browserStorage, STORAGE_KEYS } from '../lib/storage';
 import { GUEST_INIT_KEY } from '../lib/swr-keys';
-import { config } from './config';
+import { config } from '../lib/config';
 import { createI18n, detectLanguage } from './i18n';
-import type { AppServices } from './services-context';
+import type { AppServices } from '../lib/services-context';
 
 /** Creates the browser's services once at startup: storage, i18n, API client, session, error log. */
 export function createAppServices(): AppServices {

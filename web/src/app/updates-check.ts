@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { useRuntimeSettings } from './runtime-settings';
-import { useServices } from './services-context';
+import { useRuntimeSettings } from '../lib/runtime-settings';
+import { useServices } from '../lib/services-context';
 
 /**
  * Spec 3: the console checks for a newer version every updatesInterval (default two minutes), not only when an

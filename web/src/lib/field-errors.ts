@@ -1,6 +1,6 @@
 import { atom, useAtomValue } from 'jotai';
 import type { createStore } from 'jotai';
-import { useServices } from '../app/services-context';
+import { useServices } from './services-context';
 import { translateServerMessage } from './server-messages';
 
 export type JotaiStore = ReturnType<typeof createStore>;

@@ -1,8 +1,8 @@
 import type { LiveEvent } from '@shared/contracts/import';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
-import { useRuntimeSettings } from '../app/runtime-settings';
-import { useServices } from '../app/services-context';
+import { useRuntimeSettings } from './runtime-settings';
+import { useServices } from './services-context';
 import { liveClientFor } from './live';
 import { currentUserAtom } from './session-state';
 

@@ -4,7 +4,7 @@ import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { useRouteTable } from '../../app/services-context';
+import { useRouteTable } from '../../lib/services-context';
 import { guestInitAtom } from '../../lib/session-state';
 import { visibleAccountNav } from './navigation';
 

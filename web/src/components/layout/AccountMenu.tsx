@@ -3,7 +3,7 @@ import type { CurrentUser } from '@shared/contracts/auth';
 import { IconLogout, IconUser } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { useRouteTable, useServices } from '../../app/services-context';
+import { useRouteTable, useServices } from '../../lib/services-context';
 import { visibleAccountNav } from './navigation';
 
 /** The account menu: the account-area pages that exist, and sign out. */

@@ -1,8 +1,8 @@
 import { NativeSelect } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES } from '../../app/config';
+import { LANGUAGES } from '../../lib/config';
 import { isLanguage, switchLanguage } from '../../app/i18n';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 
 /** Picks one of the eight languages; each is named in its own language, and the choice is remembered. */
 export function LanguageSwitcher() {

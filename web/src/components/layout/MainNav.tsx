@@ -3,7 +3,7 @@ import { IconAddressBook, IconHome, IconMail, IconMessages, IconPlugConnected, I
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { useRouteTable } from '../../app/services-context';
+import { useRouteTable } from '../../lib/services-context';
 import { visibleMainNav } from './navigation';
 
 const ICONS: Record<string, ComponentType<{ size?: number; stroke?: number }>> = {

@@ -1,7 +1,7 @@
 import { Anchor, Breadcrumbs, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { useRouteTable } from '../../app/services-context';
+import { useRouteTable } from '../../lib/services-context';
 import { breadcrumbTrail, type Crumb, type SectionKey } from './navigation';
 import { SectionTabs } from './SectionTabs';
 

@@ -1,7 +1,7 @@
 import { ScrollArea, Tabs } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { useRouteTable } from '../../app/services-context';
+import { useRouteTable } from '../../lib/services-context';
 import { groupSections, type SectionKey } from './navigation';
 
 /**

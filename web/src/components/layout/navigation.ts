@@ -1,4 +1,4 @@
-import { pathOf, type RouteDef } from '../../app/route-table';
+import { pathOf, type RouteDef } from '../../lib/route-table';
 
 /** A section of the console: its label and list route (breadcrumb middle step). */
 export interface Section {

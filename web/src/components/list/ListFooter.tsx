@@ -1,6 +1,6 @@
 import { Button, Group, NativeSelect, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { config } from '../../app/config';
+import { config } from '../../lib/config';
 
 /** A list's total for display: the number, or "more than N" when the server stopped counting at its cap. */
 export function shownTotal(t: (key: string, options?: Record<string, unknown>) => string, language: string, total: number, capped?: boolean): string | number {

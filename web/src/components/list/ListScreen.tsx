@@ -3,8 +3,8 @@ import { Alert, Box, Center, Group, Loader, Paper, Text, Title } from '@mantine/
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pathOf } from '../../app/route-table';
-import { useRouteTable } from '../../app/services-context';
+import { pathOf } from '../../lib/route-table';
+import { useRouteTable } from '../../lib/services-context';
 import type { EntityCalls } from '../../lib/entity-calls';
 import type { SortBy } from '../../lib/list-preferences';
 import { translateApiError } from '../../lib/server-messages';

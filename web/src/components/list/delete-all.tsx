@@ -2,7 +2,7 @@ import { Button, Group, Progress, Text } from '@mantine/core';
 import type { BulkDeleteResult } from '@shared/list';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRuntimeSettings } from '../../app/runtime-settings';
+import { useRuntimeSettings } from '../../lib/runtime-settings';
 import type { BulkDeleteBody } from '../../lib/entity-calls';
 
 // "Delete all" of a list: the server deletes one removing page of the matching rows per request and says

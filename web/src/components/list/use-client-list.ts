@@ -2,7 +2,7 @@ import type { ListResponse } from '@shared/list';
 import { PAGE_SIZE_MAX } from '@shared/list';
 import { useCallback, useMemo } from 'react';
 import useSWR, { unstable_serialize, type ScopedMutator, type SWRConfiguration } from 'swr';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import type { ApiClient } from '../../lib/api-client';
 import { useListRevision } from '../../lib/list-revision';
 import type { EntityListState, ListQuery } from './types';

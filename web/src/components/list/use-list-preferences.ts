@@ -1,7 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { useCallback, useState } from 'react';
-import { config } from '../../app/config';
-import { useServices } from '../../app/services-context';
+import { config } from '../../lib/config';
+import { useServices } from '../../lib/services-context';
 import { listPreferencesKey, readListPreferences, writeListPreferences, type ListPreferences, type SortBy } from '../../lib/list-preferences';
 import { currentUserAtom, guestInitAtom } from '../../lib/session-state';
 

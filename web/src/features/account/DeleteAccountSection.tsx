@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, Paper, Stack, Text, TextInput, Title } fro
 import type { CurrentUser } from '@shared/contracts/auth';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { translateApiError } from '../../lib/server-messages';
 import { useAccountCalls } from './api';
 

@@ -3,7 +3,7 @@ import { RETENTION_DAYS, type OrganizationSettings } from '@shared/contracts/acc
 import { MESSAGES } from '@shared/messages';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { notifySuccess } from '../../components/common/notify';
 import { LoadState } from '../../components/form/LoadState';
 import { AccountLayout } from '../../components/layout/AccountLayout';

@@ -4,7 +4,7 @@ import { MESSAGES } from '@shared/messages';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { notifySuccess } from '../../components/common/notify';
 import { AccountLayout } from '../../components/layout/AccountLayout';
 import { isApiError } from '../../lib/api-error';

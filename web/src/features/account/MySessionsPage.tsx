@@ -3,7 +3,7 @@ import type { SessionRow } from '@shared/contracts/account';
 import { IconLogout } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { DateTime } from '../../components/common/DateTime';
 import { confirmDelete } from '../../components/common/confirm';
 import { notifyError, notifySuccess } from '../../components/common/notify';

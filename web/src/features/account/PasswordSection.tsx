@@ -5,7 +5,7 @@ import { passwordProblems } from '@shared/password-policy';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { confirmDelete } from '../../components/common/confirm';
 import { notifySuccess } from '../../components/common/notify';
 import { PasswordField } from '../../components/form/PasswordField';

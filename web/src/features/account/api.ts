@@ -4,7 +4,7 @@ import type { SocialProviderView } from '@shared/contracts/social';
 import type { ItemBody } from '@shared/errors';
 import { useMemo } from 'react';
 import useSWR from 'swr';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import type { ApiClient } from '../../lib/api-client';
 
 /** API paths of the account area (spec section 7 and the identity issue). */

@@ -2,7 +2,7 @@ import { Alert, Anchor, Card, SimpleGrid, Stack, Text, Title } from '@mantine/co
 import type { CurrentUser } from '@shared/contracts/auth';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { useRouteTable } from '../../app/services-context';
+import { useRouteTable } from '../../lib/services-context';
 import { LoadState } from '../../components/form/LoadState';
 import { visibleMainNav } from '../../components/layout/navigation';
 import { useDashboard } from '../dashboard/api';

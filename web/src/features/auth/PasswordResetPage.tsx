@@ -3,7 +3,7 @@ import { MESSAGES } from '@shared/messages';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { PasswordField } from '../../components/form/PasswordField';
 import { isApiError } from '../../lib/api-error';
 import { fieldErrorText, useFormErrors } from '../../lib/field-errors';

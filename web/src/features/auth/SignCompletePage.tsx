@@ -4,7 +4,7 @@ import { MESSAGES } from '@shared/messages';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { useOneTimeQuery } from '../../lib/one-time-query';
 import { translateApiError, translateServerMessage } from '../../lib/server-messages';
 

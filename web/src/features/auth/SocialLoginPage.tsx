@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { MESSAGES } from '@shared/messages';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { takeOAuthState } from '../../lib/oauth-state';
 import { useOneTimeQuery } from '../../lib/one-time-query';
 import { translateServerMessage } from '../../lib/server-messages';

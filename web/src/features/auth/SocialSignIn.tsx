@@ -4,7 +4,7 @@ import type { ItemBody } from '@shared/errors';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { rememberOAuthState } from '../../lib/oauth-state';
 import { translateApiError } from '../../lib/server-messages';
 import { guestInitAtom } from '../../lib/session-state';

@@ -3,7 +3,7 @@ import type { BlacklistEntry, BlacklistInput } from '@shared/contracts/blacklist
 import { useMemo } from 'react';
 import { EntityForm } from '../../components/form/EntityForm';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
-import { useDictionary } from '../contacts/dictionary';
+import { useDictionary } from '../../lib/dictionary';
 import { useBlacklistCalls } from './api';
 import { blacklistFormFields, blacklistInitial, blacklistInput, validateBlacklist } from './blacklist-config';
 

@@ -1,6 +1,6 @@
 import type { BlacklistEntry, BlacklistInput } from '@shared/contracts/blacklist';
 import { useMemo } from 'react';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import type { EntityListState, ListQuery } from '../../components/list/types';
 import { useEntityList } from '../../components/list/use-entity-list';
 import { entityCalls, type EntityCalls } from '../../lib/entity-calls';

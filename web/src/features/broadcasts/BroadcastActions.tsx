@@ -3,7 +3,7 @@ import { modals } from '@mantine/modals';
 import type { Broadcast, BroadcastAction } from '@shared/contracts/broadcast';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { notifyError, notifySuccess } from '../../components/common/notify';
 import { translateApiError } from '../../lib/server-messages';
 import { broadcastAction } from './api';

@@ -1,5 +1,5 @@
 import { Stack } from '@mantine/core';
-import type { PageProps } from '../../app/route-table';
+import type { PageProps } from '../../lib/route-table';
 import { DetailTabs } from '../../components/common/DetailTabs';
 import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';

@@ -4,8 +4,8 @@ import { RECIPIENT_STATUSES, type BroadcastRecipient } from '@shared/contracts/b
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { pathOf } from '../../app/route-table';
-import { useRouteTable } from '../../app/services-context';
+import { pathOf } from '../../lib/route-table';
+import { useRouteTable } from '../../lib/services-context';
 import { DateTime } from '../../components/common/DateTime';
 import { selectFilters } from '../../components/list/FilterSelect';
 import { ListScreen } from '../../components/list/ListScreen';

@@ -1,7 +1,7 @@
 import type { RecipientsPreview } from '@shared/contracts/broadcast';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { previewRecipients } from './api';
 import { previewInput, type BroadcastFormValues } from './broadcast-form';
 

@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { useEffect } from 'react';
-import { useRuntimeSettings } from '../../app/runtime-settings';
+import { useRuntimeSettings } from '../../lib/runtime-settings';
 import { currentUserAtom, guestInitAtom } from '../../lib/session-state';
 
 // The optional live-chat widget (a Chatwoot-compatible provider, configured on the platform): loaded for signed-in

@@ -1,7 +1,7 @@
 import { ADDRESS_TYPES } from '@shared/address';
 import type { Contact, ContactInput } from '@shared/contracts/contact';
 import { useMemo } from 'react';
-import type { PageProps } from '../../app/route-table';
+import type { PageProps } from '../../lib/route-table';
 import { EntityForm } from '../../components/form/EntityForm';
 import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
@@ -10,7 +10,7 @@ import { useAllFields } from '../fields/api';
 import { useAllTags, useContact, useContactCalls } from './api';
 import { contactFormFields } from './contact-config';
 import { contactFormValues, contactPayload, validateContact } from './contact-form';
-import { useDictionary } from './dictionary';
+import { useDictionary } from '../../lib/dictionary';
 
 /** /contact/create and /contact/update/:id: name, addresses, tags, note and the organisation's custom fields. */
 export function ContactFormPage({ params }: PageProps) {

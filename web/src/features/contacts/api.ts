@@ -3,7 +3,7 @@ import type { Tag } from '@shared/contracts/tag';
 import type { ItemBody } from '@shared/errors';
 import { useMemo } from 'react';
 import useSWR from 'swr';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import type { EntityListState, ListQuery } from '../../components/list/types';
 import { useAllRows } from '../../components/list/use-client-list';
 import { useEntityList } from '../../components/list/use-entity-list';

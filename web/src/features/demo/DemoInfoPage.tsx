@@ -5,7 +5,7 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { Link } from 'wouter';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { DateTime } from '../../components/common/DateTime';
 import { translateApiError } from '../../lib/server-messages';
 import { currentUserAtom, guestInitAtom } from '../../lib/session-state';

@@ -1,8 +1,8 @@
 import { Code, Paper, Table, Title } from '@mantine/core';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
-import { config } from '../../app/config';
-import { useServices } from '../../app/services-context';
+import { config } from '../../lib/config';
+import { useServices } from '../../lib/services-context';
 import { currentUserAtom, guestInitAtom } from '../../lib/session-state';
 import { readItem, STORAGE_KEYS } from '../../lib/storage';
 

@@ -1,7 +1,7 @@
 import { Button, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import type { ContactUnsubscribe } from '@shared/contracts/unsubscribe';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { confirmDelete } from '../../components/common/confirm';
 import { DateTime } from '../../components/common/DateTime';
 import { notifyError, notifySuccess } from '../../components/common/notify';

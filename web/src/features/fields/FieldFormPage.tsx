@@ -1,10 +1,10 @@
 import { FIELD_TYPES, type Field, type FieldInput, type FieldUpdateInput } from '@shared/contracts/field';
 import { useMemo } from 'react';
-import type { PageProps } from '../../app/route-table';
+import type { PageProps } from '../../lib/route-table';
 import { EntityForm } from '../../components/form/EntityForm';
 import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
-import { useDictionary } from '../contacts/dictionary';
+import { useDictionary } from '../../lib/dictionary';
 import { useField, useFieldCalls } from './api';
 import { fieldFormFields, validateField } from './field-config';
 import { fieldFormValues, fieldPayload } from './field-form';

@@ -2,7 +2,7 @@ import type { Field, FieldInput, FieldUpdateInput } from '@shared/contracts/fiel
 import type { ItemBody } from '@shared/errors';
 import { useMemo } from 'react';
 import useSWR from 'swr';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import type { EntityListState, ListQuery } from '../../components/list/types';
 import { useAllRows, useClientList } from '../../components/list/use-client-list';
 import { entityCalls, type EntityCalls } from '../../lib/entity-calls';

@@ -3,7 +3,7 @@ import { IMPORT_MESSAGES, type Import } from '@shared/contracts/import';
 import { IconArrowLeft, IconArrowRight, IconPlayerPlay } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { ApiError } from '../../lib/api-error';
 import { useInvalidateList } from '../../lib/list-revision';

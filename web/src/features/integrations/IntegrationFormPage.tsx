@@ -4,14 +4,14 @@ import { IconKey, IconPlugConnected } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import type { PageProps } from '../../app/route-table';
-import { pathOf } from '../../app/route-table';
-import { useRouteTable, useServices } from '../../app/services-context';
+import type { PageProps } from '../../lib/route-table';
+import { pathOf } from '../../lib/route-table';
+import { useRouteTable, useServices } from '../../lib/services-context';
 import { EntityForm } from '../../components/form/EntityForm';
 import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { translateApiError } from '../../lib/server-messages';
-import { useDictionary } from '../contacts/dictionary';
+import { useDictionary } from '../../lib/dictionary';
 import { testIntegrationConnection, useIntegration, useIntegrationCalls } from './api';
 import { integrationCreatePayload, integrationFormFields, integrationFormValues, integrationUpdatePayload, validateIntegration } from './integration-config';
 

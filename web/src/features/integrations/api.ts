@@ -2,7 +2,7 @@ import type { Integration, IntegrationInput, IntegrationTestResult, IntegrationU
 import type { ItemBody } from '@shared/errors';
 import { useCallback, useMemo } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import type { EntityListState, ListQuery } from '../../components/list/types';
 import { useAllRows, useClientList } from '../../components/list/use-client-list';
 import type { ApiClient } from '../../lib/api-client';

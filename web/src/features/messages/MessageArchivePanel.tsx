@@ -5,7 +5,7 @@ import type { ItemBody } from '@shared/errors';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { notifyError } from '../../components/common/notify';
 import { downloadFile } from '../../lib/download-file';
 import { translateApiError } from '../../lib/server-messages';

@@ -2,7 +2,7 @@ import type { Message, MessageListItem } from '@shared/contracts/message';
 import type { ItemBody } from '@shared/errors';
 import { useMemo } from 'react';
 import useSWR from 'swr';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import type { EntityListState, ListQuery } from '../../components/list/types';
 import { useEntityList } from '../../components/list/use-entity-list';
 import { entityCalls, type EntityCalls } from '../../lib/entity-calls';

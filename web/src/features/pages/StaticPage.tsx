@@ -1,6 +1,6 @@
 import { Paper, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { PageProps } from '../../app/route-table';
+import type { PageProps } from '../../lib/route-table';
 
 /** A static page at /{pageName} (terms, privacy): title and text from the locale files. */
 export function StaticPage({ route }: PageProps) {

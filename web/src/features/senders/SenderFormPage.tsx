@@ -1,10 +1,10 @@
 import { SENDER_TYPES, type Sender, type SenderInput, type SenderUpdate } from '@shared/contracts/sender';
 import { useMemo } from 'react';
-import type { PageProps } from '../../app/route-table';
+import type { PageProps } from '../../lib/route-table';
 import { EntityForm } from '../../components/form/EntityForm';
 import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
-import { useDictionary } from '../contacts/dictionary';
+import { useDictionary } from '../../lib/dictionary';
 import { useAllIntegrations } from '../integrations/api';
 import { useSender, useSenderCalls } from './api';
 import { adjustSenderValues, senderCreatePayload, senderFormFields, senderFormValues, senderUpdatePayload, validateSender } from './sender-config';

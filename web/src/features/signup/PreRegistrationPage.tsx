@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Card, Stack, Text, Textarea, TextInput, Title } 
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { fieldErrorText, useFormErrors } from '../../lib/field-errors';
 import { translateApiError } from '../../lib/server-messages';
 

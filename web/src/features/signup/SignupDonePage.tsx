@@ -4,8 +4,8 @@ import type { ItemBody } from '@shared/errors';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { Link, useSearch } from 'wouter';
-import type { PageProps } from '../../app/route-table';
-import { useServices } from '../../app/services-context';
+import type { PageProps } from '../../lib/route-table';
+import { useServices } from '../../lib/services-context';
 import { translateApiError } from '../../lib/server-messages';
 
 /** How often /signup/done asks whether the payment has arrived (Stripe's webhook comes a moment after the redirect). */

@@ -5,7 +5,7 @@ import { useAtomValue } from 'jotai';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { isApiError } from '../../lib/api-error';
 import { fieldErrorText, useFormErrors } from '../../lib/field-errors';
 import { translateApiError, translateServerMessage } from '../../lib/server-messages';

@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { Link, useLocation } from 'wouter';
-import type { PageProps } from '../../app/route-table';
-import { useServices } from '../../app/services-context';
+import type { PageProps } from '../../lib/route-table';
+import { useServices } from '../../lib/services-context';
 import { translateApiError } from '../../lib/server-messages';
 import { formatCents } from './money';
 

@@ -1,6 +1,6 @@
-import { config } from '../../app/config';
-import { buildRouteTable, type RouteDef, type RouteSpec } from '../../app/route-table';
-import type { RuntimeSettings } from '../../app/runtime-settings';
+import { config } from '../../lib/config';
+import { buildRouteTable, type RouteDef, type RouteSpec } from '../../lib/route-table';
+import type { RuntimeSettings } from '../../lib/runtime-settings';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { StaticPage } from '../pages/StaticPage';
 import { PlatformHomePage } from './PlatformHomePage';

@@ -1,5 +1,5 @@
 import type { Subscription, SubscriptionInput } from '@shared/contracts/subscription';
-import type { PageProps } from '../../app/route-table';
+import type { PageProps } from '../../lib/route-table';
 import { EntityForm } from '../../components/form/EntityForm';
 import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';

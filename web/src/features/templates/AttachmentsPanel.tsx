@@ -3,7 +3,7 @@ import { ATTACHMENT_RULES, type Template, type TemplateAttachment } from '@share
 import { IconDownload, IconPaperclip, IconTrash } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { confirmDelete } from '../../components/common/confirm';
 import { notifyError, notifySuccess } from '../../components/common/notify';
 import { isApiError } from '../../lib/api-error';

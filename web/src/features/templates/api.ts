@@ -3,7 +3,7 @@ import type { Template, TemplateInput, TemplateListItem, TemplatePreview, Templa
 import type { ItemBody } from '@shared/errors';
 import { useMemo } from 'react';
 import useSWR from 'swr';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import type { EntityListState, ListQuery } from '../../components/list/types';
 import { useEntityList } from '../../components/list/use-entity-list';
 import type { ApiClient } from '../../lib/api-client';

@@ -2,7 +2,7 @@ import { Alert, Button, Card, Center, Divider, Group, Loader, Radio, Select, Sta
 import { UNSUBSCRIBE_LIMITS, UNSUBSCRIBE_REASONS, type UnsubscribePageData, type UnsubscribeReason } from '@shared/contracts/unsubscribe';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../app/services-context';
+import { useServices } from '../../lib/services-context';
 import { isApiError } from '../../lib/api-error';
 import { unsubscribeCalls } from './api';
 

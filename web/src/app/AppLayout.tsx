@@ -4,12 +4,12 @@ import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { ChatWidget } from '../../features/chat-widget/ChatWidget';
-import { useImportNotifications } from '../../features/import/live-imports';
-import { currentUserAtom, guestInitAtom } from '../../lib/session-state';
-import { AccountMenu } from './AccountMenu';
-import { LanguageSwitcher } from './LanguageSwitcher';
-import { MainNav } from './MainNav';
+import { ChatWidget } from '../features/chat-widget/ChatWidget';
+import { useImportNotifications } from '../features/import/live-imports';
+import { currentUserAtom, guestInitAtom } from '../lib/session-state';
+import { AccountMenu } from '../components/layout/AccountMenu';
+import { LanguageSwitcher } from '../components/layout/LanguageSwitcher';
+import { MainNav } from '../components/layout/MainNav';
 
 /** The console frame: header (brand, organisation, language, account menu) and, when signed in, the main navigation. */
 export function AppLayout({ children }: { children: ReactNode }) {

@@ -1,7 +1,7 @@
 import type { i18n as I18n } from 'i18next';
 import { createContext, useContext } from 'react';
-import type { Services } from '../lib/services';
-import type { KeyValueStorage } from '../lib/storage';
+import type { Services } from './services';
+import type { KeyValueStorage } from './storage';
 import type { RouteDef } from './route-table';
 
 /** Everything components reach through context rather than module singletons (so tests can swap them). */

@@ -1,7 +1,7 @@
 import type { ConsoleSettings, GuestInit } from '@shared/contracts/auth';
 import { CONSOLE_SETTING_DEFAULTS } from '@shared/console-settings';
 import { atom, useAtomValue } from 'jotai';
-import { guestInitAtom } from '../lib/session-state';
+import { guestInitAtom } from './session-state';
 import { config } from './config';
 
 // The console's runtime settings (spec 3 "Settings") come from the server's /init/guest answer, which the
