@@ -68,7 +68,12 @@ export async function startPlatform({ port, persistTo, vars = {}, catchers = {},
   });
   if (logFile) closeSync(stdio);
   let exited = child.exitCode !== null;
-  const exitedPromise = new Promise((resolve) => child.once('exit', () => ((exited = true), resolve())));
+  const exitedPromise = new Promise((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
 
   async function stop() {
     unregister();

@@ -43,7 +43,7 @@ async function main() {
     };
     let token = await signIn(port, host);
 
-    let started = performance.now();
+    const started = performance.now();
     await d1Execute(platform, taggedContactsSql(N, 'Bench'));
     console.log(`seeded ${N} tagged contacts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     const [{ id: tagId }] = await d1Execute(platform, "SELECT id FROM tags WHERE name = 'Bench'");

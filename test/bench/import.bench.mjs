@@ -57,7 +57,7 @@ async function main() {
     const idleKb = pids.reduce((s, p) => s + memoryOf(p).rssKb, 0);
 
     let sampler = sampleMemory(pids);
-    let started = performance.now();
+    const started = performance.now();
     const upload = await uploadFile(port, host, token, file);
     const uploadSeconds = (performance.now() - started) / 1000;
     const uploadMem = sampler.stop();

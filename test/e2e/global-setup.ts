@@ -47,7 +47,7 @@ export default async function setup(project: TestProject) {
   const oidc = await startOidcProvider({ port: 0 });
   const port = await freePort(8790);
   const operatorToken = randomBytes(24).toString('hex');
-  let platform;
+  let platform: Awaited<ReturnType<typeof startPlatform>> | undefined;
   try {
     platform = await startPlatform({
       port,

@@ -63,7 +63,13 @@ export default async function setup(project: TestProject) {
 
   const control = controlServer(mailbox);
   const controlPort = await new Promise<number>((resolve) => control.listen(0, '127.0.0.1', () => resolve((control.address() as { port: number }).port)));
-  closers.push(() => new Promise<void>((resolve) => (control.closeAllConnections(), control.close(() => resolve()))));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        control.closeAllConnections();
+        control.close(() => resolve());
+      }),
+  );
 
   const faults = await startTwilioFaultServer();
   closers.push(faults.close);

@@ -81,7 +81,9 @@ export function fakeApi(options: { orgMissing?: boolean; tags?: string[]; settin
     if (path === '/tag/priorities') {
       const ids = body.ids as number[];
       const slots = tags.filter((t) => ids.includes(t.id)).map((t) => t.priority).sort((a, b) => a - b);
-      ids.forEach((id, i) => (tags.find((t) => t.id === id)!.priority = slots[i]));
+      ids.forEach((id, i) => {
+        tags.find((t) => t.id === id)!.priority = slots[i];
+      });
       return json(200, { data: { updated: ids.length } });
     }
     const match = /^\/tag\/(\d+)$/.exec(path);

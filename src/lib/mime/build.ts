@@ -48,7 +48,7 @@ export function buildEmail(content: EmailContent): string {
   msg.setSender({ addr: content.from.address, name: content.from.name ?? '' });
   msg.setTo({ addr: content.to });
   msg.setSubject(content.subject ?? '');
-  useOwnHeaderEncoding(msg);
+  applyOwnHeaderEncoding(msg);
   msg.setHeader('Message-ID', `<${content.messageId}>`);
   if (content.returnPath) msg.setHeader('Return-Path', `<${headerSafe(content.returnPath).trim()}>`);
   for (const [name, value] of Object.entries(content.headers ?? {})) {
@@ -83,7 +83,7 @@ function addText(msg: MIMEMessage, contentType: 'text/plain' | 'text/html', text
  * mimetext encodes the whole subject and each display name as one base64 word, whatever the length, which breaks
  * the 75-character limit of RFC 2047 for long ones. Its header fields take a `dump` function: give them ours.
  */
-function useOwnHeaderEncoding(msg: MIMEMessage): void {
+function applyOwnHeaderEncoding(msg: MIMEMessage): void {
   for (const field of msg.headers.fields) {
     const name = field.name.toLowerCase();
     if (name === 'subject') field.dump = (v) => (typeof v === 'string' ? encodeHeaderValue(v) : '');

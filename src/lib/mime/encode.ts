@@ -33,7 +33,7 @@ export function headerSafe(text: string): string {
  */
 export function encodeWords(text: string, separator = '\r\n '): string {
   const words: number[][] = [];
-  let chunk: number[] = [];
+  const chunk: number[] = [];
   for (const ch of text) {
     const bytes = encoder.encode(ch);
     if (chunk.length + bytes.length > WORD_BYTES) {

@@ -33,6 +33,6 @@ function base64Bytes(value: string): Uint8Array | null {
  */
 export async function validTwilioSignature(authToken: string, url: string, params: Iterable<[string, string]>, header: string | null | undefined): Promise<boolean> {
   const signature = header ? base64Bytes(header) : null;
-  if (!signature || signature.length !== 20 || !authToken) return false;
+  if (signature?.length !== 20 || !authToken) return false;
   return crypto.subtle.verify('HMAC', await hmacKey(authToken, 'verify'), signature, encoder.encode(signedText(url, params)));
 }

@@ -161,7 +161,7 @@ function transactionCommands(conn: SmtpConnection, envelope: SmtpEnvelope): stri
   return `${text}DATA\r\n`;
 }
 
-function mailCommand(conn: SmtpConnection, envelope: SmtpEnvelope): string {
+function mailCommand(_conn: SmtpConnection, envelope: SmtpEnvelope): string {
   const needsUtf8 = !ASCII.test(envelope.from) || envelope.to.some((a) => !ASCII.test(a));
   return `MAIL FROM:<${envelope.from}>${needsUtf8 ? ' SMTPUTF8' : ''}\r\n`;
 }

@@ -103,7 +103,7 @@ export class SmtpTransport implements Transport {
   async sendMany(messages: OutgoingMessage[]): Promise<SendResult[]> {
     const prepared = messages.map((m) => this.prepare(m));
     const results: SendResult[] = prepared.map((p) => p.failure ?? { ok: true, externalId: p.messageId });
-    const sendable = prepared.map((p, i) => i).filter((i) => prepared[i].item);
+    const sendable = prepared.map((_p, i) => i).filter((i) => prepared[i].item);
     const per = Math.ceil(sendable.length / this.slots.length);
     await Promise.all(
       this.slots.map(async (slot, s) => {

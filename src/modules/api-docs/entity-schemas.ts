@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ADDRESS_TYPES } from '../../shared/address';
 import { BROADCAST_ACTIONS, BROADCAST_STATUSES, BROADCAST_TYPES, recipientsSchema } from '../../shared/contracts/broadcast';
 import { FIELD_TYPES } from '../../shared/contracts/field';

@@ -3,7 +3,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context';
-import { contactAddresses, contactAttributes, contacts, contactTags, fieldOptions, fields, tags } from '../../db/schema';
+import { contactAddresses, contactAttributes, type contacts, contactTags, fieldOptions, fields, tags } from '../../db/schema';
 import type { Database } from '../../db/client';
 import type { AddressType } from '../../shared/address';
 import type { Contact, ContactAttribute } from '../../shared/contracts/contact';

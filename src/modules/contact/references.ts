@@ -97,7 +97,10 @@ export async function checkContactInput(c: Ctx, input: Partial<ContactInput>, co
   const rows: AttributeRow[] = [];
   attributes.forEach((attribute, i) => {
     const type = fieldTypes.get(attribute.field_id);
-    if (type === undefined) return fail(`attributes.${i}.field_id`, CONTACT_MESSAGES.unknownField);
+    if (type === undefined) {
+      fail(`attributes.${i}.field_id`, CONTACT_MESSAGES.unknownField);
+      return;
+    }
     const result = attributeRows(type, attribute.field_id, attribute.value, optionField);
     if (typeof result === 'string') fail(`attributes.${i}.value`, result);
     else rows.push(...result);

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, not, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { AppEnv } from '../../context';
 import { TenantScope, type TenantTable } from '../../db/tenant-scope';
 import { ApiError, notFound, validationFailed } from '../../lib/api-error';

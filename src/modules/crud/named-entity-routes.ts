@@ -1,4 +1,4 @@
-import { subscriptions, tags } from '../../db/schema';
+import type { subscriptions, tags } from '../../db/schema';
 import { crudRoutes } from './crud-routes';
 
 /** Entities that are just a name, unique per organisation, in a drag order. */

@@ -95,7 +95,9 @@ export function batchStatements(d1: D1Database, plan: BatchPlan, cursor: CursorU
   for (const contact of contacts) {
     const id = contact.existingId;
     const index = contact.existingId === null ? contact.newIndex : null;
-    contact.addresses.forEach((a, position) => addresses.push([id, index, a.type, a.value, position]));
+    contact.addresses.forEach((a, position) => {
+      addresses.push([id, index, a.type, a.value, position]);
+    });
     for (const [fieldId, value] of contact.attributes) {
       if (id !== null) attributeDeletes.push([id, fieldId]);
       for (const row of attributeRows(value)) attributes.push([id, index, fieldId, ...row]);

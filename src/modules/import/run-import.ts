@@ -70,7 +70,7 @@ export async function runImport(env: Env, orgId: number, importId: number, optio
       updatedAt: new Date().toISOString(),
     });
     record = started ?? (await scope.findById(importId));
-    if (!record || record.status !== 'processing') return 'nothing-to-do';
+    if (record?.status !== 'processing') return 'nothing-to-do';
   }
 
   const size = await fileSize(env.FILES, record.fileKey);
@@ -260,7 +260,7 @@ class ImportJob {
           .prepare('SELECT cursor_bytes, status FROM imports WHERE id = ? AND org_id = ?')
           .bind(this.record.id, this.orgId)
           .first<{ cursor_bytes: number; status: string }>();
-        if (!current || current.status !== 'processing' || current.cursor_bytes !== this.cursorBytes) return false;
+        if (current?.status !== 'processing' || current.cursor_bytes !== this.cursorBytes) return false;
         // Another writer created one of these addresses between the lookup and the commit: look again.
         if (/UNIQUE/i.test(String(error)) && attempt < ADDRESS_RACE_RETRIES) continue;
         throw error;

@@ -3,7 +3,7 @@
 // `wrangler d1 execute`, idempotent (run it on every start: it refreshes the encrypted secrets, so a new
 // SECRETS_KEY in .dev.vars never leaves undecryptable rows). Node runs this file directly from the seed
 // script, hence the explicit .ts import below.
-// @ts-ignore TS5097: Node's type stripping needs the extension; bundlers and tsc resolve it all the same.
+// @ts-expect-error TS5097: Node's type stripping needs the extension; bundlers and tsc resolve it all the same.
 import { encryptSecret } from '../../lib/crypto/secret-box.ts';
 
 export interface ExampleChannelsOptions {

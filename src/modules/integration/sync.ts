@@ -73,7 +73,7 @@ export async function runIntegrationSync(env: Env, body: SyncMessage, deps: Pick
   const scope = new TenantScope(db, integrations, body.orgId);
   const row = await scope.findById(body.integrationId);
   // Deleted meanwhile, or already finished by an earlier delivery of this message.
-  if (!row || row.status !== 'merging') return;
+  if (row?.status !== 'merging') return;
 
   const result: IntegrationSyncResult = { finished_at: '', numbers_found: null, senders_added: null, error: null };
   try {

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { broadcasts, messages, templates } from '../../db/schema';
+import { broadcasts, type messages, templates } from '../../db/schema';
 import type { Env } from '../../env';
 import { loadContactPlaceholders } from '../../lib/templating/placeholders';
 import { prepareTemplate } from '../../lib/templating/render-template';

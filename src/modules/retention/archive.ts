@@ -60,7 +60,7 @@ async function archiveChunk(db: Database, bucket: R2Bucket, orgId: number, month
   const ids = JSON.stringify(rows.map((r) => r.id));
   const events = await db.all<EventRow>(sql`SELECT * FROM tracking_events WHERE org_id = ${orgId} AND message_id IN (SELECT value FROM json_each(${ids})) ORDER BY at, id`);
   const byMessage = groupBy(events, (e) => e.message_id);
-  const lines = rows.map((message) => JSON.stringify({ message, events: byMessage.get(message.id) ?? [] })).join('\n') + '\n';
+  const lines = `${rows.map((message) => JSON.stringify({ message, events: byMessage.get(message.id) ?? [] })).join('\n')}\n`;
   const key = `${archiveFolder(orgId, month)}${rows[0].id}-${rows[rows.length - 1].id}.ndjson.gz`;
   await putOrgFile(bucket, db, orgId, 'archive', key, await gzip(lines), { httpMetadata: { contentType: 'application/gzip' } });
   const results = await rawBatch(db, [

@@ -63,7 +63,7 @@ export class SendChannels {
   private async connect(db: Database, orgId: number, integrationId: number): Promise<Channel | ChannelProblem> {
     const integration = await new TenantScope(db, integrations, orgId).findById(integrationId);
     if (!integration) return { problem: 'The integration of this sender no longer exists', retryable: false };
-    let account;
+    let account: Awaited<ReturnType<typeof providerAccount>>;
     try {
       account = await providerAccount(this.env, integration);
     } catch (error) {

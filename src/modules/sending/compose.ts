@@ -10,7 +10,7 @@ import { TEMPLATE_LIMITS, TEMPLATE_MESSAGES } from '../../shared/contracts/templ
 import { orgOrigin } from '../../lib/org-url';
 import type { TrackingOptions } from '../tracking/compile';
 import { bulkHeaders } from './bulk-headers';
-import { prepareBroadcastContent, prepareFinishedContent, renderMessage, type PreparedContent } from './message-content';
+import { prepareBroadcastContent, prepareFinishedContent, renderMessage, type MessageContent, type PreparedContent } from './message-content';
 import { sendTimeSkips } from './send-time-skips';
 import type { BroadcastSnapshot } from '../broadcast/snapshot';
 
@@ -172,7 +172,7 @@ async function composeBroadcastRows(env: Env, db: Database, orgId: number, rows:
       const contact = row.contact_id === null ? undefined : people.get(row.contact_id);
       if (!contact) return { row, failure: 'The contact was deleted before the message went out' };
       if (b.content instanceof TemplateRenderError) return { row, failure: b.content.message };
-      let made;
+      let made: MessageContent;
       try {
         made = await renderMessage(env, b.content, { id: row.id, contactId: contact.id }, { contact, organization: b.snapshot.organization });
       } catch (error) {

@@ -2,12 +2,12 @@ import type { SystemMail } from '../system-mail/queue-mail';
 
 // The mail sign-up and pre-registration send: plain text plus simple HTML, in English.
 
-const escape = (value: string) =>
+const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 function html(paragraphs: string[], link?: { href: string; label: string }): string {
-  const body = paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n');
-  const button = link ? `\n<p><a href="${escape(link.href)}">${escape(link.label)}</a></p>` : '';
+  const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
+  const button = link ? `\n<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : '';
   return `<!doctype html>\n<html><body style="font-family: sans-serif">\n${body}${button}\n</body></html>`;
 }
 

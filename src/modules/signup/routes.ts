@@ -30,7 +30,7 @@ export const signupRoutes = new Hono<AppEnv>()
     if (!secret) throw notFound();
     const body = await c.req.text();
     const signature = c.req.header('stripe-signature') ?? '';
-    let event;
+    let event: Awaited<ReturnType<typeof verifyStripeEvent>>;
     try {
       event = await verifyStripeEvent(body, signature, secret);
     } catch {

@@ -70,14 +70,14 @@ export async function readOpenToken(env: Keys, token: string): Promise<OpenRef |
   const message = await readUnsubscribeToken(env, token);
   if (message?.messageId) return { orgId: message.orgId, messageId: message.messageId };
   const p = await verifyToken(env.SECRETS_KEY, PURPOSE, token);
-  if (!p || p.t !== 'o' || !positiveId(p.o) || !positiveId(p.m)) return null;
+  if (p?.t !== 'o' || !positiveId(p.o) || !positiveId(p.m)) return null;
   return { orgId: p.o, messageId: p.m };
 }
 
 /** A click on a personalised link (or any link of a mail sent before link tokens). */
 export async function readClickToken(env: Keys, token: string): Promise<ClickRef | null> {
   const p = await verifyToken(env.SECRETS_KEY, PURPOSE, token);
-  if (!p || p.t !== 'c' || !positiveId(p.o) || !positiveId(p.m) || typeof p.l !== 'number' || !Number.isSafeInteger(p.l) || !isWebUrl(p.u)) return null;
+  if (p?.t !== 'c' || !positiveId(p.o) || !positiveId(p.m) || typeof p.l !== 'number' || !Number.isSafeInteger(p.l) || !isWebUrl(p.u)) return null;
   return { orgId: p.o, messageId: p.m, linkIndex: p.l, url: p.u, honeypot: p.h === 1 };
 }
 

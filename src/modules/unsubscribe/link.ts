@@ -38,7 +38,7 @@ export async function limitPublicRequest(c: Context<AppEnv>, key = `ip:${c.req.h
 export async function readLink(c: Context<AppEnv>, token: string | undefined): Promise<LinkTarget> {
   const ref = token ? await readUnsubscribeToken(c.env, token) : null;
   const invalid = new ApiError(404, 'link_invalid', UNSUBSCRIBE_MESSAGES.linkInvalid);
-  if (!ref || !ref.contactId) throw invalid;
+  if (!ref?.contactId) throw invalid;
   const row = await c.var.db.get<{ name: string; broadcast_id: number | null; subscription_id: number | null } | undefined>(sql`
     SELECT o.name, m.broadcast_id, b.subscription_id
     FROM organizations o JOIN contacts ct ON ct.org_id = o.id AND ct.id = ${ref.contactId}

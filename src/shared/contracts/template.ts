@@ -80,7 +80,7 @@ const keptText = (max: number) =>
     .string()
     .max(max, atMostCharacters(max))
     .nullish()
-    .transform((v) => (v && v.trim() ? v : null));
+    .transform((v) => (v?.trim() ? v : null));
 
 const templateFields = {
   name: requiredText(200),

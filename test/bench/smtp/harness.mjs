@@ -12,8 +12,6 @@ import { killOnSignal, signalGroup } from '../support/process-groups.mjs';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../../..');
 
-/** ONLY=relay,worker-mailer,nodemailer picks the clients to run (default: all three). */
-const ONLY = (process.env.ONLY || 'relay,worker-mailer,nodemailer').split(',').map((s) => s.trim());
 
 export async function freePort() {
   const server = net.createServer();

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import nodemailer from 'nodemailer';
-import { freePort, startBenchWorker, startSink } from './harness.mjs';
+import { startBenchWorker, startSink } from './harness.mjs';
 
 const N = Math.max(1, Number(process.env.N) || 10000);
 const CONNECTIONS = [1, 4];

@@ -121,7 +121,7 @@ export function sampleHeap(inspector, intervalMs = 200, gcEveryMs = 2000) {
     }
   };
   const timer = setInterval(take, intervalMs);
-  take();
+  void take();
   return {
     async stop() {
       clearInterval(timer);

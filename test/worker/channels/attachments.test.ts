@@ -112,7 +112,7 @@ describe('template attachments in R2', () => {
 
   it('reads a multipart stream whatever its chunking', async () => {
     const boundary = '----relay-test-boundary';
-    const content = 'line one\r\n--not-a-boundary\r\n' + '\u00e9'.repeat(300);
+    const content = `line one\r\n--not-a-boundary\r\n${'\u00e9'.repeat(300)}`;
     const raw = new TextEncoder().encode(
       `preamble\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="na\\"me.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9.txt\r\nContent-Type: text/plain\r\n\r\n${content}\r\n` +
         `--${boundary}\r\nContent-Disposition: form-data; name="other"\r\n\r\nvalue\r\n--${boundary}--\r\nepilogue`,

@@ -133,14 +133,14 @@ describe('integration create and validation', () => {
     const stored = await row<{ secret: string }>('integrations', smtp.id);
     expect(JSON.parse(await decryptSecret(env.SECRETS_KEY, stored!.secret))).toEqual({ password: 'new-smtp-password-9' });
 
-    res = await o.api('PATCH', `/integration/${twilio.id}/twilio/credentials`, { sid: 'AC' + 'f'.repeat(32), token: 'new-token-9' });
+    res = await o.api('PATCH', `/integration/${twilio.id}/twilio/credentials`, { sid: `AC${'f'.repeat(32)}`, token: 'new-token-9' });
     expect(res.status).toBe(200);
     expectNoSecret(res.text);
-    expect(res.body.data.details.sid).toBe('AC' + 'f'.repeat(32));
+    expect(res.body.data.details.sid).toBe(`AC${'f'.repeat(32)}`);
     const storedTwilio = await row<{ secret: string }>('integrations', twilio.id);
     expect(JSON.parse(await decryptSecret(env.SECRETS_KEY, storedTwilio!.secret))).toEqual({ token: 'new-token-9' });
 
-    expect((await o.api('PATCH', `/integration/${smtp.id}/twilio/credentials`, { sid: 'AC' + 'f'.repeat(32), token: 'x' })).status).toBe(404);
+    expect((await o.api('PATCH', `/integration/${smtp.id}/twilio/credentials`, { sid: `AC${'f'.repeat(32)}`, token: 'x' })).status).toBe(404);
     expect((await o.api('PATCH', `/integration/${twilio.id}/twilio/credentials`, { sid: 'bad', token: 'x' })).status).toBe(422);
 
     const log = await env.DB.prepare("SELECT field, previous_value, new_value FROM activity_log WHERE entity = 'integration' AND entity_id = ?").bind(smtp.id).all();

@@ -16,7 +16,7 @@ async function connect(org: Org, init: { query?: string; protocols?: string[]; t
     res.webSocket.accept();
     res.webSocket.addEventListener('message', (e) => {
       events.push(JSON.parse(String(e.data)) as LiveEvent);
-      waiters.splice(0).forEach((w) => w());
+      for (const w of waiters.splice(0)) w();
     });
   }
   const next = async (type: LiveEvent['type'], timeoutMs = 10_000) => {

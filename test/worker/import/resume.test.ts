@@ -25,10 +25,10 @@ function csvOf(n: number, repeatEvery = 0) {
     const who = repeatEvery && i >= repeatEvery ? i - repeatEvery : i;
     lines.push(`"Person ${i}",person${who}@example.com,"t${i % 3};all"`);
   }
-  return lines.join('\r\n') + '\r\n';
+  return `${lines.join('\r\n')}\r\n`;
 }
 
-async function importRow(org: Org, id: number) {
+async function importRow(_org: Org, id: number) {
   return env.DB.prepare('SELECT status, cursor_bytes, cursor_row, created_count, updated_count, rejected_count, updated_at FROM imports WHERE id = ?')
     .bind(id)
     .first<{ status: string; cursor_bytes: number; cursor_row: number; created_count: number; updated_count: number; rejected_count: number; updated_at: string }>();
@@ -52,7 +52,7 @@ describe('an interrupted import', () => {
     expect(interrupted).toMatchObject({ status: 'processing', cursor_row: 21, created_count: 20, updated_count: 0 });
     expect(await storedContacts(org.orgId)).toHaveLength(20);
     // The cursor points just after row 21 (header + 20 rows), in bytes.
-    expect(interrupted!.cursor_bytes).toBe(new TextEncoder().encode(csv.split('\r\n').slice(0, 21).join('\r\n') + '\r\n').length);
+    expect(interrupted!.cursor_bytes).toBe(new TextEncoder().encode(`${csv.split('\r\n').slice(0, 21).join('\r\n')}\r\n`).length);
 
     // Redelivery: the job runs again from the start of its message.
     expect(await runImport(env, org.orgId, id, { batchRows: 10 })).toBe('finished');

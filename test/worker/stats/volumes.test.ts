@@ -26,7 +26,9 @@ async function bytesInR2(orgId: number) {
 
 function attach(o: Org, templateId: number, sizes: number[]) {
   const form = new FormData();
-  sizes.forEach((n, i) => form.append('file', new File([new Uint8Array(n).fill(1)], `f${i}.pdf`)));
+  sizes.forEach((n, i) => {
+    form.append('file', new File([new Uint8Array(n).fill(1)], `f${i}.pdf`));
+  });
   return call(o.org, `/api/v1/template/${templateId}/attachment`, { method: 'POST', token: o.token, body: form });
 }
 

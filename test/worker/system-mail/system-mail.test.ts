@@ -41,7 +41,10 @@ function scriptedTransport(...results: SendResult[]) {
   const open = (options: SmtpTransportOptions): Transport => {
     opened.push(options);
     return {
-      send: async (m) => (sent.push(m), results[Math.min(sent.length - 1, results.length - 1)]),
+      send: async (m) => {
+        sent.push(m);
+        return results[Math.min(sent.length - 1, results.length - 1)];
+      },
       sendMany: async () => [],
       close: async () => {},
     };

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@shared/messages';
+import type { MESSAGES } from '@shared/messages';
 import { ApiError } from './api-error';
 import { MESSAGE_KEYS, MESSAGE_PATTERNS, type Translate } from './message-keys';
 

@@ -111,6 +111,7 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
   const deletable = Boolean(props.calls);
   const itemLabel = props.itemLabel ?? ((row: T) => String(row.id));
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the selection is emptied whenever the query changes, which is all queryId is here for
   useEffect(() => setSelected(new Set()), [queryId]);
 
   const run = async (action: () => Promise<unknown>, success: string) => {

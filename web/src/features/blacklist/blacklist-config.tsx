@@ -67,7 +67,7 @@ export function blacklistFormFields(types: readonly string[]): FormFieldConfig[]
 
 function BlacklistValue({ type, value, onChange, errors }: { type: unknown; value: string; onChange: (value: string) => void; errors: Record<string, string[]> }) {
   const { t } = useTranslation();
-  return <AddressValueInput label={t('blacklist.fields.value')} required type={type} value={value} onChange={onChange} serverError={fieldErrorText(t, errors['value'])} testId="form-field-value" />;
+  return <AddressValueInput label={t('blacklist.fields.value')} required type={type} value={value} onChange={onChange} serverError={fieldErrorText(t, errors.value)} testId="form-field-value" />;
 }
 
 /** The create form's starting values: an e-mail address by default. */

@@ -23,7 +23,7 @@ export function SettingsEditor({ props }: { props: CustomFieldProps }) {
   const update = (index: number, row: SettingRow) => set(rows.map((current, i) => (i === index ? row : current)));
 
   return (
-    <Input.Wrapper label={t('campaigns.fields.settings')} description={t('campaigns.hints.settings')} withAsterisk error={fieldErrorText(t, props.errors['settings'])} data-testid="form-field-settings">
+    <Input.Wrapper label={t('campaigns.fields.settings')} description={t('campaigns.hints.settings')} withAsterisk error={fieldErrorText(t, props.errors.settings)} data-testid="form-field-settings">
       <Stack gap="sm" mt={6}>
         {rows.map((row, index) => (
           <Paper key={row.key} withBorder p="sm" data-testid="setting-row" data-index={index}>

@@ -21,7 +21,7 @@ export function AddressesEditor({ value, onChange, errors, types = ADDRESS_TYPES
   const update = (index: number, patch: Partial<AddressDraft>, paths: string[]) => onChange(addresses.map((address, i) => (i === index ? { ...address, ...patch } : address)), paths);
 
   return (
-    <Input.Wrapper label={t('contacts.fields.addresses')} withAsterisk error={fieldErrorText(t, errors['addresses'])} data-testid="form-field-addresses">
+    <Input.Wrapper label={t('contacts.fields.addresses')} withAsterisk error={fieldErrorText(t, errors.addresses)} data-testid="form-field-addresses">
       <Stack gap="xs" mt="xs">
         <SortableList
           items={addresses}

@@ -33,7 +33,7 @@ export function AttributesEditor({ value, onChange, errors, fields }: CustomFiel
   const drafts = (value ?? {}) as Record<string, AttributeDraft>;
   if (fields.length === 0) return null;
   return (
-    <Input.Wrapper label={t('contacts.fields.attributes')} error={fieldErrorText(t, errors['attributes'])} data-testid="form-field-attributes">
+    <Input.Wrapper label={t('contacts.fields.attributes')} error={fieldErrorText(t, errors.attributes)} data-testid="form-field-attributes">
       <Stack gap="sm" mt="xs">
         {fields.map((field, index) => {
           const paths = [`attributes.${index}.value`, `attributes.${index}.field_id`, `attributes.${index}`];

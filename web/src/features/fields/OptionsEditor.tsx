@@ -12,7 +12,7 @@ export function OptionsEditor({ value, onChange, errors }: CustomFieldProps) {
   const options = Array.isArray(value) ? (value as OptionDraft[]) : [];
   // Paths of every option: an edit that moves or removes options clears all their messages (indexes shift).
   const allPaths = () => Object.keys(errors);
-  const listError = fieldErrorText(t, errors['options']);
+  const listError = fieldErrorText(t, errors.options);
 
   const rename = (index: number, text: string) =>
     onChange(

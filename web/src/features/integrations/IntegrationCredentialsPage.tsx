@@ -9,6 +9,7 @@ import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { translateApiError } from '../../lib/server-messages';
 import { credentialsCalls, useIntegration } from './api';
 import { credentialsFields, credentialsPayload, credentialsValues } from './integration-config';
+import type { ReactNode } from 'react';
 
 /**
  * /integration/update/:id/credentials: a new user and password (smtp) or account SID and auth token (twilio).
@@ -22,7 +23,7 @@ export function IntegrationCredentialsPage({ params }: PageProps) {
   const item = data?.data ?? null;
   const calls = useMemo(() => (item ? credentialsCalls(client, item) : null), [client, item]);
 
-  let body;
+  let body: ReactNode;
   if (error) body = <Alert color="red">{translateApiError(t, error)}</Alert>;
   else if (isLoading || !item || !calls)
     body = (

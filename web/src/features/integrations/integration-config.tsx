@@ -118,7 +118,7 @@ export function integrationFormValues(item: Integration | null): FormValues {
     'details.server': smtp?.server ?? '',
     'details.port': smtp?.port ?? (item ? null : 587),
     'details.ssl': smtp?.ssl ?? false,
-    'details.tls': smtp?.tls ?? (item ? false : true),
+    'details.tls': smtp?.tls ?? (!item),
     'details.domain': smtp?.domain ?? '',
     'details.return_path': smtp?.return_path ?? '',
     user: '',

@@ -45,7 +45,7 @@ function SenderValueInput({ props }: { props: CustomFieldProps }) {
       data-testid="form-field-value"
       name="value"
       value={String(props.value ?? '')}
-      error={fieldErrorText(t, props.errors['value'])}
+      error={fieldErrorText(t, props.errors.value)}
       onChange={(event) => props.onChange(event.currentTarget.value)}
     />
   );

@@ -33,7 +33,7 @@ import {
 function BodyField({ props, targets, editor }: { props: CustomFieldProps; targets: InsertTargets; editor: React.RefObject<RichTextHandle | null> }) {
   const { t } = useTranslation();
   const value = String(props.value ?? '');
-  const error = fieldErrorText(t, props.errors['body']);
+  const error = fieldErrorText(t, props.errors.body);
   if (!isRichType(props.values.type)) {
     return (
       <PlaceholderInput
@@ -114,7 +114,7 @@ function SubjectField({ props, targets }: { props: CustomFieldProps; targets: In
       maxLength={1000}
       value={String(props.value ?? '')}
       onChange={(next) => props.onChange(next)}
-      error={fieldErrorText(t, props.errors['subject'])}
+      error={fieldErrorText(t, props.errors.subject)}
       targets={targets}
     />
   );
@@ -130,7 +130,7 @@ function PlainBodyField({ props, targets }: { props: CustomFieldProps; targets: 
       multiline
       value={String(props.value ?? '')}
       onChange={(next) => props.onChange(next)}
-      error={fieldErrorText(t, props.errors['body_plain'])}
+      error={fieldErrorText(t, props.errors.body_plain)}
       targets={targets}
     />
   );

@@ -17,6 +17,7 @@ import { translateApiError, translateServerMessage } from '../../lib/server-mess
 import { previewTemplate, useTemplate } from './api';
 import { TemplateTypeBadge } from './template-config';
 import { contactLabel, TestMessageDialog } from './TestMessageDialog';
+import type { ReactNode } from 'react';
 
 /** A failed render in words: 'subject generation failed' / 'body generation failed' with the template's error. */
 export function previewErrorText(t: (key: string, options?: Record<string, unknown>) => string, error: unknown): string {
@@ -97,7 +98,7 @@ export function TemplatePreviewPage({ params }: PageProps) {
   });
   const editHref = item ? pathOf(table, 'template_update', { id: item.id }) : null;
 
-  let body;
+  let body: ReactNode;
   if (!valid || template.error) body = <Alert color="red">{translateApiError(t, template.error)}</Alert>;
   else if (!item)
     body = (

@@ -91,7 +91,7 @@ export function TestMessageDialog({ template, contact, opened, onClose }: { temp
           filter={(item) => senderFitsTemplate(template.type, item.type)}
           optionLabel={senderLabel}
           nothingFound={t('templates.test.noSenders')}
-          error={fieldErrorText(t, errors['sender_id'])}
+          error={fieldErrorText(t, errors.sender_id)}
           testId="test-message-sender"
           onChange={(_id, item) => {
             setSender(item);
@@ -105,7 +105,7 @@ export function TestMessageDialog({ template, contact, opened, onClose }: { temp
           withAsterisk
           value={to}
           data-testid="test-message-to"
-          error={fieldErrorText(t, errors['to'])}
+          error={fieldErrorText(t, errors.to)}
           onChange={(event) => {
             setTo(event.currentTarget.value);
             clear('to');
@@ -119,7 +119,7 @@ export function TestMessageDialog({ template, contact, opened, onClose }: { temp
           value={chosenContact?.id ?? null}
           selected={chosenContact}
           optionLabel={contactLabel}
-          error={fieldErrorText(t, errors['contact_id'])}
+          error={fieldErrorText(t, errors.contact_id)}
           testId="test-message-contact"
           onChange={(_id, item) => {
             setChosenContact(item);
