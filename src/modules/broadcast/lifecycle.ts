@@ -3,6 +3,7 @@ import type { Database } from '../../db/client';
 import { broadcasts, contacts, messages } from '../../db/schema';
 import { ACTION_FROM, type BroadcastAction } from '../../shared/contracts/broadcast';
 import { rawBatch } from '../crud/raw-batch';
+import { requeueStatement } from '../sending/claim';
 import { fromRaw, type BroadcastRow } from './run-store';
 import type { BroadcastSnapshot } from './snapshot';
 
@@ -139,10 +140,7 @@ async function retryFailed(db: Database, orgId: number, id: number, now: string)
       })
       .where(and(eq(broadcasts.id, id), eq(broadcasts.orgId, orgId), eq(broadcasts.status, 'finished'), sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${retryable(orgId, id)})`))
       .returning(),
-    db
-      .update(messages)
-      .set({ status: 'queued', attempts: 0, error: null, retryable: null, updatedAt: now })
-      .where(and(retryable(orgId, id), sql`EXISTS (SELECT 1 FROM ${broadcasts} WHERE ${broadcasts.id} = ${id} AND ${broadcasts.status} = 'sending' AND ${broadcasts.updatedAt} = ${now})`)),
+    requeueStatement(db, and(retryable(orgId, id), sql`EXISTS (SELECT 1 FROM ${broadcasts} WHERE ${broadcasts.id} = ${id} AND ${broadcasts.status} = 'sending' AND ${broadcasts.updatedAt} = ${now})`)!, now),
   ]);
   const row = moved.results[0];
   return row ? fromRaw(row) : undefined;

@@ -4,6 +4,7 @@ import { broadcasts, messages } from '../../db/schema';
 import { SKIP_REASONS, type BroadcastType, type Recipients } from '../../shared/contracts/broadcast';
 import { rowMapper } from '../../db/row-mapper';
 import { rawBatch } from '../crud/raw-batch';
+import { skipQueuedStatement } from '../sending/claim';
 import { recipientPage, type RecipientRule } from './recipients';
 import type { BroadcastSnapshot } from './snapshot';
 
@@ -93,7 +94,7 @@ export async function skipCancelled(db: Database, b: BroadcastRow, limit: number
   const [counted] = await rawBatch(db, [
     db.run(sql`UPDATE ${broadcasts} SET skipped = skipped + (SELECT count(*) FROM (${pending})), updated_at = ${now} WHERE id = ${b.id} AND org_id = ${b.orgId}
       RETURNING (SELECT count(*) FROM (${pending})) AS changed`),
-    db.run(sql`UPDATE ${messages} SET status = 'skipped', error = ${SKIP_REASONS.cancelled}, updated_at = ${now} WHERE id IN (${pending})`),
+    skipQueuedStatement(db, pending, SKIP_REASONS.cancelled, now),
   ]);
   return Number((counted.results[0] as { changed?: number } | undefined)?.changed ?? 0);
 }

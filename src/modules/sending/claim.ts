@@ -2,8 +2,13 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { BatchStatement } from '../crud/raw-batch';
 
-// The one place that decides who may send a row. Every sendable row (a message, a system mail) moves
-//   queued --claim--> sending --finish--> sent | failed | queued (released for a retry)
+// The one place that decides who may send a row, and every change of a message's status. Every sendable row (a
+// message, a system mail) moves
+//   queued --claim--> sending --finish--> sent | failed | skipped (left out on purpose) | queued (released for a retry)
+// and a broadcast's messages also
+//   (a page of recipients written) --> queued | skipped with the reason       (run-store.ts, writeRecipientPage)
+//   queued --the broadcast cancelled--> skipped "cancelled"                    (skipQueuedStatement)
+//   failed, retryable --retry failed--> queued, attempts from 0               (requeueStatement)
 // A claim is one conditional UPDATE over a whole batch of ids that stamps the rows with a fresh token; only
 // rows that were queued (or whose earlier claim ran out: its delivery died) are taken, so two deliveries of
 // the same queue message, or a redelivery after a crash, never both get a row. Finishing writes every
@@ -102,6 +107,16 @@ export function finishStatement(db: Database, tableName: ClaimTable, token: stri
       ${onSent ? sql`, ${onSent}` : sql``}
     FROM (SELECT value ->> 'i' AS i, value ->> 's' AS s, value ->> 'e' AS e, value ->> 'x' AS x, value ->> 'r' AS r, value ->> 'f' AS f, value ->> 'j' AS j FROM json_each(${json})) AS o
     WHERE ${t}.id = o.i AND +${t}.claim = ${token} AND +${t}.status = 'sending'`);
+}
+
+/** queued -> skipped with `reason`, for the message ids `pending` selects (a cancelled broadcast's rows). */
+export function skipQueuedStatement(db: Database, pending: SQL, reason: string, now: string): BatchStatement {
+  return db.run(sql`UPDATE messages SET status = 'skipped', error = ${reason}, updated_at = ${now} WHERE id IN (${pending}) AND +status = 'queued'`);
+}
+
+/** failed -> queued with the attempts counted from 0, for the messages `where` selects (retry failed). */
+export function requeueStatement(db: Database, where: SQL, now: string): BatchStatement {
+  return db.run(sql`UPDATE messages SET status = 'queued', attempts = 0, error = NULL, retryable = NULL, updated_at = ${now} WHERE ${where} AND +status = 'failed'`);
 }
 
 /**
