@@ -9,7 +9,8 @@ import { enqueueBatches } from '../sending/send-queue';
 
 // One object per broadcast owns its run (a Durable Object; durable-objects/broadcast-runner.ts names the class for
 // the runtime, src/index.ts exports it). Routes write a status change (one conditional UPDATE) and then
-// `wake` the object; the object's alarm reads the broadcast and takes the step its status calls for:
+// `wake` the object; the object's alarm reads the broadcast and takes the step its status calls for (the statuses
+// and every change between them: lifecycle.ts):
 //   waiting   -> sleep until delayed_at
 //   queued    -> start: freeze template and sender, fix the recipients (contacts up to the newest id now)
 //   sending   -> walk the recipients a page at a time (message rows, keyset on contact id) and put their ids

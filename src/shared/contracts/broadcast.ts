@@ -5,12 +5,8 @@ import { optionalText, requiredText } from '../zod-helpers';
 import { contactFilterShape } from './contact';
 import { aliasText, type TemplateType } from './template';
 
-// Broadcasts: one template from one sender to every contact a filter selects (spec 3, 4, 5, 7).
-// The life of a broadcast, each step one conditional write:
-//   waiting (scheduled) -> queued -> sending -> finished
-//   sending <-> paused (by the user, or by the engine when the SMTP server refuses every connection)
-//   waiting | queued | sending | paused -> cancelled (nothing more goes out)
-//   finished -> sending again by "retry failed" (only recipients whose message failed with a retryable error)
+// Broadcasts: one template from one sender to every contact a filter selects (spec 3, 4, 5, 7). The statuses below
+// and the actions that move them; the life of a broadcast is drawn once, in src/modules/broadcast/lifecycle.ts.
 
 /** Broadcast channels: email, or phone (SMS), as the sender's type. */
 export const BROADCAST_TYPES = ['email', 'phone'] as const;
