@@ -15,32 +15,27 @@ import { formatMailbox } from '../../lib/mime/encode';
 /** The stable sender id of Feedback-ID (Gmail asks for one per sending platform). */
 export const FEEDBACK_SENDER_ID = 'relay';
 
-export interface BulkMailOf {
-  orgId: number;
-  broadcast: {
-    id: number;
-    name: string;
-    doNotUnsubscribe: boolean;
-    subscription: { id: number; name: string } | null;
-    snapshot: { organization: { name: string; domain: string } };
-  };
-  unsubscribeUrl: string;
+export interface BulkBroadcast {
+  id: number;
+  name: string;
+  subscription: { id: number; name: string } | null;
+  organization: { name: string; domain: string };
 }
 
-/** The bulk-mail headers of one broadcast message, in their wire form. */
-export function bulkHeaders(env: { PUBLIC_URL: string }, mail: BulkMailOf): Record<string, string> {
-  const b = mail.broadcast;
-  const org = b.snapshot.organization;
+/** The headers every message of a broadcast shares (List-Id, Feedback-ID, Precedence), made once per broadcast. */
+export function listHeaders(env: { PUBLIC_URL: string }, orgId: number, b: BulkBroadcast): Record<string, string> {
+  const org = b.organization;
   const host = `${org.domain}.${new URL(env.PUBLIC_URL || 'https://localhost').hostname}`.toLowerCase();
   const list = b.subscription ? { label: `subscription-${b.subscription.id}`, name: b.subscription.name } : { label: `broadcast-${b.id}`, name: b.name };
-  const headers: Record<string, string> = {
+  return {
     'List-Id': formatMailbox(`${list.label}.${host}`, `${org.name}: ${list.name}`),
-    'Feedback-ID': `${b.id}:${mail.orgId}:broadcast:${FEEDBACK_SENDER_ID}`,
+    'Feedback-ID': `${b.id}:${orgId}:broadcast:${FEEDBACK_SENDER_ID}`,
     Precedence: 'bulk',
   };
-  if (!b.doNotUnsubscribe) {
-    headers['List-Unsubscribe'] = `<${mail.unsubscribeUrl}>`;
-    headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
-  }
-  return headers;
+}
+
+/** One message's bulk-mail headers: the broadcast's, plus its own one-click unsubscribe unless the broadcast has none. */
+export function bulkHeaders(shared: Record<string, string>, unsubscribeUrl: string | null): Record<string, string> {
+  if (!unsubscribeUrl) return shared;
+  return { ...shared, 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }

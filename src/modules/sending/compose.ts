@@ -9,7 +9,7 @@ import type { OutgoingAttachment, OutgoingMessage } from '../../lib/transport/ty
 import { TEMPLATE_LIMITS, TEMPLATE_MESSAGES } from '../../shared/contracts/template';
 import { orgOrigin } from '../../lib/org-url';
 import type { TrackingOptions } from '../tracking/compile';
-import { bulkHeaders } from './bulk-headers';
+import { bulkHeaders, listHeaders } from './bulk-headers';
 import { prepareBroadcastContent, prepareFinishedContent, renderMessage, type MessageContent, type PreparedContent } from './message-content';
 import { sendTimeSkips } from './send-time-skips';
 import type { BroadcastSnapshot } from '../broadcast/snapshot';
@@ -58,6 +58,8 @@ export interface BroadcastForSending {
   subscription: { id: number; name: string } | null;
   skipUnsubscribed: boolean;
   content: PreparedContent | TemplateRenderError;
+  /** The bulk-mail headers all its messages share (bulk-headers.ts). */
+  listHeaders: Record<string, string>;
 }
 
 /** An email's attachments are read into memory to be sent: above this the send fails rather than the worker. */
@@ -151,14 +153,16 @@ async function loadBroadcastForSending(env: Env, db: Database, orgId: number, id
     if (!(error instanceof TemplateRenderError)) throw error;
     content = error;
   }
+  const subscription = b.subscriptionId !== null && b.subscriptionName !== null ? { id: b.subscriptionId, name: b.subscriptionName } : null;
   return {
     id,
     name: b.name,
     snapshot,
     doNotUnsubscribe: b.doNotUnsubscribe,
-    subscription: b.subscriptionId !== null && b.subscriptionName !== null ? { id: b.subscriptionId, name: b.subscriptionName } : null,
+    subscription,
     skipUnsubscribed: b.skipUnsubscribed,
     content,
+    listHeaders: listHeaders(env, orgId, { id, name: b.name, subscription, organization: snapshot.organization }),
   };
 }
 
@@ -196,7 +200,7 @@ async function composeBroadcastRows(env: Env, db: Database, orgId: number, rows:
           bodyPlain: made.bodyPlain,
           html: b.content.html,
           attachments,
-          headers: bulkHeaders(env, { orgId, broadcast: b, unsubscribeUrl: made.unsubscribeUrl }),
+          headers: bulkHeaders(b.listHeaders, b.doNotUnsubscribe ? null : made.unsubscribeUrl),
         },
       };
     }),

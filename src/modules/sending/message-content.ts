@@ -19,8 +19,10 @@ export interface PreparedContent {
   broadcastId: number | null;
   /** The organisation's origin (tracking and unsubscribe links). */
   origin: string;
-  /** An html email (tracked and given a text alternative), or a text email or SMS (sent as rendered). */
+  /** An html email (given a text alternative, and tracked when `tracked`), or a text email or SMS (sent as rendered). */
   html: boolean;
+  /** Whether the html carries tracking marks to replace (opens or clicks on). */
+  tracked: boolean;
   /** Subject, body and text alternative for one recipient; throws TemplateRenderError. */
   render: TemplateRenderer;
   signed: SignedLinks;
@@ -36,7 +38,7 @@ export interface MessageContent {
 }
 
 /** The compiled tracking of a frozen template (compiled again when the snapshot predates this version). */
-export async function compiledOf(snapshot: BroadcastSnapshot, tracking: TrackingOptions): Promise<CompiledTracking> {
+async function compiledOf(snapshot: BroadcastSnapshot, tracking: TrackingOptions): Promise<CompiledTracking> {
   const frozen = snapshot.tracking;
   if (frozen && frozen.v === COMPILED_VERSION && frozen.opens === tracking.opens && frozen.clicks === tracking.clicks) return frozen;
   return compileTracking(snapshot.template.body, tracking, true);
@@ -52,7 +54,7 @@ export async function prepareBroadcastContent(
   const template = snapshot.template;
   if (template.type === 'text') {
     const render = prepareTemplate({ type: template.type, subject: template.subject, body: template.body, bodyPlain: template.body_plain });
-    return { ...ids, html: false, render, signed: { links: [], honeypot: null } };
+    return { ...ids, html: false, tracked: false, render, signed: { links: [], honeypot: null } };
   }
   const compiled = await compiledOf(snapshot, tracking);
   const ownText = template.type === 'email' && template.body_plain?.trim() ? template.body_plain : null;
@@ -60,7 +62,7 @@ export async function prepareBroadcastContent(
   // template of type html has no subject of its own.
   const render = prepareTemplate({ type: 'email', subject: template.type === 'email' ? template.subject : null, body: compiled.html, bodyPlain: ownText ?? compiled.text });
   const signed = await signLinks(env, compiled, { broadcastId: ids.broadcastId, messageId: null, origin: ids.origin });
-  return { ...ids, html: true, render, signed };
+  return { ...ids, html: true, tracked: compiled.opens || compiled.clicks, render, signed };
 }
 
 /** A test message's finished html (no Liquid left in it) made ready for that one message. */
@@ -74,7 +76,7 @@ export async function prepareFinishedContent(
   const text = message.bodyPlain?.trim() ? message.bodyPlain : compiled.text;
   const signed = await signLinks(env, compiled, { broadcastId: null, messageId: ids.messageId, origin: ids.origin });
   const render: TemplateRenderer = () => ({ subject: message.subject, body: compiled.html, body_plain: text });
-  return { orgId: ids.orgId, broadcastId: null, origin: ids.origin, html: true, render, signed };
+  return { orgId: ids.orgId, broadcastId: null, origin: ids.origin, html: true, tracked: compiled.opens || compiled.clicks, render, signed };
 }
 
 /** One recipient's message: one signature (its token), one Liquid render, the tracking assembled. */
@@ -87,7 +89,8 @@ export async function renderMessage(
   const token = await messageToken(env, { orgId: content.orgId, contactId: message.contactId, messageId: message.id, broadcastId: content.broadcastId });
   const unsubscribeUrl = unsubscribeUrlOf(content.origin, token);
   const rendered = content.render({ ...values, unsubscribe_url: unsubscribeUrl });
-  if (!content.html) return { subject: rendered.subject, body: rendered.body, bodyPlain: rendered.body_plain, unsubscribeUrl };
+  // Nothing to put in: a text message, or html whose broadcast tracks neither opens nor clicks (no marks).
+  if (!content.tracked) return { subject: rendered.subject, body: rendered.body, bodyPlain: rendered.body_plain, unsubscribeUrl };
   const tracked = await assembleTracking(
     env,
     { html: rendered.body, text: rendered.body_plain ?? '' },

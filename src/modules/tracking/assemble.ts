@@ -1,6 +1,7 @@
+import { decodeEntities } from '../../lib/mime/html-to-text';
 import type { CompiledTracking } from './compile';
 import { isTrackable } from './compile';
-import { decodeAttribute, honeypotHtml, markerPattern, pixelHtml } from './markers';
+import { honeypotHtml, markerPattern, pixelHtml } from './markers';
 import { clickToken, linkToken, TRACKING_PATHS } from './tokens';
 
 // A tracked message put together from its rendered html and text (compile.ts's marks, the recipient's Liquid
@@ -53,7 +54,7 @@ export async function assembleTracking(env: Keys, rendered: { html: string; text
   const click = (token: string) => `${m.origin}${TRACKING_PATHS.click}${m.token}/${token}`;
   const urlOf = (kind: string, index: string, href: string | undefined, inHtml: boolean): string => {
     if (kind === 'L') return click(m.signed.links[Number(index)] ?? '');
-    if (kind === 'P') return personal.get(personalKey(index, href!)) ?? (inHtml ? href! : decodeAttribute(href!));
+    if (kind === 'P') return personal.get(personalKey(index, href!)) ?? (inHtml ? href! : decodeEntities(href!));
     if (!inHtml) return '';
     if (kind === 'H') return m.signed.honeypot ? honeypotHtml(click(m.signed.honeypot)) : '';
     return pixelHtml(`${m.origin}${TRACKING_PATHS.open}${m.token}`);
@@ -72,7 +73,7 @@ async function signPersonalLinks(env: Keys, rendered: string, m: MessageTracking
   const wanted = new Map<string, { index: number; url: string }>();
   for (const [, kind, index, href] of rendered.matchAll(markerPattern())) {
     if (kind !== 'P' || href === undefined) continue;
-    const url = decodeAttribute(href).trim();
+    const url = decodeEntities(href).trim();
     if (isTrackable(url) && url !== m.unsubscribeUrl) wanted.set(personalKey(index, href), { index: Number(index), url });
   }
   const signed = new Map<string, string>();

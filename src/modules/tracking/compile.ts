@@ -1,5 +1,5 @@
-import { htmlToText } from '../../lib/mime/html-to-text';
-import { decodeAttribute, linkMarker, MARKER, markerPattern, MARK_CHARACTERS, personalisedMarker } from './markers';
+import { decodeEntities, htmlToText } from '../../lib/mime/html-to-text';
+import { linkMarker, MARKER, markerPattern, MARK_CHARACTERS, personalisedMarker } from './markers';
 
 // Tracking compiled once per broadcast (when the runner freezes its content), not once per message. Workers'
 // HTMLRewriter reads the template's html once: every web link's href becomes a marker naming the link's index
@@ -51,7 +51,7 @@ export async function compileTracking(source: string, options: TrackingOptions, 
     rewriter = rewriter.on('a[href]', {
       element(a) {
         const raw = a.getAttribute('href') ?? '';
-        const href = decodeAttribute(raw).trim();
+        const href = decodeEntities(raw).trim();
         if (liquid && LIQUID.test(href)) {
           if (UNSUBSCRIBE_PLACEHOLDER.test(href)) return;
           a.setAttribute('href', personalisedMarker(links.push(null) - 1, raw));

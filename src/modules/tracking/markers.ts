@@ -23,18 +23,6 @@ export const personalisedMarker = (index: number, rawHref: string) => `${START}P
 /** Matches every mark: [1] the kind (H, O, L, P), [2] the link index, [3] a personalised link's href. */
 export const markerPattern = () => /\u0001([HOLP])(\d*)(?:\u0002([^\u0003]*))?\u0003/g;
 
-/** An attribute's text as the browser would read it (the rewriter hands it over as written: `&amp;` and all). */
-export function decodeAttribute(value: string): string {
-  return value.replace(/&(#x[0-9a-f]+|#\d+|amp|quot|apos|lt|gt);/gi, (whole, name: string) => {
-    const lower = name.toLowerCase();
-    if (lower.startsWith('#')) {
-      const code = lower.startsWith('#x') ? parseInt(lower.slice(2), 16) : parseInt(lower.slice(1), 10);
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return ({ amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' } as Record<string, string>)[lower] ?? whole;
-  });
-}
-
 /** The 1x1 open pixel, last in the body. */
 export function pixelHtml(src: string): string {
   return `<img\nsrc="${src}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;overflow:hidden" />`;
