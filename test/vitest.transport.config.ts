@@ -33,7 +33,8 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
-      include: ['test/worker/transport/**/*.test.ts', 'test/transport/**/*.test.ts'],
+      // The src/lib tests that need the real servers (test/worker/lib/<folder>); the worker config leaves them out.
+      include: ['test/worker/lib/{mime,smtp,sms,transport}/**/*.test.ts', 'test/transport/**/*.test.ts'],
       globalSetup: ['test/support/transport-servers.ts'],
       testTimeout: 30_000,
     },

@@ -30,8 +30,9 @@ export default defineConfig(async () => ({
   ],
   test: {
     include: ['test/worker/**/*.test.ts'],
-    // The transport tests need real servers on loopback: their own config starts them (npm run test:transport).
-    exclude: ['test/worker/transport/**'],
+    // The tests of src/lib's mime, smtp, sms and transport need real servers on loopback: their own config starts
+    // them (npm run test:transport).
+    exclude: ['test/worker/lib/{mime,smtp,sms,transport}/**/*.test.ts'],
     setupFiles: ['test/worker/setup.ts'],
     globalSetup: ['test/worker/social/mock-provider.mjs'],
     testTimeout: 20_000,

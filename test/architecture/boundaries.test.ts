@@ -19,9 +19,9 @@ describe('import boundaries', () => {
 
   it('fails on a feature-to-feature import that is not allowed', () => {
     const added = importEdges(FOLDERS, (file) =>
-      file.endsWith('web/src/features/tags/api.ts') ? `import { BroadcastListPage } from '../broadcasts/BroadcastListPage';\n` : '',
+      file.endsWith('web/src/features/tag/api.ts') ? `import { BroadcastListPage } from '../broadcast/BroadcastListPage';\n` : '',
     );
-    expect(forbiddenImports(added)).toEqual(['web/src/features/tags/api.ts -> web/src/features/broadcasts/BroadcastListPage: a feature imports no other feature']);
+    expect(forbiddenImports(added)).toEqual(['web/src/features/tag/api.ts -> web/src/features/broadcast/BroadcastListPage: a feature imports no other feature']);
   });
 
   it('fails on a module reaching out to an adapter, and on lib/ reaching up', () => {

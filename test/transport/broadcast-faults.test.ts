@@ -13,7 +13,7 @@ import { sealSecret } from '../../src/modules/integration/account';
 import { SendChannels } from '../../src/modules/sending/channels';
 import { deliverBatch, type DeliverFaults } from '../../src/modules/sending/deliver-batch';
 import type { SendBatchBody } from '../../src/modules/sending/send-queue';
-import { NOT_SET_UP, received, S, uniqueAddress } from '../worker/transport/helpers';
+import { NOT_SET_UP, received, S, uniqueAddress } from '../support/transport-helpers';
 
 const E = env as unknown as Env;
 let orgSeq = 0;

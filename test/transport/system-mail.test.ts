@@ -9,7 +9,7 @@ import { createDb } from '../../src/db/client';
 import type { Env } from '../../src/env';
 import { deliverSystemMail } from '../../src/modules/system-mail/deliver';
 import { queueSystemMail, SYSTEM_MAIL_KIND } from '../../src/modules/system-mail/queue-mail';
-import { NOT_SET_UP, parse, received, S, uniqueAddress } from '../worker/transport/helpers';
+import { NOT_SET_UP, parse, received, S, uniqueAddress } from '../support/transport-helpers';
 
 type Row = { status: string; text: string | null; html: string | null; attempts: number; error: string | null; sent_at: string | null };
 const row = (id: number) => env.DB.prepare('SELECT * FROM system_mails WHERE id = ?').bind(id).first<Row>();

@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import { API_KEY_HEADER } from '../../shared/contracts/account';
 import { API_OPERATIONS, type ApiOperation } from './operations';
 import { ANSWER_SCHEMAS } from './answer-schemas';
-import { ENTITY_SCHEMAS } from './entity-schemas';
 import { zodJsonSchema, type Json } from './json-schema';
 
 // Builds the OpenAPI 3.1 description of /api/v1 from the operation list and the zod contracts (zod 4's
@@ -161,8 +160,7 @@ export function buildOpenApiDocument(version: string): Json {
       schemas: {
         Error: errorSchema,
         ItemResponse: { type: 'object', required: ['data'], properties: { data: {} } },
-        ...ANSWER_SCHEMAS,
-        ...ENTITY_SCHEMAS,
+        ...Object.fromEntries(Object.entries(ANSWER_SCHEMAS).map(([name, schema]) => [name, zodJsonSchema(schema, 'output')])),
         Deleted: { type: 'object', required: ['deleted'], properties: { deleted: { type: 'integer', description: 'Rows deleted: 1' } } },
         BulkDeleted: {
           type: 'object',

@@ -26,7 +26,7 @@ import { tagInputSchema } from '../../shared/contracts/tag';
 import { resubscribeBody, unsubscribeBody } from '../../shared/contracts/unsubscribe';
 import { TEMPLATE_TYPES, templateInputSchema, templatePreviewSchema, templateUpdateSchema, testMessageSchema } from '../../shared/contracts/template';
 import { sessionRevokeSchema } from '../account/session-routes';
-import type { EntitySchema } from './entity-schemas';
+import type { AnswerSchema } from './answer-schemas';
 
 // The API description as data: every /api/v1 route the worker serves, with the zod contract of its body and
 // query. openapi-document.ts turns this list into OpenAPI 3.1; test/worker/api-docs checks it against the app.
@@ -42,11 +42,8 @@ export type Access = 'user' | 'guest' | 'platform';
 /** What a successful answer carries: `{ data }`, a list page, a token pair, a file, or a WebSocket upgrade. */
 export type ResponseKind = 'item' | 'list' | 'tokens' | 'file' | 'websocket';
 
-/** Answer shapes described in the document's components (answer-schemas.ts: account and sign-up). */
-export type AccountSchema = 'CurrentUser' | 'Organization' | 'OrganizationSettings' | 'Session' | 'ApiKey' | 'Signup';
-
-/** Any answer shape of the document's components: the account's and the entities' (entity-schemas.ts). */
-export type DataSchema = AccountSchema | EntitySchema | 'Deleted' | 'BulkDeleted' | 'Reordered';
+/** Any answer shape of the document's components: the account's and the entities' (answer-schemas.ts). */
+export type DataSchema = AnswerSchema | 'Deleted' | 'BulkDeleted' | 'Reordered';
 
 export interface ApiOperation {
   method: HttpMethod;
@@ -72,8 +69,8 @@ interface EntityDoc {
   /** The noun used in summaries. */
   noun: string;
   /** The component schema of one item, and of a list row when that leaves fields out. */
-  schema: EntitySchema;
-  listSchema?: EntitySchema;
+  schema: AnswerSchema;
+  listSchema?: AnswerSchema;
   ops: readonly CrudOp[];
   input?: z.ZodObject;
   /** The PUT/PATCH body when it differs from create. */
@@ -276,6 +273,7 @@ const EXTRA: ApiOperation[] = [
     summary: 'The recipients of a broadcast: address used and what became of each message',
     query: listParams.extend(recipientListFilterShape),
     response: 'list',
+    data: 'BroadcastRecipient',
   },
   { method: 'get', path: '/broadcast/{id}/clicks', tag: 'broadcast', summary: 'Clicks per link of a broadcast: total and unique, all and human' },
   { method: 'get', path: '/broadcast/{id}/unsubscribes', tag: 'broadcast', summary: 'The latest unsubscribes a broadcast brought, with reason and comment (its counter has the total)' },

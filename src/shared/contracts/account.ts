@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answer, moment, stampsShape, whole } from '../answer-schema';
 import { MESSAGES, greaterThan } from '../messages';
 import { emailText, optionalText, requiredText } from '../zod-helpers';
 
@@ -50,49 +51,46 @@ export const organizationUpdateSchema = z
 export type OrganizationUpdate = z.infer<typeof organizationUpdateSchema>;
 
 /** GET /organization. */
-export interface OrganizationSettings {
-  id: number;
-  name: string;
-  domain: string;
-  track_opens: boolean;
-  track_clicks: boolean;
-  /** The organisation's own retention (days), or null for the platform's default. */
-  message_retention_days: number | null;
-  /** What applies now: the organisation's own, else the platform's default. */
-  effective_retention_days: number;
-}
+export const organizationSettingsSchema = answer({
+  id: whole(),
+  name: z.string(),
+  domain: z.string().describe('The subdomain label, e.g. acme'),
+  track_opens: z.boolean().describe('Default for new broadcasts: add an open pixel'),
+  track_clicks: z.boolean().describe('Default for new broadcasts: send links through the click redirect'),
+  message_retention_days: whole().nullable().describe("Days messages stay before they are archived; null: the platform's default"),
+  effective_retention_days: whole().describe("The retention that applies: the organisation's own, else the platform's default"),
+});
+export type OrganizationSettings = z.infer<typeof organizationSettingsSchema>;
 
 /** DELETE /internal-user/{id}: irreversible, so the caller repeats their login to confirm. */
 export const accountDeleteSchema = z.object({ confirm: z.string().trim().min(1, MESSAGES.required).max(254) }).strict();
 
 /** GET /session rows: the current user's live sessions. */
-export interface SessionRow {
-  id: string;
-  device: string | null;
-  user_agent: string | null;
-  ip: string | null;
-  expires_at: string;
-  refreshes_at: string | null;
-  created_at: string;
-  updated_at: string;
-  /** True for the session making the request. */
-  current: boolean;
-  /** The spec's name for it: the session the caller is logged in with. */
-  loggedIn: boolean;
-}
+export const sessionRowSchema = answer({
+  id: z.string(),
+  device: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  ip: z.string().nullable(),
+  expires_at: moment(),
+  refreshes_at: moment().nullable(),
+  ...stampsShape,
+  current: z.boolean().describe('The session making this request'),
+  loggedIn: z.boolean().describe('The same as current, by the name the spec gives it'),
+});
+export type SessionRow = z.infer<typeof sessionRowSchema>;
 
 /** POST /internal-api-key and PUT /internal-api-key/{id}: only the note is chosen. */
 export const apiKeyNoteSchema = z.object({ note: optionalText(500) }).strict();
 
 /** An API key as listed; `key` is present only in the answer to create and regenerate, shown once. */
-export interface ApiKeyRow {
-  id: number;
-  name: string;
-  note: string | null;
-  created_at: string;
-  updated_at: string;
-  key?: string;
-}
+export const apiKeyRowSchema = answer({
+  id: whole(),
+  name: z.string().describe("The key's visible prefix"),
+  note: z.string().nullable(),
+  ...stampsShape,
+  key: z.string().optional().describe('The key itself: only in the answers to create and regenerate, shown once'),
+});
+export type ApiKeyRow = z.infer<typeof apiKeyRowSchema>;
 
 /** The header an API call carries: `<username>:<key>`, plus X-ORG with the organisation domain. */
 export const API_KEY_HEADER = 'X-API-KEY';

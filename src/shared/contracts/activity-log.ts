@@ -1,27 +1,27 @@
 import { z } from 'zod';
+import { answer, moment, whole } from '../answer-schema';
 import { atMostCharacters } from '../messages';
 
 // The activity log: one row per changed field of each create, update or delete a person made. Read-only.
 
-export type ActivityAction = 'create' | 'update' | 'delete';
+export const ACTIVITY_ACTIONS = ['create', 'update', 'delete'] as const;
+export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
-export interface ActivityLogEntry {
-  id: number;
-  /** Entity name as in the API path: tag, field, contact, subscription, blacklist, ... */
-  entity: string;
-  /** Null for a bulk delete (its ids are in previous_value). */
-  entity_id: number | null;
-  action: ActivityAction;
-  field: string;
-  /** Text, or JSON for lists and objects; null when absent. */
-  previous_value: string | null;
-  new_value: string | null;
-  browser: string | null;
-  os: string | null;
-  device: string | null;
-  user_id: number | null;
-  created_at: string;
-}
+export const activityLogEntrySchema = answer({
+  id: whole(),
+  entity: z.string().describe('Entity name as in the API path: tag, field, contact, subscription, blacklist, ...'),
+  entity_id: whole().nullable().describe('Null for a bulk delete (its ids are in previous_value)'),
+  action: z.enum(ACTIVITY_ACTIONS),
+  field: z.string(),
+  previous_value: z.string().nullable().describe('Text, or JSON for lists and objects; null when absent'),
+  new_value: z.string().nullable(),
+  browser: z.string().nullable(),
+  os: z.string().nullable(),
+  device: z.string().nullable(),
+  user_id: whole().nullable(),
+  created_at: moment(),
+});
+export type ActivityLogEntry = z.infer<typeof activityLogEntrySchema>;
 
 /**
  * GET /activity-log filters, besides the shared list parameters (sort_by created_at or id, default created_at

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answer, whole } from '../answer-schema';
 import type { PasswordPolicy } from '../password-policy';
 import type { Field } from './field';
 import type { Integration } from './integration';
@@ -30,21 +31,18 @@ export interface AuthMethod {
   details: { header: string; prefix: string };
 }
 
-export interface OrganizationInfo {
-  id: number;
-  name: string;
-  domain: string;
-}
+export const organizationInfoSchema = answer({ id: whole(), name: z.string(), domain: z.string().describe('The subdomain label, e.g. acme') });
+export type OrganizationInfo = z.infer<typeof organizationInfoSchema>;
 
-export interface CurrentUser {
-  id: number;
-  name: string;
-  username: string;
-  email: string | null;
-  /** Whether username-password access exists (a social-only user has none and may create it). */
-  has_password: boolean;
-  organization: OrganizationInfo;
-}
+export const currentUserSchema = answer({
+  id: whole(),
+  name: z.string(),
+  username: z.string().describe('The login: an email, or a username in simple-sign mode'),
+  email: z.string().nullable(),
+  has_password: z.boolean().describe('Whether username-password access exists (a social-only user has none and may create it)'),
+  organization: organizationInfoSchema,
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;
 
 export interface GuestInit {
   password_config: PasswordPolicy;

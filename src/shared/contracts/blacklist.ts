@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { addressTypeSchema, addressValueText, checkAddressValue, type AddressType } from '../address';
+import { answer, moment, whole } from '../answer-schema';
+import { ADDRESS_TYPES, addressTypeSchema, addressValueText, checkAddressValue } from '../address';
 import { optionalText } from '../zod-helpers';
 
 // Blocked addresses: never sent to. Created and deleted, never edited. The value takes the format of its type
@@ -18,13 +19,8 @@ export const blacklistInputSchema = z
   .superRefine((input, ctx) => checkAddressValue(input, ctx));
 export type BlacklistInput = z.infer<typeof blacklistInputSchema>;
 
-export interface BlacklistEntry {
-  id: number;
-  type: AddressType;
-  value: string;
-  info: string | null;
-  created_at: string;
-}
+export const blacklistEntrySchema = answer({ id: whole(), type: z.enum(ADDRESS_TYPES), value: z.string(), info: z.string().nullable(), created_at: moment() });
+export type BlacklistEntry = z.infer<typeof blacklistEntrySchema>;
 
 /** GET /blacklist filters, besides the shared list parameters (search looks through value and info). */
 export const blacklistFilterShape = {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { answer, moment, namedRef, whole } from '../answer-schema';
 import { MESSAGES, greaterThan } from '../messages';
 import { IDS_MAX, searchText } from '../list';
 import { optionalText, requiredText } from '../zod-helpers';
 import { contactFilterShape } from './contact';
-import { aliasText, type TemplateType } from './template';
+import { TEMPLATE_TYPES, aliasText, type TemplateType } from './template';
 
 // Broadcasts: one template from one sender to every contact a filter selects (spec 3, 4, 5, 7). The statuses below
 // and the actions that move them; the life of a broadcast is drawn once, in src/modules/broadcast/lifecycle.ts.
@@ -150,71 +151,67 @@ export interface RecipientsPreview {
   sample: { id: number; name: string; address: string | null; skipped_reason: string | null }[];
 }
 
-/** The part of a broadcast that moves while it sends: GET /broadcast/{id} and the live 'broadcast.progress' event. */
-export interface BroadcastProgress {
-  id: number;
-  status: BroadcastStatus;
-  /** Recipients found so far (final once the engine has walked the whole filter: `recipients_final`). */
-  total: number;
-  recipients_final: boolean;
-  sent: number;
-  failed: number;
-  skipped: number;
-  started_at: string | null;
-  finished_at: string | null;
-  /** Why the engine paused it (e.g. the SMTP server refused every connection); null when a user paused it. */
-  paused_reason: string | null;
-  /** Until when the integration's send limit (or a provider's "try later") holds messages back. */
-  held_until: string | null;
-  /** When it should end at the current pace: sleep between sends, or the integration's limit. */
-  expected_finish_at: string | null;
-  /** When the row last changed: of two progress reports, the later one is current. */
-  updated_at: string;
-  engagement: BroadcastEngagement;
-}
+export const broadcastEngagementSchema = answer({
+  opens: whole(),
+  opens_unique: whole(),
+  human_opens: whole(),
+  human_opens_unique: whole(),
+  clicks: whole(),
+  clicks_unique: whole(),
+  human_clicks: whole(),
+  human_clicks_unique: whole(),
+  unsubscribes: whole(),
+});
+export type BroadcastEngagement = z.infer<typeof broadcastEngagementSchema>;
 
-/**
- * Opens and clicks of a broadcast's messages, every hit ("all") and those classified human; totals count hits,
- * unique counts recipients. A click implies an open. Unsubscribes made through its messages.
- */
-export interface BroadcastEngagement {
-  opens: number;
-  opens_unique: number;
-  human_opens: number;
-  human_opens_unique: number;
-  clicks: number;
-  clicks_unique: number;
-  human_clicks: number;
-  human_clicks_unique: number;
-  unsubscribes: number;
-}
+const broadcastProgressShape = {
+  id: whole(),
+  status: z.enum(BROADCAST_STATUSES),
+  total: whole().describe('Recipients found so far (final once the engine has walked the whole filter: recipients_final)'),
+  recipients_final: z.boolean(),
+  sent: whole(),
+  failed: whole(),
+  skipped: whole(),
+  started_at: moment().nullable(),
+  finished_at: moment().nullable(),
+  paused_reason: z.string().nullable().describe('Why the engine paused it (e.g. the SMTP server refused every connection); null when a user paused it'),
+  held_until: moment().nullable().describe("Until when the integration's send limit (or a provider's \"try later\") holds messages back"),
+  expected_finish_at: moment().nullable().describe("When it should end at the current pace: sleep between sends, or the integration's limit"),
+  updated_at: moment().describe('When the row last changed: of two progress reports, the later one is current'),
+  engagement: broadcastEngagementSchema,
+};
+/** A broadcast's counters and status: the live channel's broadcast.progress event. */
+export const broadcastProgressSchema = answer(broadcastProgressShape);
+export type BroadcastProgress = z.infer<typeof broadcastProgressSchema>;
 
-export interface Broadcast extends BroadcastProgress {
-  name: string;
-  alias: string | null;
-  note: string | null;
-  type: BroadcastType;
-  sender_id: number | null;
-  template_id: number | null;
-  subscription_id: number | null;
-  do_not_unsubscribe: boolean;
-  skip_unsubscribed: boolean;
-  track_opens: boolean;
-  track_clicks: boolean;
-  sleep: number;
-  delayed_at: string | null;
-  immediate: boolean;
-  contacts: Recipients;
-  opens: number;
-  clicks: number;
-  unsubscribes: number;
-  sender: { id: number; value: string; name: string | null } | null;
-  template: { id: number; name: string; type: TemplateType } | null;
-  subscription: { id: number; name: string } | null;
-  /** What the user can do now. */
-  actions: BroadcastAction[];
-  created_at: string;
-}
+/** GET /broadcast/{id}: the progress, the settings and what the user can do now. */
+export const broadcastSchema = answer({
+  ...broadcastProgressShape,
+  name: z.string(),
+  alias: z.string().nullable(),
+  note: z.string().nullable(),
+  type: z.enum(BROADCAST_TYPES),
+  sender_id: whole().nullable(),
+  template_id: whole().nullable(),
+  subscription_id: whole().nullable(),
+  do_not_unsubscribe: z.boolean(),
+  skip_unsubscribed: z.boolean(),
+  track_opens: z.boolean(),
+  track_clicks: z.boolean(),
+  sleep: whole(),
+  delayed_at: moment().nullable(),
+  immediate: z.boolean(),
+  contacts: recipientsSchema,
+  opens: whole(),
+  clicks: whole(),
+  unsubscribes: whole(),
+  sender: answer({ id: whole(), value: z.string(), name: z.string().nullable() }).nullable(),
+  template: namedRef({ type: z.enum(TEMPLATE_TYPES) }).nullable(),
+  subscription: namedRef().nullable(),
+  actions: z.array(z.enum(BROADCAST_ACTIONS)).describe('What the user can do now'),
+  created_at: moment(),
+});
+export type Broadcast = z.infer<typeof broadcastSchema>;
 
 /** GET /broadcast/{id}/recipients: one row per recipient, with the address used and what became of it. */
 export const RECIPIENT_STATUSES = ['queued', 'sent', 'failed', 'skipped'] as const;
@@ -224,13 +221,13 @@ export const recipientListFilterShape = {
   status: z.enum(RECIPIENT_STATUSES, { error: 'status must be queued, sent, failed or skipped' }).optional(),
 };
 
-export interface BroadcastRecipient {
-  message_id: number;
-  contact_id: number | null;
-  contact_name: string | null;
-  address: string;
-  status: RecipientStatus;
-  /** The skipped reason, or the provider's words for a failure. */
-  reason: string | null;
-  sent_at: string | null;
-}
+export const broadcastRecipientSchema = answer({
+  message_id: whole(),
+  contact_id: whole().nullable(),
+  contact_name: z.string().nullable(),
+  address: z.string(),
+  status: z.enum(RECIPIENT_STATUSES),
+  reason: z.string().nullable().describe("The skipped reason, or the provider's words for a failure"),
+  sent_at: moment().nullable(),
+});
+export type BroadcastRecipient = z.infer<typeof broadcastRecipientSchema>;

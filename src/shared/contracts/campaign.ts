@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { answer, namedRef, stampsShape, whole } from '../answer-schema';
 import { MESSAGES } from '../messages';
 import { optionalText, requiredText } from '../zod-helpers';
-import type { SenderType } from './sender';
-import { aliasText, type TemplateType } from './template';
+import { SENDER_TYPES } from './sender';
+import { TEMPLATE_TYPES, aliasText } from './template';
 
 // Campaigns: named sets of template + sender pairs (optionally with a fixed recipient). Each pair's template
 // and sender belong to the organisation and fit each other: html/email templates with email senders, text
@@ -34,22 +35,21 @@ export const campaignInputSchema = z
   .strict();
 export type CampaignInput = z.infer<typeof campaignInputSchema>;
 
-export interface CampaignSetting {
-  template_id: number;
-  sender_id: number;
-  to_address: string | null;
-  /** Read-only. */
-  template: { id: number; name: string; type: TemplateType } | null;
-  /** Read-only. */
-  sender: { id: number; value: string; name: string | null; type: SenderType } | null;
-}
+export const campaignSettingAnswer = answer({
+  template_id: whole(),
+  sender_id: whole(),
+  to_address: z.string().nullable(),
+  template: namedRef({ type: z.enum(TEMPLATE_TYPES) }).nullable().describe('Read-only'),
+  sender: answer({ id: whole(), value: z.string(), name: z.string().nullable(), type: z.enum(SENDER_TYPES) }).nullable().describe('Read-only'),
+});
+export type CampaignSetting = z.infer<typeof campaignSettingAnswer>;
 
-export interface Campaign {
-  id: number;
-  name: string;
-  alias: string | null;
-  note: string | null;
-  settings: CampaignSetting[];
-  created_at: string;
-  updated_at: string;
-}
+export const campaignSchema = answer({
+  id: whole(),
+  name: z.string(),
+  alias: z.string().nullable(),
+  note: z.string().nullable(),
+  settings: z.array(campaignSettingAnswer),
+  ...stampsShape,
+});
+export type Campaign = z.infer<typeof campaignSchema>;

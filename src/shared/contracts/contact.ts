@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { answer, namedRef, stampsShape, whole } from '../answer-schema';
 import { searchText } from '../list';
-import { addressTypeSchema, addressValueText, checkAddressValue, normalizeAddress, type AddressType } from '../address';
+import { ADDRESS_TYPES, addressTypeSchema, addressValueText, checkAddressValue, normalizeAddress } from '../address';
 import { MESSAGES, atMostCharacters } from '../messages';
 import { optionalText, requiredText } from '../zod-helpers';
 
@@ -95,31 +96,27 @@ export const contactInputSchema = z
   .strict();
 export type ContactInput = z.infer<typeof contactInputSchema>;
 
-export interface ContactAddress {
-  id: number;
-  type: AddressType;
-  value: string;
-}
+export const contactAddressSchema = answer({ id: whole(), type: z.enum(ADDRESS_TYPES), value: z.string() });
+export type ContactAddress = z.infer<typeof contactAddressSchema>;
 
-export interface ContactAttribute {
-  field_id: number;
-  value: number | string | boolean | { option_id: number } | { option_id: number }[];
-}
+const chosenOption = answer({ option_id: whole() });
+export const contactAttributeSchema = answer({
+  field_id: whole(),
+  value: z.union([z.number(), z.string(), z.boolean(), chosenOption, z.array(chosenOption)]).describe('As the field type: number, text, boolean, one option or several'),
+});
+export type ContactAttribute = z.infer<typeof contactAttributeSchema>;
 
-export interface Contact {
-  id: number;
-  name: string;
-  note: string | null;
-  /** In the order they were given. */
-  addresses: ContactAddress[];
-  tags: { id: number; name: string }[];
-  /** Fields in their display order; only fields that have a value. */
-  attributes: ContactAttribute[];
-  /** Ids of its addresses on the organisation's blacklist: nothing is sent to them. */
-  blacklisted_addresses: number[];
-  created_at: string;
-  updated_at: string;
-}
+export const contactSchema = answer({
+  id: whole(),
+  name: z.string(),
+  note: z.string().nullable(),
+  addresses: z.array(contactAddressSchema).describe('In the order they were given'),
+  tags: z.array(namedRef()),
+  attributes: z.array(contactAttributeSchema).describe('Fields in their display order; only fields that have a value'),
+  blacklisted_addresses: z.array(whole()).describe("Ids of its addresses on the organisation's blacklist: nothing is sent to them"),
+  ...stampsShape,
+});
+export type Contact = z.infer<typeof contactSchema>;
 
 /** One `attributes` list filter: field id and the value text after the colon. */
 export interface AttributeFilter {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answer, stampsShape, whole } from '../answer-schema';
 import { MESSAGES } from '../messages';
 import { requiredText } from '../zod-helpers';
 
@@ -76,22 +77,19 @@ export const fieldUpdateSchema = z
 export type FieldInput = z.infer<typeof fieldInputSchema>;
 export type FieldUpdateInput = z.infer<typeof fieldUpdateSchema>;
 
-export interface FieldOption {
-  id: number;
-  value: string;
-}
+export const fieldOptionSchema = answer({ id: whole(), value: z.string() });
+export type FieldOption = z.infer<typeof fieldOptionSchema>;
 
-export interface Field {
-  id: number;
-  name: string;
-  alias: string;
-  type: FieldType;
-  priority: number;
-  /** In display order; empty for types without options. */
-  options: FieldOption[];
-  created_at: string;
-  updated_at: string;
-}
+export const fieldSchema = answer({
+  id: whole(),
+  name: z.string(),
+  alias: z.string(),
+  type: z.enum(FIELD_TYPES),
+  priority: whole(),
+  options: z.array(fieldOptionSchema).describe('In display order; empty for types without options'),
+  ...stampsShape,
+});
+export type Field = z.infer<typeof fieldSchema>;
 
 /** GET /field filters, besides the shared list parameters. */
 export const fieldFilterShape = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answer, moment, stampsShape, whole } from '../answer-schema';
 import type { BroadcastProgress } from './broadcast';
 import { ADDRESS_TYPES, addressTypeSchema, type AddressType } from '../address';
 import { MESSAGES } from '../messages';
@@ -146,34 +147,27 @@ export interface ImportUpload {
   file_size: number;
 }
 
-/** A rejected row: its number in the file (the first line is row 1; a quoted value spanning lines is one row). */
-export interface ImportRejection {
-  row: number;
-  reason: string;
-}
+export const importRejectionSchema = answer({ row: whole(), reason: z.string() });
+export type ImportRejection = z.infer<typeof importRejectionSchema>;
 
-export interface Import {
-  id: number;
-  file_name: string;
-  file_size: number;
-  status: ImportStatus;
-  skip_first_line: boolean;
-  mapping: ImportMappingEntry[];
-  /** Contacts created, contacts updated (their address was already known: in the organisation or earlier in the file), rows rejected. */
-  created_count: number;
-  updated_count: number;
-  rejected_count: number;
-  /** The first IMPORT_MAX_REJECTIONS rejected rows, in file order; null in lists. */
-  rejections: ImportRejection[] | null;
-  /** Progress: bytes and rows of the file already committed (processed_bytes / file_size is the fraction done). */
-  processed_bytes: number;
-  processed_rows: number;
-  /** Why the import failed (status fail), else null. */
-  error: string | null;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-}
+export const importSchema = answer({
+  id: whole(),
+  file_name: z.string(),
+  file_size: whole(),
+  status: z.enum(IMPORT_STATUSES),
+  skip_first_line: z.boolean(),
+  mapping: z.array(importMappingEntrySchema),
+  created_count: whole().describe('Contacts created'),
+  updated_count: whole().describe('Contacts updated: their address was already known, in the organisation or earlier in the file'),
+  rejected_count: whole(),
+  rejections: z.array(importRejectionSchema).nullable().describe(`The first ${IMPORT_MAX_REJECTIONS} rejected rows, in file order; null in lists`),
+  processed_bytes: whole().describe('Bytes of the file already committed (processed_bytes / file_size is the fraction done)'),
+  processed_rows: whole(),
+  error: z.string().nullable().describe('Why the import failed (status fail), else null'),
+  ...stampsShape,
+  finished_at: moment().nullable(),
+});
+export type Import = z.infer<typeof importSchema>;
 
 /** An import as live events carry it (without the rejection list). */
 export type ImportSummary = Omit<Import, 'rejections' | 'mapping'>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answer, moment, stampsShape, whole } from '../answer-schema';
 import { MESSAGES, atMostCharacters, greaterThan } from '../messages';
 import { optionalText, requiredText } from '../zod-helpers';
 
@@ -126,43 +127,35 @@ export const twilioCredentialsSchema = z
   })
   .strict();
 
-export interface SmtpDetails {
-  server: string;
-  port: number;
-  ssl: boolean;
-  tls: boolean;
-  domain: string | null;
-  return_path: string | null;
-  user: string;
-}
+export const smtpDetailsAnswer = answer(
+  { server: z.string(), port: whole(), ssl: z.boolean(), tls: z.boolean(), domain: z.string().nullable(), return_path: z.string().nullable(), user: z.string() },
+  'SMTP: never the password',
+);
+export type SmtpDetails = z.infer<typeof smtpDetailsAnswer>;
 
-export interface TwilioDetails {
-  sid: string;
-}
+export const twilioDetailsAnswer = answer({ sid: z.string() }, 'Twilio: the account SID, never the token');
+export type TwilioDetails = z.infer<typeof twilioDetailsAnswer>;
 
-/** How the last sync ended (twilio): numbers found at the provider, senders added, or the error. */
-export interface IntegrationSyncResult {
-  finished_at: string;
-  numbers_found: number | null;
-  senders_added: number | null;
-  error: string | null;
-}
+export const integrationSyncResultSchema = answer(
+  { finished_at: moment(), numbers_found: whole().nullable(), senders_added: whole().nullable(), error: z.string().nullable() },
+  'How the last sync ended (twilio): numbers found at the provider, senders added, or the error',
+);
+export type IntegrationSyncResult = z.infer<typeof integrationSyncResultSchema>;
 
-export interface Integration {
-  id: number;
-  name: string;
-  type: IntegrationType;
-  status: IntegrationStatus;
-  note: string | null;
-  should_merge: boolean;
-  priority: number;
-  /** Messages per second at most, shared by everything that sends through it; null: no limit. */
-  max_rate: number | null;
-  details: SmtpDetails | TwilioDetails;
-  last_sync: IntegrationSyncResult | null;
-  created_at: string;
-  updated_at: string;
-}
+export const integrationSchema = answer({
+  id: whole(),
+  name: z.string(),
+  type: z.enum(INTEGRATION_TYPES),
+  status: z.enum(INTEGRATION_STATUSES),
+  note: z.string().nullable(),
+  should_merge: z.boolean(),
+  priority: whole(),
+  max_rate: z.number().nullable().describe('Messages per second at most, shared by everything that sends through it; null: no limit'),
+  details: z.union([smtpDetailsAnswer, twilioDetailsAnswer]),
+  last_sync: integrationSyncResultSchema.nullable(),
+  ...stampsShape,
+});
+export type Integration = z.infer<typeof integrationSchema>;
 
 /** POST /integration/{id}/test answer: whether the provider accepted the settings, in plain words. */
 export interface IntegrationTestResult {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answer, moment, stampsShape, whole } from '../answer-schema';
 
 // Messages: every email or SMS the platform sends, test messages included. Read and delete only.
 export const MESSAGE_TYPES = ['email', 'sms'] as const;
@@ -21,48 +22,43 @@ export const messageFilterShape = {
   broadcast_id: z.coerce.number({ error: 'broadcast_id must be a broadcast id' }).int('broadcast_id must be a broadcast id').positive('broadcast_id must be a broadcast id').optional(),
 };
 
-export interface Message {
-  id: number;
-  type: MessageType;
-  status: MessageStatus;
-  is_test: boolean;
-  sender_id: number | null;
-  template_id: number | null;
-  contact_id: number | null;
-  broadcast_id: number | null;
-  from_address: string;
-  from_name: string | null;
-  to_address: string;
-  subject: string | null;
-  /** Broadcast messages are rendered again from the broadcast's frozen template when read (their rows keep no body). */
-  body: string;
-  body_plain: string | null;
-  /** Whether `body` is html (show it sandboxed) or plain text. */
-  html: boolean;
-  delayed_at: string | null;
-  sent_at: string | null;
-  external_id: string | null;
-  /** Why it failed (or the last retryable error while still queued). */
-  error: string | null;
-  attempts: number;
-  /** Every open hit, and 1 once opened (a click counts as an open); the first at opened_at. */
-  opens_total: number;
-  opens_unique: number;
-  opened_at: string | null;
-  clicks_total: number;
-  clicks_unique: number;
-  clicked_at: string | null;
-  /** The same for hits classified human (src/modules/tracking/classify.ts). */
-  human_opens: number;
-  human_opened_at: string | null;
-  human_clicks: number;
-  human_clicked_at: string | null;
-  /** SMS only: null until the provider reports. */
-  delivery_status: DeliveryStatus | null;
-  delivery_error_code: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export const messageSchema = answer({
+  id: whole(),
+  type: z.enum(MESSAGE_TYPES),
+  status: z.enum(MESSAGE_STATUSES),
+  is_test: z.boolean(),
+  sender_id: whole().nullable(),
+  template_id: whole().nullable(),
+  contact_id: whole().nullable(),
+  broadcast_id: whole().nullable(),
+  from_address: z.string(),
+  from_name: z.string().nullable(),
+  to_address: z.string(),
+  subject: z.string().nullable(),
+  body: z.string().describe("Broadcast messages are rendered again from the broadcast's frozen template when read (their rows keep no body)"),
+  body_plain: z.string().nullable(),
+  html: z.boolean().describe('Whether body is html (show it sandboxed) or plain text'),
+  delayed_at: moment().nullable(),
+  sent_at: moment().nullable(),
+  external_id: z.string().nullable(),
+  error: z.string().nullable().describe('Why it failed (or the last retryable error while still queued)'),
+  attempts: whole(),
+  opens_total: whole().describe('Every open hit; a click counts as an open'),
+  opens_unique: whole().describe('1 once opened, the first at opened_at'),
+  opened_at: moment().nullable(),
+  clicks_total: whole(),
+  clicks_unique: whole(),
+  clicked_at: moment().nullable(),
+  human_opens: whole().describe('The same for hits classified human (src/modules/tracking/classify.ts)'),
+  human_opened_at: moment().nullable(),
+  human_clicks: whole(),
+  human_clicked_at: moment().nullable(),
+  delivery_status: z.enum(DELIVERY_STATUSES).nullable().describe('SMS only: null until the provider reports'),
+  delivery_error_code: z.string().nullable(),
+  ...stampsShape,
+});
+export type Message = z.infer<typeof messageSchema>;
 
 /** Items of GET /message leave out the bodies (GET /message/{id} has them). */
-export type MessageListItem = Omit<Message, 'body' | 'body_plain' | 'html'>;
+export const messageListItemSchema = messageSchema.omit({ body: true, body_plain: true, html: true });
+export type MessageListItem = z.infer<typeof messageListItemSchema>;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { answer, namedRef, stampsShape, whole } from '../answer-schema';
 import { addressError } from '../address';
 import { MESSAGES } from '../messages';
 import { optionalText, requiredText } from '../zod-helpers';
-import type { IntegrationType } from './integration';
+import { INTEGRATION_TYPES, type IntegrationType } from './integration';
 
 // Senders: the addresses messages go out from. An email sender belongs to an smtp integration, a phone
 // sender to a twilio one. integration_id and type are chosen on create only; name is for email senders.
@@ -46,16 +47,15 @@ export const senderUpdateSchema = z
   .strict();
 export type SenderUpdate = z.infer<typeof senderUpdateSchema>;
 
-export interface Sender {
-  id: number;
-  integration_id: number;
-  /** Read-only: the integration it sends through. */
-  integration: { id: number; name: string; type: IntegrationType } | null;
-  type: SenderType;
-  value: string;
-  name: string | null;
-  note: string | null;
-  priority: number;
-  created_at: string;
-  updated_at: string;
-}
+export const senderSchema = answer({
+  id: whole(),
+  integration_id: whole(),
+  integration: namedRef({ type: z.enum(INTEGRATION_TYPES) }).nullable().describe('Read-only: the integration it sends through'),
+  type: z.enum(SENDER_TYPES),
+  value: z.string(),
+  name: z.string().nullable(),
+  note: z.string().nullable(),
+  priority: whole(),
+  ...stampsShape,
+});
+export type Sender = z.infer<typeof senderSchema>;

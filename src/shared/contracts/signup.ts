@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answer, whole } from '../answer-schema';
 import { MESSAGES } from '../messages';
 import { orgDomainProblem } from '../org-domain';
 import { emailText, requiredText } from '../zod-helpers';
@@ -26,20 +27,20 @@ export const signupSchema = z
   .strict();
 
 /** failed: paid, but the domain was taken meanwhile (no account was created; the operator refunds). */
-export type SignupStatus = 'pending' | 'paid' | 'completed' | 'failed';
+export const SIGNUP_STATUSES = ['pending', 'paid', 'completed', 'failed'] as const;
+export type SignupStatus = (typeof SIGNUP_STATUSES)[number];
 
 /** The answer to POST /signup and GET /signup/{id}. */
-export interface SignupView {
-  id: string;
-  status: SignupStatus;
-  /** In the currency's minor unit: 2900 is 29.00. */
-  amount: number;
-  currency: string;
-  /** Where the browser goes to pay: Stripe Checkout, or the built-in test checkout. */
-  checkout_url: string;
-  email: string;
-  domain: string;
-}
+export const signupViewSchema = answer({
+  id: z.string(),
+  status: z.enum(SIGNUP_STATUSES),
+  amount: whole().describe("In the currency's minor unit: 2900 is 29.00"),
+  currency: z.string(),
+  checkout_url: z.string().describe('Where the browser goes to pay: Stripe Checkout, or the built-in test checkout (empty once paid)'),
+  email: z.string(),
+  domain: z.string(),
+});
+export type SignupView = z.infer<typeof signupViewSchema>;
 
 /** POST /internal-user/sign-complete on the new organisation's host: the emailed code. */
 export const signCompleteSchema = z.object({ code: z.string().trim().min(1, MESSAGES.required).max(200) }).strict();

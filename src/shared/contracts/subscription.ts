@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answer, stampsShape, whole } from '../answer-schema';
 import { requiredText } from '../zod-helpers';
 
 // Subscription categories a recipient can unsubscribe from; drag-reorderable, names unique per organisation.
@@ -6,10 +7,5 @@ import { requiredText } from '../zod-helpers';
 export const subscriptionInputSchema = z.object({ name: requiredText(100) }).strict();
 export type SubscriptionInput = z.infer<typeof subscriptionInputSchema>;
 
-export interface Subscription {
-  id: number;
-  name: string;
-  priority: number;
-  created_at: string;
-  updated_at: string;
-}
+export const subscriptionSchema = answer({ id: whole(), name: z.string(), priority: whole(), ...stampsShape });
+export type Subscription = z.infer<typeof subscriptionSchema>;

@@ -1,14 +1,10 @@
 import { z } from 'zod';
+import { answer, stampsShape, whole } from '../answer-schema';
 import { requiredText } from '../zod-helpers';
 
 export const tagInputSchema = z.object({ name: requiredText(100) }).strict();
 export type TagInput = z.infer<typeof tagInputSchema>;
 
-export interface Tag {
-  id: number;
-  name: string;
-  priority: number;
-  created_at: string;
-  updated_at: string;
-}
+export const tagSchema = answer({ id: whole(), name: z.string(), priority: whole(), ...stampsShape });
+export type Tag = z.infer<typeof tagSchema>;
 

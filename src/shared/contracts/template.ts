@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answer, stampsShape, whole } from '../answer-schema';
 import { MESSAGES, atMostCharacters } from '../messages';
 import { optionalText, requiredText } from '../zod-helpers';
 import type { SenderType } from './sender';
@@ -106,29 +107,26 @@ export type TemplateInput = z.infer<typeof templateInputSchema>;
 export const templateUpdateSchema = z.object(templateFields).strict();
 export type TemplateUpdate = z.infer<typeof templateUpdateSchema>;
 
-export interface TemplateAttachment {
-  id: number;
-  file_name: string;
-  size: number;
-  content_type: string;
-}
+export const templateAttachmentSchema = answer({ id: whole(), file_name: z.string(), size: whole(), content_type: z.string() });
+export type TemplateAttachment = z.infer<typeof templateAttachmentSchema>;
 
-export interface Template {
-  id: number;
-  type: TemplateType;
-  name: string;
-  alias: string | null;
-  note: string | null;
-  subject: string | null;
-  body: string;
-  body_plain: string | null;
-  attachments: TemplateAttachment[];
-  created_at: string;
-  updated_at: string;
-}
+export const templateSchema = answer({
+  id: whole(),
+  type: z.enum(TEMPLATE_TYPES),
+  name: z.string(),
+  alias: z.string().nullable(),
+  note: z.string().nullable(),
+  subject: z.string().nullable(),
+  body: z.string(),
+  body_plain: z.string().nullable(),
+  attachments: z.array(templateAttachmentSchema),
+  ...stampsShape,
+});
+export type Template = z.infer<typeof templateSchema>;
 
 /** Items of GET /template leave out the bodies (GET /template/{id} has them). */
-export type TemplateListItem = Omit<Template, 'body' | 'body_plain'>;
+export const templateListItemSchema = templateSchema.omit({ body: true, body_plain: true });
+export type TemplateListItem = z.infer<typeof templateListItemSchema>;
 
 /** POST /template/{id}/preview: render for one contact of the organisation (none = placeholders empty). */
 export const templatePreviewSchema = z

@@ -9,7 +9,7 @@ import { SendChannels } from '../../../src/modules/sending/channels';
 import { holdIntegration, reserveSends } from '../../../src/modules/sending/send-gate';
 import { deliverBatch } from '../../../src/modules/sending/deliver-batch';
 import { DEMO_LOGIN, DEMO_PASSWORD } from '../../../src/modules/demo/demo-info';
-import { insertContact } from '../channels/channel-helpers';
+import { insertContact } from '../channel-helpers';
 import { call, signIn } from '../helpers';
 import { deliverAll, E, IN_AN_HOUR, runAlarm, setup, startable } from './run-helpers';
 

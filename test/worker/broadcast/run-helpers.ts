@@ -9,7 +9,7 @@ import type { Env } from '../../../src/env';
 import { SendChannels } from '../../../src/modules/sending/channels';
 import { deliverBatch } from '../../../src/modules/sending/deliver-batch';
 import type { SendBatchBody } from '../../../src/modules/sending/send-queue';
-import { channels, createTemplate, insertContact, newOrg, recordingProviders, type Org } from '../channels/channel-helpers';
+import { channels, createTemplate, insertContact, newOrg, recordingProviders, type Org } from '../channel-helpers';
 
 export const E = env as unknown as Env;
 export const IN_AN_HOUR = () => new Date(Date.now() + 3_600_000).toISOString();

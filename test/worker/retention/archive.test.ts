@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createDb } from '../../../src/db/client';
 import type { Env } from '../../../src/env';
 import { archiveOldMessages, ARCHIVE_CHUNK } from '../../../src/modules/retention/archive';
-import { newOrg, type Org } from '../channels/channel-helpers';
+import { newOrg, type Org } from '../channel-helpers';
 import { call } from '../helpers';
 
 const E = env as unknown as Env;

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { signupViewSchema } from '../../../src/shared/contracts/signup';
 import { MESSAGES } from '../../../src/shared/messages';
 import { appFetch, createOrg, mailsTo } from '../helpers';
 import { count, platform, setSignup, signupBody, startSignup } from './helpers';
@@ -13,6 +14,8 @@ describe('POST /signup', () => {
     const view = await startSignup('alpha-one');
     expect(view).toMatchObject({ status: 'pending', amount: 2900, currency: 'usd', email: 'ada@alpha-one.test', domain: 'alpha-one' });
     expect(view.checkout_url).toBe(`http://localhost:8787/signup/checkout/${view.id}`);
+    // The answer is exactly the documented shape (the zod object its type and OpenAPI component come from).
+    expect(signupViewSchema.safeParse(view).error?.issues).toBeUndefined();
     const row = await env.DB.prepare('SELECT * FROM signups WHERE id = ?').bind(view.id).first<Record<string, any>>();
     expect(row).toMatchObject({ status: 'pending', payment_provider: 'test', org_name: 'alpha-one Ltd', amount_cents: 2900, org_id: null });
     expect(row!.password_hash).toMatch(/^scrypt\$/);
@@ -110,6 +113,7 @@ describe('test payment', () => {
     const paid = await platform(`/api/v1/signup/${view.id}/test-payment`, { method: 'POST' });
     expect(paid.status).toBe(200);
     expect(paid.body.data).toMatchObject({ id: view.id, status: 'paid', checkout_url: '' });
+    expect(signupViewSchema.safeParse(paid.body.data).error?.issues).toBeUndefined();
 
     const org = await env.DB.prepare("SELECT * FROM organizations WHERE domain = 'pay-once'").first<{ id: number; name: string }>();
     expect(org).toMatchObject({ name: 'pay-once Ltd' });

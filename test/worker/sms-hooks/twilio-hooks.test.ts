@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { twilioSignature } from '../../../src/lib/sms/twilio-signature';
 import { SKIP_REASONS } from '../../../src/shared/contracts/broadcast';
 import { twilioHookUrl } from '../../../src/modules/sms-hooks/urls';
-import { TWILIO_INPUT } from '../channels/channel-helpers';
+import { TWILIO_INPUT } from '../channel-helpers';
 import { callHost } from '../helpers';
 import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
 

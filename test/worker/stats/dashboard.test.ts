@@ -9,7 +9,7 @@ import { countHits } from '../../../src/modules/tracking/count';
 import type { TrackingHit, TrackingHitsBody } from '../../../src/modules/tracking/hit';
 import { flushRequestCounts } from '../../../src/modules/stats/requests';
 import { dayOf } from '../../../src/modules/stats/daily';
-import { createTemplate } from '../channels/channel-helpers';
+import { createTemplate } from '../channel-helpers';
 import { appFetch, call } from '../helpers';
 import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
 

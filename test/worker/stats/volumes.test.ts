@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createDb } from '../../../src/db/client';
 import { cleanUpStaleFiles, FILE_GRACE_MS } from '../../../src/modules/files/cleanup';
 import { measureDataVolume, measureDataVolumeIfDue } from '../../../src/modules/stats/data-volume';
-import { createTemplate, insertContact, newOrg, type Org } from '../channels/channel-helpers';
+import { createTemplate, insertContact, newOrg, type Org } from '../channel-helpers';
 import { appFetch, call } from '../helpers';
 
 const fileBytes = async (orgId: number) =>

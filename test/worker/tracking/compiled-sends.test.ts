@@ -14,7 +14,7 @@ import { readClickToken, readLinkClick } from '../../../src/modules/tracking/tok
 import { signToken } from '../../../src/lib/crypto/signed-token';
 import { messageToken, readUnsubscribeToken } from '../../../src/lib/templating/unsubscribe-link';
 import { SKIP_REASONS } from '../../../src/shared/contracts/broadcast';
-import { createTemplate } from '../channels/channel-helpers';
+import { createTemplate } from '../channel-helpers';
 import { appFetch } from '../helpers';
 import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
 

@@ -16,7 +16,7 @@ import { compileTracking } from '../../../src/modules/tracking/compile';
 import { countSpilledHits, SPILL_PREFIX, spillHits } from '../../../src/modules/tracking/spill';
 import { clickToken, openToken, readClickToken, readLinkClick } from '../../../src/modules/tracking/tokens';
 import { messageToken } from '../../../src/lib/templating/unsubscribe-link';
-import { createTemplate } from '../channels/channel-helpers';
+import { createTemplate } from '../channel-helpers';
 import { appFetch } from '../helpers';
 import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
 

@@ -8,7 +8,7 @@ import type { OutgoingMessage } from '../../../src/lib/transport/types';
 import { unsubscribeUrl } from '../../../src/lib/templating/unsubscribe-link';
 import { SKIP_REASONS } from '../../../src/shared/contracts/broadcast';
 import { UNSUBSCRIBE_LIMIT } from '../../../src/modules/unsubscribe/link';
-import { createTemplate } from '../channels/channel-helpers';
+import { createTemplate } from '../channel-helpers';
 import { call } from '../helpers';
 import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
 

@@ -6,8 +6,8 @@ import { DateTime } from '../../components/common/DateTime';
 import type { FormFieldConfig, FormValues } from '../../components/form/types';
 import type { ListFilters } from '../../components/list/ListScreen';
 import type { ListColumn } from '../../components/list/types';
-import { submitAddressErrors } from '../contacts/address-rules';
-import { AddressValueInput } from '../contacts/AddressValueInput';
+import { submitAddressErrors } from '../contact/address-rules';
+import { AddressValueInput } from '../contact/AddressValueInput';
 import { fieldErrorText } from '../../lib/field-errors';
 
 function AddressTypeBadge({ type }: { type: string }) {

@@ -8,7 +8,7 @@ import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { ApiError } from '../../lib/api-error';
 import { useInvalidateList } from '../../lib/list-revision';
 import { translateApiError, translateServerMessage } from '../../lib/server-messages';
-import { useAllFields } from '../fields/api';
+import { useAllFields } from '../field/api';
 import { createImport, IMPORT_PATH } from './api';
 import { previewDataRows, readCsvPreview, type CsvPreview } from './csv-preview';
 import { ImportHistory } from './ImportHistory';

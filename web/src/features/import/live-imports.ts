@@ -6,7 +6,7 @@ import { useSWRConfig } from 'swr';
 import { notifications } from '@mantine/notifications';
 import { useInvalidateList } from '../../lib/list-revision';
 import { useLiveEvents } from '../../lib/use-live';
-import { CONTACT_PATH } from '../contacts/api';
+import { CONTACT_PATH } from '../contact/api';
 import { IMPORT_PATH } from './api';
 
 /** The latest state of imports as live events reported it, by id (the history list shows it over its rows). */

@@ -1,0 +1,179 @@
+// Building messages: every line short and 7-bit, UTF-8 headers encoded and readable back, alternatives,
+// attachments, a traceable Message-ID, Return-Path, and never a Bcc header. Parsed back with postal-mime.
+import PostalMime from 'postal-mime';
+import { describe, expect, it } from 'vitest';
+import { buildEmail, type EmailContent } from '../../../../src/lib/mime/build';
+import { encodeWords, quotedPrintable } from '../../../../src/lib/mime/encode';
+import { htmlToText } from '../../../../src/lib/mime/html-to-text';
+import { messageIdFor, parseMessageId } from '../../../../src/lib/mime/message-id';
+import { rawHeaders } from '../../../support/transport-helpers';
+
+const base: EmailContent = {
+  messageId: messageIdFor(42, 'acme.test'),
+  from: { address: 'news@acme.test', name: 'Acme News' },
+  to: 'ada@example.test',
+  subject: 'Hello',
+  body: '<p>Hello</p>',
+  html: true,
+};
+
+function expectWellFormedLines(raw: string) {
+  for (const line of raw.split('\r\n')) {
+    expect(line.length).toBeLessThanOrEqual(998);
+    expect(line).toMatch(/^[\x20-\x7e\t]*$/);
+  }
+  expect(raw.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+}
+
+describe('MIME building', () => {
+  it('encodes a long UTF-8 subject and display name in RFC 2047 words that read back exactly', async () => {
+    const subject = `Привет, ${'мир 🌍 '.repeat(30)}— déjà vu`;
+    const raw = buildEmail({ ...base, subject, from: { address: 'news@acme.test', name: 'Zoë «Acme» Ünïcode' } });
+    expectWellFormedLines(raw);
+    const subjectHeader = rawHeaders(raw).find(([k]) => k === 'subject')![1];
+    for (const word of subjectHeader.split(' ')) {
+      expect(word).toMatch(/^=\?UTF-8\?B\?[A-Za-z0-9+/=]+\?=$/);
+      expect(word.length).toBeLessThanOrEqual(75);
+    }
+    const email = await PostalMime.parse(raw);
+    expect(email.subject).toBe(subject);
+    expect(email.from?.name).toBe('Zoë «Acme» Ünïcode');
+    expect((email.from as { address: string }).address).toBe('news@acme.test');
+  });
+
+  it('keeps a plain ASCII subject readable and quotes an ASCII name with specials', async () => {
+    const raw = buildEmail({ ...base, subject: 'Your invoice #12', from: { address: 'billing@acme.test', name: 'Acme "Billing", Inc.' } });
+    const headers = Object.fromEntries(rawHeaders(raw));
+    expect(headers.subject).toBe('Your invoice #12');
+    expect(headers.from).toBe('"Acme \\"Billing\\", Inc." <billing@acme.test>');
+    const email = await PostalMime.parse(raw);
+    expect(email.from?.name).toBe('Acme "Billing", Inc.');
+  });
+
+  it('never writes a Bcc header, and drops headers the builder owns from extra headers', async () => {
+    const raw = buildEmail({
+      ...base,
+      headers: { Bcc: 'secret@example.test', bcc: 'other@example.test', From: 'evil@example.test', 'List-Unsubscribe': '<https://acme.test/u/1>', 'X-Bad\r\nName': 'x', 'X-Campaign': 'spring\r\nBcc: injected@example.test' },
+    });
+    const headers = rawHeaders(raw);
+    expect(headers.map(([k]) => k)).not.toContain('bcc');
+    expect(raw).not.toMatch(/secret@example\.test|other@example\.test|evil@example\.test/);
+    expect(raw).not.toMatch(/^Bcc:/im);
+    expect(Object.fromEntries(headers)['list-unsubscribe']).toBe('<https://acme.test/u/1>');
+    expect(Object.fromEntries(headers)['x-campaign']).toBe('spring Bcc: injected@example.test');
+    const email = await PostalMime.parse(raw);
+    expect(email.bcc ?? []).toEqual([]);
+  });
+
+  it('sets a traceable Message-ID and the Return-Path', async () => {
+    const raw = buildEmail({ ...base, returnPath: 'bounces@acme.test' });
+    const headers = Object.fromEntries(rawHeaders(raw));
+    expect(headers['message-id']).toBe('<relay-42@acme.test>');
+    expect(headers['return-path']).toBe('<bounces@acme.test>');
+    expect(parseMessageId(headers['message-id'])).toEqual({ id: 42, domain: 'acme.test' });
+    expect(parseMessageId('<something@else.test>')).toBeNull();
+    const email = await PostalMime.parse(raw);
+    expect(email.messageId).toBe('<relay-42@acme.test>');
+    expect(email.returnPath).toBe('bounces@acme.test');
+  });
+
+  it('sends html with a plain-text alternative derived from it when none is given', async () => {
+    const html = '<html><head><style>p{color:red}</style></head><body><h1>Spring sale</h1><p>Up to <b>50%</b> off &amp; free shipping.</p><p><a href="https://acme.test/sale">See the offers</a></p><ul><li>Shoes</li><li>Hats</li></ul></body></html>';
+    const raw = buildEmail({ ...base, body: html });
+    expect(raw).toMatch(/Content-Type: multipart\/alternative; boundary=/);
+    const email = await PostalMime.parse(raw);
+    // mimetext leaves a blank line before the closing boundary: compare without trailing line ends.
+    expect(email.html?.trimEnd()).toBe(html);
+    expect(email.text).toContain('Spring sale');
+    expect(email.text).toContain('Up to 50% off & free shipping.');
+    expect(email.text).toContain('See the offers (https://acme.test/sale)');
+    expect(email.text).toMatch(/- Shoes\n- Hats/);
+    expect(email.text).not.toContain('color:red');
+    expect(email.text).not.toContain('<');
+  });
+
+  it('uses the given plain text when there is one, and a text-only message has no html part', async () => {
+    const withPlain = await PostalMime.parse(buildEmail({ ...base, bodyPlain: 'Written by hand' }));
+    expect(withPlain.text?.trim()).toBe('Written by hand');
+    const textOnly = buildEmail({ ...base, html: false, body: 'Just text\nTwo lines' });
+    expect(textOnly).not.toMatch(/multipart|text\/html/);
+    const parsed = await PostalMime.parse(textOnly);
+    expect(parsed.text?.trim()).toBe('Just text\nTwo lines');
+    expect(parsed.html).toBeUndefined();
+  });
+
+  it('encodes non-ASCII and very long lines as quoted-printable that decodes to the same text', async () => {
+    const text = `Grüße aus Köln — ${'x'.repeat(1500)}\nZeile 2 mit Leerzeichen am Ende   \n=Gleichheitszeichen=`;
+    const raw = buildEmail({ ...base, html: false, body: text });
+    expectWellFormedLines(raw);
+    expect(raw).toContain('Content-Transfer-Encoding: quoted-printable');
+    for (const line of raw.slice(raw.indexOf('\r\n\r\n')).split('\r\n')) expect(line.length).toBeLessThanOrEqual(76);
+    const email = await PostalMime.parse(raw);
+    expect(email.text?.replace(/\r\n/g, '\n').trimEnd()).toBe(text.trimEnd());
+  });
+
+  it('quoted-printable keeps each line within 76 characters without splitting an escape', () => {
+    const encoded = quotedPrintable('é'.repeat(100));
+    for (const line of encoded.split('\r\n')) {
+      expect(line.length).toBeLessThanOrEqual(76);
+      expect(line).toMatch(/^(=[0-9A-F]{2})*=?$/);
+    }
+  });
+
+  it('quoted-printable of long ASCII lines (tracked html on one line) escapes "=" and a trailing blank and round-trips', async () => {
+    const line = Array.from({ length: 60 }, (_, i) => `<a href="https://x.example/t/c/a${'b'.repeat(i % 7)}?u=${i}&amp;v==">${i}</a>`).join('');
+    for (const text of [line, `${line} `, `${line}\t`, `==${line}=`]) {
+      const encoded = quotedPrintable(text);
+      for (const out of encoded.split('\r\n')) {
+        expect(out.length).toBeLessThanOrEqual(76);
+        // Every "=" starts an escape or is the soft break at the end.
+        expect(out.replace(/=[0-9A-F]{2}/g, '')).toMatch(/^[^=]*=?$/);
+      }
+      // RFC 2045 6.7 decoding: soft breaks removed, then each =XX is its byte (all ASCII here).
+      const decoded = encoded.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      expect(decoded).toBe(text);
+      const raw = buildEmail({ ...base, html: false, body: text });
+      expect(raw).toContain('Content-Transfer-Encoding: quoted-printable');
+      expect((await PostalMime.parse(raw)).text?.trimEnd()).toBe(text.trimEnd());
+    }
+  });
+
+  it('splits encoded words on whole characters', () => {
+    const words = encodeWords('😀'.repeat(40)).split('\r\n ');
+    expect(words.length).toBeGreaterThan(1);
+    for (const w of words) {
+      const bytes = Uint8Array.from(atob(w.slice(10, -2)), (c) => c.charCodeAt(0));
+      expect(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes)).toMatch(/^(😀)+$/u);
+    }
+  });
+
+  it('attaches files byte for byte, with UTF-8 names', async () => {
+    const binary = new Uint8Array(3000).map((_, i) => (i * 7) % 256);
+    const raw = buildEmail({
+      ...base,
+      attachments: [
+        { filename: 'report.pdf', contentType: 'application/pdf', content: binary },
+        { filename: 'Übersicht "Q1".csv', contentType: 'text/csv', content: new TextEncoder().encode('a,b\n1,2\n') },
+        { filename: 'weird.bin', contentType: 'not a type\r\nX-Injected: 1', content: new Uint8Array([1, 2, 3]) },
+      ],
+    });
+    expectWellFormedLines(raw);
+    expect(raw).not.toMatch(/^X-Injected/m);
+    const email = await PostalMime.parse(raw);
+    expect(email.html?.trimEnd()).toBe('<p>Hello</p>');
+    expect(email.text?.trim()).toBe('Hello');
+    expect(email.attachments.map((a) => [a.filename, a.mimeType])).toEqual([
+      ['report.pdf', 'application/pdf'],
+      ['Übersicht _Q1_.csv', 'text/csv'],
+      ['weird.bin', 'application/octet-stream'],
+    ]);
+    expect(new Uint8Array(email.attachments[0].content as ArrayBuffer)).toEqual(binary);
+    expect(new TextDecoder().decode(email.attachments[1].content as ArrayBuffer)).toBe('a,b\n1,2\n');
+  });
+
+  it('turns html into readable text', () => {
+    expect(htmlToText('<p>a&nbsp;b &lt;c&gt; &#233;&#x20AC;</p><br><div>line\n   two</div>')).toBe('a b <c> é€\n\nline two');
+    expect(htmlToText('<a href="mailto:x@y.test">x@y.test</a> <a href="javascript:alert(1)">click</a>')).toBe('x@y.test click');
+    expect(htmlToText('<!-- hidden --><script>var a=1</script><table><tr><td>A</td><td>B</td></tr></table>')).toBe('A B');
+  });
+});
