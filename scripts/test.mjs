@@ -1,5 +1,5 @@
 // `npm test`: installs, then runs every test stage in order and stops at the first failure:
-// typecheck, lint, worker tests, transport tests, console tests, browser end-to-end tests (builds the console and makes sure
+// typecheck, lint, worker tests, transport tests, console tests, crash tests, browser end-to-end tests (builds the console and makes sure
 // Chromium and SpamAssassin are installed first). Ends with a one-line summary; exits non-zero when a stage failed.
 // Starts on the system Node (v20) with node: builtins only, then continues on the pinned Node 22.
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ main(async () => {
     ['worker tests', () => npmRun('test:worker')],
     ['transport tests (real SMTP servers, Twilio contract mock)', () => npmRun('test:transport')],
     ['console tests', () => npmRun('test:web')],
+    ['crash tests (the local runtime killed mid-broadcast, real SMTP server)', () => npmRun('test:crash')],
     [
       'browser end-to-end tests',
       async () => {

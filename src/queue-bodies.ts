@@ -1,6 +1,7 @@
 import type { ImportJobMessage } from './modules/import/run-import';
 import type { SyncMessage } from './modules/integration/sync';
 import type { SendMessageBody } from './modules/message/send-message';
+import type { OutcomeReportBody } from './modules/sending/outcome-report';
 import type { SendBatchBody } from './modules/sending/send-queue';
 import type { SystemMailBody } from './modules/system-mail/queue-mail';
 import type { TrackingHitsBody } from './modules/tracking/hit';
@@ -14,6 +15,7 @@ export interface SendQueueBodies {
   'send-batch': SendBatchBody;
   'send-message': SendMessageBody;
   'system-mail': SystemMailBody;
+  'record-outcomes': OutcomeReportBody;
 }
 
 export interface ImportQueueBodies {

@@ -55,7 +55,8 @@ export async function startPlatform({ port, persistTo, vars = {}, catchers = {},
     throw withLog(err, logFile);
   }
 
-  const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--show-interactive-dev-session=false'];
+  // --test-scheduled: the worker's crons can be called at /__scheduled (wrangler dev never runs them by itself).
+  const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--show-interactive-dev-session=false', '--test-scheduled'];
   const workerVars = { ...localServiceVars(port, catchers), ...vars };
   for (const [key, value] of Object.entries(workerVars)) args.push('--var', `${key}:${value}`);
   if (!quiet) console.log(`$ wrangler ${args.map((a, i) => (args[i - 1] === '--var' ? `${a.split(':')[0]}:***` : a)).join(' ')}`);
@@ -75,7 +76,9 @@ export async function startPlatform({ port, persistTo, vars = {}, catchers = {},
     }),
   );
 
+  let crons = { stop() {} };
   async function stop() {
+    crons.stop();
     unregister();
     if (exited) {
       signalGroup(child.pid, 'SIGKILL'); // wrangler is gone; take any workerd it left behind
@@ -98,7 +101,32 @@ export async function startPlatform({ port, persistTo, vars = {}, catchers = {},
     await stop();
     throw withLog(err, logFile);
   }
+  crons = runCrons(port);
   return { url: `http://${host}`, port, child, stop };
+}
+
+/**
+ * The worker's crons as production runs them (wrangler.toml [triggers], src/scheduled.ts): both now, at boot (a
+ * restart forgets the Durable Objects' alarms, and the watchdog pokes every active broadcast's runner), then the
+ * watchdog every minute and the housekeeping every 15 minutes. Returns { stop }.
+ */
+function runCrons(port) {
+  const call = (cron) =>
+    fetch(`http://127.0.0.1:${port}/__scheduled?cron=${encodeURIComponent(cron)}`).then(
+      (res) => res.body?.cancel(),
+      () => {}, // the platform is stopping or restarting; the next beat tries again
+    );
+  const schedule = [
+    ['* * * * *', 60_000],
+    ['*/15 * * * *', 15 * 60_000],
+  ];
+  const timers = schedule.map(([cron, every]) => {
+    void call(cron);
+    const timer = setInterval(() => void call(cron), every);
+    timer.unref();
+    return timer;
+  });
+  return { stop: () => timers.forEach(clearInterval) };
 }
 
 /**

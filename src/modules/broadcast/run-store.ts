@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { broadcasts, messages } from '../../db/schema';
 import { SKIP_REASONS, type BroadcastType, type Recipients } from '../../shared/contracts/broadcast';
@@ -66,7 +66,7 @@ export async function writeRecipientPage(db: Database, b: BroadcastRow, pageSize
 }
 
 /** Queued messages of the broadcast after message id `afterId`, in id order: what to put on the send queue next. */
-export async function queuedAfter(db: Database, b: BroadcastRow, afterId: number, limit: number, staleBefore?: string): Promise<number[]> {
+export async function queuedAfter(db: Database, b: BroadcastRow, afterId: number, limit: number): Promise<number[]> {
   const rows = await db
     .select({ id: messages.id })
     .from(messages)
@@ -76,7 +76,29 @@ export async function queuedAfter(db: Database, b: BroadcastRow, afterId: number
         eq(messages.broadcastId, b.id),
         eq(messages.status, 'queued'),
         sql`${messages.id} > ${afterId}`,
-        staleBefore ? sql`${messages.updatedAt} < ${staleBefore}` : undefined,
+      ),
+    )
+    .orderBy(messages.id)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Messages of the broadcast stranded on their way: queued but untouched since `queuedBefore` (their queue message
+ * was lost), or claimed (sending) by a delivery whose lease ended before `leaseEndedBefore` (it died mid-send).
+ */
+export async function strandedRows(db: Database, b: BroadcastRow, before: { queuedBefore: string; leaseEndedBefore: string }, limit: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.orgId, b.orgId),
+        eq(messages.broadcastId, b.id),
+        or(
+          and(eq(messages.status, 'queued'), lt(messages.updatedAt, before.queuedBefore)),
+          and(eq(messages.status, 'sending'), lt(messages.updatedAt, before.leaseEndedBefore)),
+        ),
       ),
     )
     .orderBy(messages.id)

@@ -3,8 +3,9 @@ import { createDb, type Database } from '../../db/client';
 import type { Env } from '../../env';
 import { publishBroadcastProgress } from './progress';
 import { closeCancelled, finishIfDone, markStarted, markUnstartable } from './lifecycle';
-import { loadBroadcast, queuedAfter, skipCancelled, writeRecipientPage, type BroadcastRow } from './run-store';
+import { loadBroadcast, queuedAfter, skipCancelled, strandedRows, writeRecipientPage, type BroadcastRow } from './run-store';
 import { takeSnapshot } from './snapshot';
+import { leaseMs } from '../sending/lease';
 import { enqueueBatches } from '../sending/send-queue';
 
 // One object per broadcast owns its run (a Durable Object; durable-objects/broadcast-runner.ts names the class for
@@ -19,6 +20,8 @@ import { enqueueBatches } from '../sending/send-queue';
 //   paused, finished -> nothing (resume and retry-failed wake it again)
 // The object keeps only where it is in the queue of messages (`dispatched`, a message id) in its storage; the
 // cursor and the counters live in D1 with the rows. Alarms are at least once and every step is safe to repeat.
+// An active broadcast's alarm is re-armed before its step runs, so a step that dies comes back; and since a local
+// runtime restart forgets alarms, the watchdog cron (and the local platform at boot) pokes every active runner.
 
 /** Recipients written per page: one INSERT ... SELECT and one counter update in one transaction. */
 const PAGE = 1000;
@@ -26,10 +29,12 @@ const PAGE = 1000;
 const PAGES_PER_ALARM = 20;
 /** Rows cancelled per statement. */
 const CANCEL_CHUNK = 5000;
-/** While the last batches are out, look every this often for rows whose queue message was lost. */
+/** While the last batches are out, look at least this often for rows stranded by a lost queue message or a dead delivery. */
 const WATCH_MS = 30_000;
-/** A queued row untouched this long is put on the queue again (the claim makes a second copy harmless). */
-const STALE_MS = 120_000;
+/** A poked runner whose alarm is this far overdue sets it again (a local restart leaves past alarms unfired). */
+const OVERDUE_MS = 5_000;
+/** Statuses whose runner has a step to take. */
+const ACTIVE: readonly string[] = ['waiting', 'queued', 'sending', 'cancelled'];
 
 interface Ref {
   orgId: number;
@@ -45,6 +50,18 @@ export class BroadcastRunner extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(Date.now());
   }
 
+  /**
+   * The watchdog's call: makes sure the runner has an alarm, without moving one that is set (a paced broadcast's
+   * next send stays where it is). Answers whether it had to set one.
+   */
+  async poke(ref: Ref): Promise<boolean> {
+    await this.ctx.storage.put('ref', ref);
+    const at = await this.ctx.storage.getAlarm();
+    if (at !== null && at > Date.now() - OVERDUE_MS) return false;
+    await this.ctx.storage.setAlarm(Date.now());
+    return true;
+  }
+
   async alarm(): Promise<void> {
     const ref = await this.ctx.storage.get<Ref>('ref');
     if (!ref) return;
@@ -54,6 +71,8 @@ export class BroadcastRunner extends DurableObject<Env> {
       await this.ctx.storage.deleteAll();
       return;
     }
+    // Re-armed first: if this step dies part-way, the runner looks again (each step below sets its own next alarm).
+    if (ACTIVE.includes(b.status)) await this.ctx.storage.setAlarm(Date.now() + WATCH_MS);
     switch (b.status) {
       case 'waiting':
         return this.waitOrStart(db, b);
@@ -83,6 +102,7 @@ export class BroadcastRunner extends DurableObject<Env> {
   private async start(db: Database, b: BroadcastRow): Promise<void> {
     const taken = await takeSnapshot(db, this.env.FILES, b.orgId, b.id, b.templateId, b.senderId, { opens: b.trackOpens, clicks: b.trackClicks });
     if ('problem' in taken) {
+      await this.ctx.storage.deleteAlarm();
       await markUnstartable(db, b, taken.problem);
       const now = await loadBroadcast(db, b.orgId, b.id);
       if (now) await publishBroadcastProgress(this.env, b.orgId, now);
@@ -129,24 +149,31 @@ export class BroadcastRunner extends DurableObject<Env> {
   }
 
   /**
-   * Every message is on the queue: finish when all are accounted for, else look again soon, putting back on
-   * the queue rows whose queue message was lost (the consumer died for good, or it went to the dead letters).
+   * Every message is on the queue: finish when all are accounted for, else look again soon, putting back on the
+   * queue the rows stranded: queued but untouched for two leases (their queue message was lost: a runtime restart,
+   * the dead letters) or claimed by a delivery whose lease ran out (it died mid-send). Their claim makes a second
+   * copy harmless.
    */
   private async watch(db: Database, b: BroadcastRow): Promise<void> {
     const finished = await finishIfDone(db, b);
     if (finished) {
+      await this.ctx.storage.deleteAlarm();
       await publishBroadcastProgress(this.env, b.orgId, finished);
       return;
     }
-    const stale = await queuedAfter(db, b, 0, PAGE, new Date(Date.now() - STALE_MS).toISOString());
-    if (stale.length) await enqueueBatches(this.env, b.orgId, b.id, stale);
-    await this.ctx.storage.setAlarm(Date.now() + (b.sleep > 0 ? Math.min(WATCH_MS, b.sleep * 1000) : WATCH_MS));
+    const lease = leaseMs(this.env);
+    const now = Date.now();
+    const stranded = await strandedRows(db, b, { queuedBefore: new Date(now - 2 * lease).toISOString(), leaseEndedBefore: new Date(now - lease).toISOString() }, PAGE);
+    if (stranded.length) await enqueueBatches(this.env, b.orgId, b.id, stranded);
+    const every = Math.min(WATCH_MS, lease / 2, b.sleep > 0 ? b.sleep * 1000 : WATCH_MS);
+    await this.ctx.storage.setAlarm(Date.now() + every);
   }
 
   /** Nothing more goes out: the rest become skipped ("cancelled"), a chunk at a time. */
   private async cancel(db: Database, b: BroadcastRow): Promise<void> {
     for (let round = 0; round < PAGES_PER_ALARM; round++) {
       if ((await skipCancelled(db, b, CANCEL_CHUNK)) === 0) {
+        await this.ctx.storage.deleteAlarm();
         await closeCancelled(db, b);
         const now = await loadBroadcast(db, b.orgId, b.id);
         if (now) await publishBroadcastProgress(this.env, b.orgId, now);

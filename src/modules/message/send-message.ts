@@ -4,14 +4,13 @@ import { messages } from '../../db/schema';
 import type { Env } from '../../env';
 import { providers as defaultProviders, type Providers } from '../integration/providers';
 import { SendChannels } from '../sending/channels';
-import { SEND_LEASE_MS } from '../sending/claim';
+import { leaseMs } from '../sending/lease';
 import { deliverBatch } from '../sending/deliver-batch';
 
 // One message on the send queue ('send-message'): test messages, and messages the cron rescued. The consumer
 // treats it as a batch of one (src/modules/sending/deliver-batch.ts), so one mechanism claims, sends and
 // records every message the platform sends.
 
-export { SEND_LEASE_MS };
 export { MAX_EMAIL_ATTACHMENT_BYTES } from '../sending/compose';
 
 export const SEND_KIND = 'send-message';
@@ -51,11 +50,11 @@ export async function deliverMessage(
  * Cron: queues again the messages left 'sending' past their lease (the delivery that claimed them died and
  * its queue message is gone), so the claim can hand them to a new delivery.
  */
-export async function rescueStalledMessages(db: Database, env: Pick<Env, 'SEND_QUEUE'>, now = Date.now()): Promise<number> {
+export async function rescueStalledMessages(db: Database, env: Pick<Env, 'SEND_QUEUE' | 'SEND_LEASE_SECONDS'>, now = Date.now()): Promise<number> {
   const stalled = await db
     .select({ id: messages.id, orgId: messages.orgId })
     .from(messages)
-    .where(and(eq(messages.status, 'sending'), lt(messages.updatedAt, new Date(now - SEND_LEASE_MS).toISOString())))
+    .where(and(eq(messages.status, 'sending'), lt(messages.updatedAt, new Date(now - leaseMs(env)).toISOString())))
     .limit(100);
   if (stalled.length) {
     await env.SEND_QUEUE.sendBatch(stalled.map((m) => ({ body: { kind: SEND_KIND, orgId: m.orgId, messageId: m.id } satisfies SendMessageBody })));

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { BatchStatement } from '../crud/raw-batch';
+import { DEFAULT_LEASE_MS } from './lease';
 
 // The one place that decides who may send a row, and every change of a message's status. Every sendable row (a
 // message, a system mail) moves
@@ -10,14 +11,11 @@ import type { BatchStatement } from '../crud/raw-batch';
 //   queued --the broadcast cancelled--> skipped "cancelled"                    (skipQueuedStatement)
 //   failed, retryable --retry failed--> queued, attempts from 0               (requeueStatement)
 // A claim is one conditional UPDATE over a whole batch of ids that stamps the rows with a fresh token; only
-// rows that were queued (or whose earlier claim ran out: its delivery died) are taken, so two deliveries of
+// rows that were queued (or whose earlier claim's lease ran out: its delivery died, lease.ts) are taken, so two deliveries of
 // the same queue message, or a redelivery after a crash, never both get a row. Finishing writes every
 // outcome of a batch in one statement that only touches rows still carrying this delivery's token.
 // Every statement finds its rows by primary key from the batch's ids: the unary + on the other columns keeps
 // SQLite from walking an index of the whole broadcast instead (which made each batch cost O(recipients)).
-
-/** How long a claim holds; after it another delivery may take over a row whose sender died mid-send. */
-export const SEND_LEASE_MS = 10 * 60_000;
 
 /** Tables with the claim columns: id, status, attempts, claim, updated_at. */
 export type ClaimTable = 'messages' | 'system_mails';
@@ -30,6 +28,8 @@ export interface ClaimOptions {
   /** The columns to answer (default all): a batch of 100 rows converts noticeably faster with only what is used. */
   columns?: readonly string[];
   now?: number;
+  /** How long the claim holds without a heartbeat (lease.ts); after it another delivery may take the row. */
+  leaseMs?: number;
 }
 
 export interface Claim<Row> {
@@ -56,7 +56,7 @@ export async function claimRows<Row = Record<string, unknown>>(db: Database, opt
   const token = crypto.randomUUID();
   const now = options.now ?? Date.now();
   const stamp = new Date(now).toISOString();
-  const leaseEnd = new Date(now - SEND_LEASE_MS).toISOString();
+  const leaseEnd = new Date(now - (options.leaseMs ?? DEFAULT_LEASE_MS)).toISOString();
   const t = table(options.table);
   const rows = await db.all<Row>(sql`
     UPDATE ${t} SET status = 'sending', claim = ${token}, attempts = attempts + 1, updated_at = ${stamp}

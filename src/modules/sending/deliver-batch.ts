@@ -3,20 +3,26 @@ import { QUEUE_MAX_DELIVERIES } from '../../queue-names';
 import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import type { OutgoingMessage, SendResult } from '../../lib/transport/types';
-import { rawBatch } from '../crud/raw-batch';
-import { messageOutcomeStats } from '../stats/daily';
-import { publishBroadcastProgress } from '../broadcast/progress';
-import { recordBroadcastOutcomes, type Reachability } from '../broadcast/outcomes';
+import type { Reachability } from '../broadcast/outcomes';
 import type { SendChannels } from './channels';
-import { claimRows, finishStatement, outcomesJson, type RowOutcome } from './claim';
+import { claimRows, type RowOutcome } from './claim';
 import { CLAIMED_COLUMNS, ComposeCache, composeBatch, type ClaimedMessage, type Composed } from './compose';
+import { BATCH_DEADLINE_MS, leaseMs, startHeartbeat } from './lease';
+import { OutcomeReporter } from './outcome-report';
 import { holdIntegration, releaseIntegration, reserveSends } from './send-gate';
 import { enqueueBatches, SEND_BATCH_KIND, type SendBatchBody } from './send-queue';
 
 // The send queue's consumer of a batch of message ids (one test message, or up to BATCH_SIZE (send-queue.ts) recipients of a
-// broadcast): claim the batch in one statement, render it, send it over the integration's open session
-// (pipelined SMTP, or Twilio a few at a time), then record every outcome in one batched write with the
-// broadcast's counters. Delivery is at least once, so everything here is safe to run twice.
+// broadcast): claim the batch in one statement (a short lease the heartbeat renews while it works: lease.ts),
+// render it, send it over the integration's open session (pipelined SMTP, or Twilio a few at a time) REPORT_GROUP
+// messages at a time, recording each group's outcomes with the broadcast's counters as soon as it is sent
+// (outcome-report.ts), and the rest at the end. Delivery is at least once, so everything here is safe to run twice.
+
+/**
+ * Messages sent between two outcome reports. A delivery that dies leaves at most this many accepted messages
+ * unrecorded (they go again): the README's duplicate bound is the send queue's concurrency times this.
+ */
+export const REPORT_GROUP = 20;
 
 /** Test hooks: send in chunks of this size and call `afterChunk` after each (a fault test throws there). */
 export interface DeliverFaults {
@@ -56,9 +62,20 @@ function reachOf(results: SendResult[], before: Reachability): Reachability {
   return before.kind === 'unreachable' ? before : { kind: 'unknown' };
 }
 
+/** What sendGroup needs besides the messages: where outcomes go, and until when it may keep sending. */
+interface GroupContext {
+  /** Every row's outcome as soon as it is known, so a failure part-way still records what went out. */
+  outcomes: Map<number, RowOutcome>;
+  /** Records a chunk's outcomes (the rows stay claimed until then). */
+  report: (outcomes: RowOutcome[]) => Promise<void>;
+  /** Epoch ms after which no further chunk starts (the batch deadline: its claim is no longer renewed). */
+  deadline: number;
+  faults: DeliverFaults;
+}
+
 /**
- * Sends one integration's share of the batch, in chunks the send gate allows; writes each row's outcome into
- * `outcomes` as soon as it is known, so a failure part-way still records what went out.
+ * Sends one integration's share of the batch in chunks of REPORT_GROUP (or fewer, as the send gate allows), and
+ * reports each chunk's outcomes before the next goes out.
  */
 async function sendGroup(
   db: Database,
@@ -66,8 +83,7 @@ async function sendGroup(
   channels: SendChannels,
   integrationId: number,
   items: { row: ClaimedMessage; message: OutgoingMessage }[],
-  outcomes: Map<number, RowOutcome>,
-  faults: DeliverFaults,
+  { outcomes, report, deadline, faults }: GroupContext,
 ): Promise<GroupResult> {
   const channel = await channels.get(db, orgId, integrationId);
   if ('problem' in channel) {
@@ -75,11 +91,16 @@ async function sendGroup(
     return { deferMs: null, reach: { kind: 'unknown' } };
   }
   const gated = (channel.integration.maxRate ?? 0) > 0 || channel.integration.heldUntil > Date.now();
-  const chunk = faults.chunkSize ?? (gated && channel.integration.maxRate ? Math.max(1, Math.floor(channel.integration.maxRate)) : items.length);
+  const chunk = faults.chunkSize ?? Math.min(REPORT_GROUP, gated && channel.integration.maxRate ? Math.max(1, Math.floor(channel.integration.maxRate)) : REPORT_GROUP);
   let reach: Reachability = { kind: 'unknown' };
   let waitedUntil: number | undefined;
   for (let start = 0; start < items.length; start += chunk) {
     const part = items.slice(start, start + chunk);
+    if (Date.now() > deadline) {
+      // Past the deadline the claim is no longer renewed: give the rest back (attempt refunded) for a new delivery.
+      for (const { row } of items.slice(start)) outcomes.set(row.id, { id: row.id, status: 'queued', error: null, later: true, refund: true });
+      return { deferMs: 1_000, reach, waitedUntil };
+    }
     if (gated) {
       const reservation = await reserveSends(db, orgId, integrationId, part.length);
       if (!reservation.granted) {
@@ -92,12 +113,14 @@ async function sendGroup(
     const results = await channel.transport.sendMany(
       part.map((p) => (p.row.type === 'email' ? { ...p.message, returnPath: p.message.returnPath ?? channel.returnPath } : p.message)),
     );
-    part.forEach(({ row, message }, k) => {
+    const reported = part.map(({ row, message }, k) => {
       const outcome = outcomeOf(row.id, results[k], row.attempts);
       // A broadcast row keeps the subject it went out with (rendered per recipient), for the message list.
       if (outcome.status === 'sent' && row.broadcast_id !== null) outcome.subject = message.subject ?? null;
       outcomes.set(row.id, outcome);
+      return outcome;
     });
+    await report(reported);
     reach = reachOf(results, reach);
     if (results.some((r) => !r.ok && r.cause === 'throttled')) {
       // The provider pushes back: hold the integration and give the rest of the batch back for later.
@@ -123,17 +146,28 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
     throw new Error(`malformed ${SEND_BATCH_KIND} body`);
   }
   const db = channels.db;
+  const lease = leaseMs(env);
   // Only rows of this organisation, and of a broadcast only while it is sending (paused or cancelled: left queued).
   const claim = await claimRows<ClaimedMessage>(db, {
     table: 'messages',
     ids,
     columns: CLAIMED_COLUMNS,
     where: sql`+org_id = ${orgId} AND (+broadcast_id IS NULL OR +broadcast_id IN (SELECT id FROM broadcasts WHERE org_id = ${orgId} AND status = 'sending'))`,
+    leaseMs: lease,
   });
   if (claim.rows.length === 0) return;
   for (const row of claim.rows) row.attempts = Math.max(Number(row.attempts), attempt);
+  const heartbeat = startHeartbeat(db, 'messages', claim.token, claim.rows.map((r) => r.id), lease);
+  const broadcastIds = [...new Set(claim.rows.map((r) => r.broadcast_id).filter((id): id is number => id !== null))];
+  const reporter = new OutcomeReporter(env, db, orgId, claim.token, broadcastIds);
 
   const outcomes = new Map<number, RowOutcome>();
+  const reported = new Set<number>();
+  const report = async (group: RowOutcome[]) => {
+    await reporter.report(group);
+    for (const o of group) reported.add(o.id);
+  };
+  const deadline = Date.now() + BATCH_DEADLINE_MS;
   const deferred: number[] = [];
   let deferMs = 0;
   let heldUntil: number | null = null;
@@ -148,7 +182,7 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
       else groups.set(c.integrationId, [...(groups.get(c.integrationId) ?? []), { row: c.row, message: c.message }]);
     }
     for (const [integrationId, items] of groups) {
-      const result = await sendGroup(db, orgId, channels, integrationId, items, outcomes, faults);
+      const result = await sendGroup(db, orgId, channels, integrationId, items, { outcomes, report, deadline, faults });
       reach = result.reach.kind === 'unknown' ? reach : result.reach;
       if (result.deferMs !== null) deferMs = Math.max(deferMs, result.deferMs);
       const held = result.deferMs !== null ? Date.now() + result.deferMs : result.waitedUntil;
@@ -168,45 +202,21 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
     if (outcome.status === 'queued' && outcome.later) deferred.push(row.id);
   }
   const list = [...outcomes.values()];
-  await recordOutcomes(env, db, orgId, claim.rows, claim.token, list, heldUntil, reach);
+  // The last report: what no chunk reported (skips, failures to compose, rows given back), the server's
+  // reachability and the send limit's hold, then the live progress.
+  try {
+    await reporter.report(
+      list.filter((o) => !reported.has(o.id)),
+      { reach, heldUntil },
+    );
+  } finally {
+    await heartbeat.stop();
+  }
   if (crash) throw crash;
   if (deferred.length) await enqueueBatches(env, orgId, claim.rows[0].broadcast_id, deferred, Math.ceil(Math.max(deferMs, 1_000) / 1000));
   const retry = list.filter((o) => o.status === 'queued' && !o.later);
   if (retry.length) {
     const first = retry[0] as Extract<RowOutcome, { status: 'queued' }>;
     throw new Error(`${retry.length} message(s) not sent yet (attempt ${attempt} of ${QUEUE_MAX_DELIVERIES}): ${first.error}`);
-  }
-}
-
-/** The one write of a batch: every row's outcome, and for broadcast rows the counters and the finish check. */
-async function recordOutcomes(
-  env: Env,
-  db: Database,
-  orgId: number,
-  rows: ClaimedMessage[],
-  token: string,
-  outcomes: RowOutcome[],
-  heldUntil: number | null,
-  reach: Reachability,
-): Promise<void> {
-  const json = outcomesJson(outcomes);
-  const broadcastIds = [...new Set(rows.map((r) => r.broadcast_id).filter((id): id is number => id !== null))];
-  if (broadcastIds.length === 0) {
-    await writeWithRetries(() => rawBatch(db, [messageOutcomeStats(db, orgId, token, json), finishStatement(db, 'messages', token, json)]));
-    return;
-  }
-  const progress = await writeWithRetries(() => recordBroadcastOutcomes(db, orgId, broadcastIds, token, json, reach, heldUntil));
-  for (const b of progress) await publishBroadcastProgress(env, orgId, b);
-}
-
-/** Once the provider has the messages, a failed write must not lead to a second send: try it a few times. */
-async function writeWithRetries<T>(write: () => Promise<T>): Promise<T> {
-  for (let tries = 1; ; tries++) {
-    try {
-      return await write();
-    } catch (error) {
-      if (tries >= 3) throw error;
-      await sleep(200 * tries);
-    }
   }
 }

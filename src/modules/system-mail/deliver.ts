@@ -7,6 +7,7 @@ import { SmtpTransport, type SmtpTransportOptions } from '../../lib/smtp/transpo
 import type { SendResult, Transport } from '../../lib/transport/types';
 import { rawBatch } from '../crud/raw-batch';
 import { claimRows, finishStatement, outcomesJson, type RowOutcome } from '../sending/claim';
+import { leaseMs, startHeartbeat } from '../sending/lease';
 import { SYSTEM_MAIL_KIND, type SystemMailBody } from './queue-mail';
 import { SystemSmtpConfigError, systemFrom, systemSmtpOptions } from './smtp-config';
 
@@ -47,11 +48,14 @@ export async function deliverSystemMail(env: Env, body: Pick<SystemMailBody, 'ma
   }
 
   // The same claim as every message: only the delivery that takes the row sends it.
-  const claim = await claimRows<SystemMailRow>(db, { table: 'system_mails', ids: [row.id] });
+  const lease = leaseMs(env);
+  const claim = await claimRows<SystemMailRow>(db, { table: 'system_mails', ids: [row.id], leaseMs: lease });
   const mail = claim.rows[0];
   if (!mail) return;
 
-  const result = await send(open, options, env, mail);
+  // A slow server must not let the lease run out while the mail is being sent (a second delivery would send it too).
+  const heartbeat = startHeartbeat(db, 'system_mails', claim.token, [mail.id], lease);
+  const result = await send(open, options, env, mail).finally(() => heartbeat.stop());
   const outcome: RowOutcome = result.ok
     ? { id: mail.id, status: 'sent', externalId: null }
     : result.retryable && mail.attempts < QUEUE_MAX_DELIVERIES

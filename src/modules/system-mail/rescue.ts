@@ -2,7 +2,7 @@ import { and, inArray, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { systemMails } from '../../db/schema';
 import type { Env } from '../../env';
-import { SEND_LEASE_MS } from '../message/send-message';
+import { leaseMs } from '../sending/lease';
 import { SYSTEM_MAIL_KIND, type SystemMailBody } from './queue-mail';
 
 /** At most this many stalled mails go back on the queue per cron run. */
@@ -13,8 +13,8 @@ const RESCUE_BATCH = 100;
  * mid-send) sits queued or sending. Those untouched for longer than a claim's lease go back on the queue; the
  * consumer's claim keeps a second message from sending twice.
  */
-export async function rescueStalledSystemMails(db: Database, env: Pick<Env, 'SEND_QUEUE'>): Promise<void> {
-  const before = new Date(Date.now() - SEND_LEASE_MS).toISOString();
+export async function rescueStalledSystemMails(db: Database, env: Pick<Env, 'SEND_QUEUE' | 'SEND_LEASE_SECONDS'>): Promise<void> {
+  const before = new Date(Date.now() - leaseMs(env)).toISOString();
   const stalled = await db
     .select({ id: systemMails.id })
     .from(systemMails)

@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { dispatchQueue } from '../../../queues/dispatch';
 import { createDb } from '../../../src/db/client';
 import { QUEUE_MAX_DELIVERIES } from '../../../src/queue-names';
-import { deliverMessage, rescueStalledMessages, SEND_KIND, SEND_LEASE_MS } from '../../../src/modules/message/send-message';
+import { deliverMessage, rescueStalledMessages, SEND_KIND } from '../../../src/modules/message/send-message';
+import { DEFAULT_LEASE_MS as SEND_LEASE_MS } from '../../../src/modules/sending/lease';
 import { call } from '../helpers';
 import { channels, createTemplate, insertContact, insertField, insertAttribute, newOrg, recordingProviders, row, type Org } from '../channel-helpers';
 

@@ -77,6 +77,9 @@ export function RemoteSelect<T extends { id: number }>(props: RemoteSelectProps<
       data-testid={props.testId}
       onChange={(next) => {
         const id = next ? Number(next) : null;
+        // Only a real change is reported: the form clears a field's messages on every change, so a report of the
+        // value already held would wipe the messages of a form just submitted.
+        if (id === props.value) return;
         props.onChange(id, id !== null ? (seen.current.get(id) ?? null) : null);
       }}
     />

@@ -1,0 +1,67 @@
+import { createDb } from './db/client';
+import type { Env } from './env';
+import { pruneSessions } from './modules/auth/sessions';
+import { wakeStalledBroadcasts } from './modules/broadcast/rescue';
+import { resetDemoIfDue } from './modules/demo/reset';
+import { cleanUpStaleFiles } from './modules/files/cleanup';
+import { rescueStalledImports } from './modules/import/rescue';
+import { rescueStalledMessages } from './modules/message/send-message';
+import { archiveOldMessages } from './modules/retention/archive';
+import { measureDataVolumeIfDue } from './modules/stats/data-volume';
+import { repairListCountsIfDue } from './modules/stats/list-counts';
+import { rescueStalledSystemMails } from './modules/system-mail/rescue';
+import { countSpilledHits } from './modules/tracking/spill';
+import { pruneRateLimits } from './lib/rate-limit';
+
+// The worker's two crons (wrangler.toml [triggers]; the local platform calls both at boot and then on the same
+// schedule, scripts/lib/platform.mjs, so nothing works only in production).
+//   WATCHDOG, every minute: what sending must not wait for. Broadcast runners whose alarm was lost are poked, and
+//     messages and system mails left claimed past their lease (their delivery died) go back on the queue.
+//   HOUSEKEEPING, every 15 minutes: expired sessions and rate-limit windows, imports whose job was lost, tracking hits
+//     the events queue refused, the demo reset when due, the archive of messages past their retention, stale import
+//     files, the hourly data volume and the daily repair of the lists' kept counts.
+
+export const WATCHDOG_CRON = '* * * * *';
+export const HOUSEKEEPING_CRON = '*/15 * * * *';
+
+type Jobs = Record<string, () => Promise<unknown>>;
+
+function jobsOf(cron: string, env: Env): Jobs {
+  const db = createDb(env.DB);
+  if (cron === WATCHDOG_CRON) {
+    return {
+      wakeStalledBroadcasts: () => wakeStalledBroadcasts(db, env),
+      rescueStalledMessages: () => rescueStalledMessages(db, env),
+      rescueStalledSystemMails: () => rescueStalledSystemMails(db, env),
+    };
+  }
+  return {
+    pruneSessions: () => pruneSessions(db),
+    pruneRateLimits: () => pruneRateLimits(db),
+    rescueStalledImports: () => rescueStalledImports(db, env),
+    countSpilledHits: () => countSpilledHits(db, env),
+    resetDemoIfDue: () => resetDemoIfDue(env, db),
+    cleanUpStaleFiles: () => cleanUpStaleFiles(db, env.FILES),
+    // Archiving first, so the hour's measurement sees what stayed.
+    archiveAndMeasure: () => archiveOldMessages(db, env).then(() => measureDataVolumeIfDue(db)),
+    // Once a day: the lists' kept counts recomputed from the rows, and any drift reported.
+    repairListCounts: () => repairListCountsIfDue(db),
+  };
+}
+
+/**
+ * Runs one cron's jobs side by side: one that fails is logged and does not hold up or hide the others. Each job
+ * logs one line with what it answered (a count where it gives one) and how long it took.
+ */
+export async function runCron(cron: string, env: Env): Promise<void> {
+  const run = async ([name, job]: [string, () => Promise<unknown>]) => {
+    const started = Date.now();
+    try {
+      const result = await job();
+      console.log(JSON.stringify({ level: 'info', cron, job: name, ...(typeof result === 'number' ? { count: result } : {}), ms: Date.now() - started }));
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'error', cron, job: name, error: String(error) }));
+    }
+  };
+  await Promise.all(Object.entries(jobsOf(cron, env)).map(run));
+}

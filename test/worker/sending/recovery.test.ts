@@ -1,0 +1,133 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { createDb } from '../../../src/db/client';
+import type { Env } from '../../../src/env';
+import { SendChannels } from '../../../src/modules/sending/channels';
+import { claimRows, type RowOutcome } from '../../../src/modules/sending/claim';
+import { deliverBatch } from '../../../src/modules/sending/deliver-batch';
+import { startHeartbeat } from '../../../src/modules/sending/lease';
+import { OutcomeReporter, recordQueuedReport, type OutcomeReportBody } from '../../../src/modules/sending/outcome-report';
+import { recordingProviders } from '../channel-helpers';
+import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
+
+// Recovery that needs no cron: claims on a short lease kept by a heartbeat, outcomes recorded a group at a time,
+// a report the database refuses kept on the queue, the runner's watch taking back rows whose lease ran out, and
+// the runner's watch taking back rows whose lease ran out (the watchdog cron: broadcast/watchdog.test.ts).
+
+const statuses = async (broadcastId: number) =>
+  (await env.DB.prepare('SELECT status, count(*) AS n FROM messages WHERE broadcast_id = ? GROUP BY status ORDER BY status').bind(broadcastId).all<{ status: string; n: number }>()).results;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('outcomes reported a group at a time', () => {
+  it('records each sent chunk before the next one goes out', async () => {
+    const s = await setup('rep');
+    const id = await startable(s.o, s.body());
+    const bodies = await runAlarm(s.o, id);
+    const rec = recordingProviders();
+    const channels = new SendChannels(E, rec.providers);
+    const seen: { status: string; n: number }[][] = [];
+    await deliverBatch(E, bodies[0], 1, channels, { chunkSize: 1, afterChunk: async () => void seen.push(await statuses(id)) });
+    await channels.close();
+    // Three email recipients, one per chunk: after the first chunk one is recorded sent while two are still held.
+    expect(seen[0]).toEqual([
+      { status: 'sending', n: 2 },
+      { status: 'sent', n: 1 },
+      { status: 'skipped', n: 1 },
+    ]);
+    expect(seen[1]).toEqual([
+      { status: 'sending', n: 1 },
+      { status: 'sent', n: 2 },
+      { status: 'skipped', n: 1 },
+    ]);
+    expect(await statuses(id)).toEqual([
+      { status: 'sent', n: 3 },
+      { status: 'skipped', n: 1 },
+    ]);
+    const b = await env.DB.prepare('SELECT status, sent, skipped FROM broadcasts WHERE id = ?').bind(id).first();
+    expect(b).toEqual({ status: 'finished', sent: 3, skipped: 1 });
+  });
+
+  it('queues a report the database refuses, and its consumer writes it once however often it runs', async () => {
+    const s = await setup('late');
+    const id = await startable(s.o, s.body());
+    const [body] = await runAlarm(s.o, id);
+    const db = createDb(env.DB);
+    const claim = await claimRows<{ id: number }>(db, { table: 'messages', ids: body.ids, columns: ['id'] });
+    expect(claim.rows).toHaveLength(3);
+    // D1 refuses every batch (the outcome writes); the queue records what it is given.
+    const down = new Proxy(env.DB, {
+      get(target, key) {
+        if (key === 'batch') return async () => Promise.reject(new Error('D1 is down'));
+        const value = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const queued: OutcomeReportBody[] = [];
+    const recordingEnv = { ...E, SEND_QUEUE: { send: async (b: OutcomeReportBody) => void queued.push(b) } } as unknown as Env;
+    const outcomes: RowOutcome[] = claim.rows.map((r) => ({ id: r.id, status: 'sent', externalId: `<${r.id}@x>` }));
+    await new OutcomeReporter(recordingEnv, createDb(down), s.o.orgId, claim.token, [id]).report(outcomes, { reach: { kind: 'reached' }, heldUntil: null });
+    expect(queued).toHaveLength(1);
+    expect(queued[0]).toMatchObject({ kind: 'record-outcomes', token: claim.token, broadcastIds: [id], last: true });
+    expect(await statuses(id)).toEqual([
+      { status: 'sending', n: 3 },
+      { status: 'skipped', n: 1 },
+    ]);
+    // The queued report, delivered twice: written once.
+    await recordQueuedReport(E, db, queued[0]);
+    await recordQueuedReport(E, db, queued[0]);
+    expect(await statuses(id)).toEqual([
+      { status: 'sent', n: 3 },
+      { status: 'skipped', n: 1 },
+    ]);
+    expect(await env.DB.prepare('SELECT status, sent FROM broadcasts WHERE id = ?').bind(id).first()).toEqual({ status: 'finished', sent: 3 });
+  });
+});
+
+describe('the lease and its heartbeat', () => {
+  it('keeps a claim while the delivery works, and hands the rows to the next delivery once the heartbeat stops', async () => {
+    const s = await setup('beat');
+    const id = await startable(s.o, s.body());
+    const [body] = await runAlarm(s.o, id);
+    const db = createDb(env.DB);
+    const lease = 400;
+    const first = await claimRows<{ id: number }>(db, { table: 'messages', ids: body.ids, columns: ['id'], leaseMs: lease });
+    const heartbeat = startHeartbeat(db, 'messages', first.token, first.rows.map((r) => r.id), lease);
+    // Three leases long: the heartbeat renews it every quarter, so no other delivery gets a row.
+    for (let i = 0; i < 6; i++) {
+      await sleep(lease / 2);
+      expect((await claimRows(db, { table: 'messages', ids: body.ids, columns: ['id'], leaseMs: lease })).rows).toEqual([]);
+    }
+    await heartbeat.stop();
+    await sleep(lease + 100);
+    const second = await claimRows<{ id: number }>(db, { table: 'messages', ids: body.ids, columns: ['id'], leaseMs: lease });
+    expect(second.rows.map((r) => r.id).sort()).toEqual(first.rows.map((r) => r.id).sort());
+  });
+});
+
+describe("the runner's watch", () => {
+  it("puts back on the queue the rows of a delivery whose lease ran out, and finishes once they are sent", async () => {
+    const s = await setup('watch');
+    const id = await startable(s.o, s.body());
+    const [body] = await runAlarm(s.o, id);
+    // A delivery claimed the rows and died a minute and a half ago (the default lease is a minute).
+    const past = new Date(Date.now() - 90_000).toISOString();
+    await env.DB.prepare(`UPDATE messages SET status = 'sending', claim = 'dead', updated_at = ? WHERE id IN (${body.ids.join(',')}) AND status = 'queued'`).bind(past).run();
+    const again = await runAlarm(s.o, id);
+    expect(again.flatMap((b) => b.ids).sort()).toEqual([...body.ids].sort());
+    await deliverAll(again);
+    expect(await statuses(id)).toEqual([
+      { status: 'sent', n: 3 },
+      { status: 'skipped', n: 1 },
+    ]);
+    expect((await runAlarm(s.o, id)).length).toBe(0);
+    expect((await env.DB.prepare('SELECT status FROM broadcasts WHERE id = ?').bind(id).first())?.status).toBe('finished');
+  });
+
+  it('leaves a live claim alone', async () => {
+    const s = await setup('live');
+    const id = await startable(s.o, s.body());
+    const [body] = await runAlarm(s.o, id);
+    await env.DB.prepare(`UPDATE messages SET status = 'sending', claim = 'alive', updated_at = ? WHERE id IN (${body.ids.join(',')}) AND status = 'queued'`).bind(new Date().toISOString()).run();
+    expect(await runAlarm(s.o, id)).toEqual([]);
+  });
+});
