@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, requestWithHost } from '../../scripts/lib/http.mjs';
 import { startPlatform, type RunningPlatform } from '../../scripts/lib/platform.mjs';
 import { SEED_ORG, SEED_USER } from '../../scripts/lib/seed-data.mjs';
-import { REPORT_GROUP } from '../../src/modules/sending/deliver-batch';
+import { REPORT_GROUP } from '../../src/modules/sending/lease';
 
 // The whole local runtime (wrangler and workerd) killed with SIGKILL at random points of a 5,000-recipient broadcast,
 // five times, and started again on the same state each time, with a real SMTP server on loopback that records every
@@ -106,7 +106,7 @@ describe('the local runtime killed mid-broadcast, five times', () => {
     smtp = await startCountingSmtp();
     port = await freePort(8795);
     await start();
-    token = (await api('POST', '/internal-auth/token-create', { login: SEED_USER.username, password: SEED_USER.password })).access_token;
+    token = (await api('POST', '/internal-auth/token-create', { username: SEED_USER.username, password: SEED_USER.password })).access_token;
   }, 240_000);
 
   afterAll(async () => {
@@ -119,7 +119,7 @@ describe('the local runtime killed mid-broadcast, five times', () => {
     // The audience: RECIPIENTS contacts with one tag, through the import.
     const run = Date.now().toString(36);
     const csv = ['name,email,tags', ...Array.from({ length: RECIPIENTS }, (_, i) => `Person ${i},p${i}.${run}@crash.test,crash-${run}`)].join('\n');
-    const uploaded = await fetch(`http://127.0.0.1:${port}/api/v1/import/upload?file_name=crash.csv`, { method: 'POST', headers: { host: `${host}:${port}`, authorization: `Bearer ${token}`, 'content-type': 'text/csv' }, body: csv });
+    const uploaded = await fetch(`http://127.0.0.1:${port}/api/v1/import/upload?file_name=crash.csv`, { method: 'POST', headers: { 'x-org': SEED_ORG.domain, authorization: `Bearer ${token}`, 'content-type': 'text/csv' }, body: csv });
     expect(uploaded.status).toBe(201);
     const { file_key } = ((await uploaded.json()) as { data: { file_key: string } }).data;
     const started = await api('POST', '/import', {

@@ -5,24 +5,12 @@ import { authenticate } from './auth';
 import { DEFAULT_DNS_RESOLVER, diagnoseConnectFailure } from './diagnose';
 import { SmtpError } from './errors';
 import { formatReply, messageOf, ReplyReader, type SmtpReply } from './reply';
+import { DEFAULT_TIMEOUTS, type SmtpTimeouts } from './timeouts';
 
 /** ssl: TLS from the first byte (port 465). starttls: plain, then upgraded (587), required. none: never TLS. */
 export type SmtpSecurity = 'ssl' | 'starttls' | 'none';
 
-export interface SmtpTimeouts {
-  /** Opening the TCP/TLS connection. */
-  connect: number;
-  /** Waiting for the 220 greeting. */
-  greeting: number;
-  /** Waiting for the reply to one command (or one pipelined group). */
-  command: number;
-  /** Waiting for the reply after the message content (servers scan it first). */
-  data: number;
-  /** Waiting for the 221 after QUIT. */
-  quit: number;
-}
-
-export const DEFAULT_TIMEOUTS: SmtpTimeouts = { connect: 15_000, greeting: 30_000, command: 30_000, data: 120_000, quit: 5_000 };
+export { DEFAULT_TIMEOUTS, type SmtpTimeouts } from './timeouts';
 
 export interface SmtpConnectOptions {
   host: string;

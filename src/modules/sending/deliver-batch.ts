@@ -7,7 +7,7 @@ import type { Reachability } from '../broadcast/outcomes';
 import type { SendChannels } from './channels';
 import { claimRows, type RowOutcome } from './claim';
 import { CLAIMED_COLUMNS, ComposeCache, composeBatch, type ClaimedMessage, type Composed } from './compose';
-import { BATCH_DEADLINE_MS, leaseMs, startHeartbeat } from './lease';
+import { BATCH_DEADLINE_MS, leaseMs, REPORT_GROUP, startHeartbeat } from './lease';
 import { OutcomeReporter } from './outcome-report';
 import { holdIntegration, releaseIntegration, reserveSends } from './send-gate';
 import { enqueueBatches, SEND_BATCH_KIND, type SendBatchBody } from './send-queue';
@@ -17,12 +17,6 @@ import { enqueueBatches, SEND_BATCH_KIND, type SendBatchBody } from './send-queu
 // render it, send it over the integration's open session (pipelined SMTP, or Twilio a few at a time) REPORT_GROUP
 // messages at a time, recording each group's outcomes with the broadcast's counters as soon as it is sent
 // (outcome-report.ts), and the rest at the end. Delivery is at least once, so everything here is safe to run twice.
-
-/**
- * Messages sent between two outcome reports. A delivery that dies leaves at most this many accepted messages
- * unrecorded (they go again): the README's duplicate bound is the send queue's concurrency times this.
- */
-export const REPORT_GROUP = 20;
 
 /** Test hooks: send in chunks of this size and call `afterChunk` after each (a fault test throws there). */
 export interface DeliverFaults {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { Env } from '../../env';
-import { DEFAULT_TIMEOUTS } from '../../lib/smtp/connection';
+import { DEFAULT_TIMEOUTS } from '../../lib/smtp/timeouts';
 import type { ClaimTable } from './claim';
 
 // How long a claim (claim.ts) holds a row, and how the delivery that holds it keeps it while it works. The lease is
@@ -9,6 +9,12 @@ import type { ClaimTable } from './claim';
 // minute; a delivery that is still working renews it (the heartbeat) every quarter lease, so a slow SMTP server
 // never makes two deliveries send the same rows. The heartbeat stops at the batch deadline: a delivery stuck past
 // it gives its rows up to the next one.
+
+/**
+ * Messages sent between two outcome reports (deliver-batch.ts). A delivery that dies leaves at most this many
+ * accepted messages unrecorded (they go again): the README's duplicate bound is the send lanes in flight times this.
+ */
+export const REPORT_GROUP = 20;
 
 /** The lease unless SEND_LEASE_SECONDS says otherwise. */
 export const DEFAULT_LEASE_MS = 60_000;
