@@ -132,8 +132,15 @@ export function recordingProviders(results: (SendResult | Error)[] = [{ ok: true
           if (result instanceof Error) throw result;
           return result;
         },
-        async sendMany(messages) {
-          return Promise.all(messages.map((m) => transport.send(m)));
+        // One at a time, telling the consumer of each accepted message as a real provider's transport does.
+        async sendMany(messages, onAccepted) {
+          const out: SendResult[] = [];
+          for (const [i, m] of messages.entries()) {
+            const result = await transport.send(m);
+            out.push(result);
+            if (result.ok) await onAccepted?.(i, result);
+          }
+          return out;
         },
         async close() {},
       };

@@ -1,5 +1,5 @@
 // The SMS side of the Transport interface: each message is one call to Twilio's Messages API.
-import type { OutgoingMessage, SendResult, Transport } from '../transport/types';
+import type { OnAccepted, OutgoingMessage, SendResult, Transport } from '../transport/types';
 import { sendTwilioSms, type TwilioAccount } from './twilio';
 
 /** A Worker invocation may hold 6 outbound connections; leave room for the rest of the work. */
@@ -15,13 +15,15 @@ export class TwilioTransport implements Transport {
   }
 
   /** Sends the batch with a few requests in flight at once; results in the order of `messages`. */
-  async sendMany(messages: OutgoingMessage[]): Promise<SendResult[]> {
+  async sendMany(messages: OutgoingMessage[], onAccepted?: OnAccepted): Promise<SendResult[]> {
     const results: SendResult[] = new Array(messages.length);
     let next = 0;
     const worker = async () => {
       while (next < messages.length) {
         const i = next++;
-        results[i] = await this.send(messages[i]);
+        const result = await this.send(messages[i]);
+        results[i] = result;
+        if (result.ok) await onAccepted?.(i, result);
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL, messages.length) }, worker));

@@ -62,10 +62,10 @@ export function dotStuff(data: string): string {
  * retryable (outcome unknown) and the items not started come back as null, for the caller to send on a new
  * connection.
  */
-export async function sendBatch(conn: SmtpConnection, items: SmtpItem[]): Promise<BatchOutcome> {
+export async function sendBatch(conn: SmtpConnection, items: SmtpItem[], onAccepted?: (index: number) => void | Promise<void>): Promise<BatchOutcome> {
   const results: (SmtpDelivery | null)[] = items.map((item) => precheck(conn, item));
   if (conn.broken) return { results, lost: new SmtpError('connection_lost', 'the connection is already closed') };
-  const lost = conn.capabilities.pipelining ? await pipelined(conn, items, results) : await oneByOne(conn, items, results);
+  const lost = conn.capabilities.pipelining ? await pipelined(conn, items, results, onAccepted) : await oneByOne(conn, items, results, onAccepted);
   return { results, lost };
 }
 
@@ -79,7 +79,7 @@ interface Open {
 }
 
 /** RFC 2920: [content of the previous message +] [RSET +] MAIL + RCPT... + DATA in one write, then read all replies. */
-async function pipelined(conn: SmtpConnection, items: SmtpItem[], results: (SmtpDelivery | null)[]): Promise<SmtpError | null> {
+async function pipelined(conn: SmtpConnection, items: SmtpItem[], results: (SmtpDelivery | null)[], onAccepted?: (index: number) => void | Promise<void>): Promise<SmtpError | null> {
   let open: Open | null = null;
   let next = 0;
   let bodySent: Open | null = null;
@@ -99,8 +99,12 @@ async function pipelined(conn: SmtpConnection, items: SmtpItem[], results: (Smtp
       await conn.write(payload);
       if (bodySent) {
         const reply = await answer(conn, 'the message content', conn.timeouts.data);
-        if (!bodySent.discard) results[bodySent.index] = finalDelivery(conn, reply, bodySent);
+        const done: Open = bodySent;
         bodySent = null;
+        if (!done.discard) {
+          results[done.index] = finalDelivery(conn, reply, done);
+          if (results[done.index]?.ok) await onAccepted?.(done.index);
+        }
       }
       if (index >= 0) {
         if (reset) await expectReset(conn);
@@ -114,7 +118,7 @@ async function pipelined(conn: SmtpConnection, items: SmtpItem[], results: (Smtp
 }
 
 /** Without PIPELINING: each command waits for its reply before the next goes out. */
-async function oneByOne(conn: SmtpConnection, items: SmtpItem[], results: (SmtpDelivery | null)[]): Promise<SmtpError | null> {
+async function oneByOne(conn: SmtpConnection, items: SmtpItem[], results: (SmtpDelivery | null)[], onAccepted?: (index: number) => void | Promise<void>): Promise<SmtpError | null> {
   let bodySent: Open | null = null;
   try {
     for (let index = 0; index < items.length; index++) {
@@ -150,6 +154,7 @@ async function oneByOne(conn: SmtpConnection, items: SmtpItem[], results: (SmtpD
       await conn.write(bodySent.body);
       results[index] = finalDelivery(conn, await answer(conn, 'the message content', conn.timeouts.data), bodySent);
       bodySent = null;
+      if (results[index]?.ok) await onAccepted?.(index);
     }
     return null;
   } catch (error) {

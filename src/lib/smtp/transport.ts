@@ -2,7 +2,7 @@
 // sessions, reconnects when a server ends a session mid-batch, and maps every outcome to a SendResult.
 import { buildEmail } from '../mime/build';
 import { domainOf, messageIdFor } from '../mime/message-id';
-import type { OutgoingMessage, SendResult, Transport } from '../transport/types';
+import type { OnAccepted, OutgoingMessage, SendResult, Transport } from '../transport/types';
 import { SmtpConnection, type SmtpConnectOptions } from './connection';
 import { SmtpError } from './errors';
 import { isValidAddress, sendBatch, type SmtpDelivery, type SmtpItem } from './send';
@@ -32,13 +32,13 @@ class Slot {
 
   constructor(private options: SmtpConnectOptions) {}
 
-  run(items: SmtpItem[]): Promise<SendResult[]> {
-    const next = this.queue.then(() => this.deliver(items));
+  run(items: SmtpItem[], onAccepted?: (index: number) => void | Promise<void>): Promise<SendResult[]> {
+    const next = this.queue.then(() => this.deliver(items, onAccepted));
     this.queue = next.catch(() => {});
     return next;
   }
 
-  private async deliver(items: SmtpItem[]): Promise<SendResult[]> {
+  private async deliver(items: SmtpItem[], onAccepted?: (index: number) => void | Promise<void>): Promise<SendResult[]> {
     const out: SendResult[] = new Array(items.length);
     let pending = items.map((_, i) => i);
     for (let round = 0; pending.length > 0; round++) {
@@ -50,7 +50,12 @@ class Slot {
         for (const i of pending) out[i] = failure(error);
         return out;
       }
-      const { results, lost } = await sendBatch(conn, pending.map((i) => items[i]));
+      const sending = pending;
+      const { results, lost } = await sendBatch(
+        conn,
+        sending.map((i) => items[i]),
+        onAccepted && ((k) => onAccepted(sending[k])),
+      );
       this.used = true;
       const left: number[] = [];
       results.forEach((result, k) => {
@@ -100,7 +105,7 @@ export class SmtpTransport implements Transport {
   }
 
   /** Sends the batch split over the sessions; results come back in the order of `messages`. */
-  async sendMany(messages: OutgoingMessage[]): Promise<SendResult[]> {
+  async sendMany(messages: OutgoingMessage[], onAccepted?: OnAccepted): Promise<SendResult[]> {
     const prepared = messages.map((m) => this.prepare(m));
     const results: SendResult[] = prepared.map((p) => p.failure ?? { ok: true, externalId: p.messageId });
     const sendable = prepared.map((_p, i) => i).filter((i) => prepared[i].item);
@@ -109,7 +114,10 @@ export class SmtpTransport implements Transport {
       this.slots.map(async (slot, s) => {
         const share = sendable.slice(s * per, (s + 1) * per);
         if (share.length === 0) return;
-        const outcome = await slot.run(share.map((i) => prepared[i].item!));
+        const outcome = await slot.run(
+          share.map((i) => prepared[i].item!),
+          onAccepted && ((k) => onAccepted(share[k], { ok: true, externalId: prepared[share[k]].messageId })),
+        );
         share.forEach((i, k) => {
           const result = outcome[k];
           results[i] = result.ok ? { ok: true, externalId: prepared[i].messageId } : result;

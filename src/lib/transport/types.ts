@@ -38,10 +38,17 @@ export type SendResult =
   /** retryable: 4xx SMTP replies, 429/20429 from the SMS provider, timeouts, dropped connections. */
   | { ok: false; retryable: boolean; error: string; cause?: FailureCause };
 
+/** Told of each message a provider accepted, as soon as it did. */
+export type OnAccepted = (index: number, result: Extract<SendResult, { ok: true }>) => void | Promise<void>;
+
 /** A connection to one provider account; sends many messages, then closes. */
 export interface Transport {
   send(message: OutgoingMessage): Promise<SendResult>;
-  /** Sends a batch over as few connections/round trips as the channel allows, results in the same order. */
-  sendMany(messages: OutgoingMessage[]): Promise<SendResult[]>;
+  /**
+   * Sends a batch over as few connections/round trips as the channel allows, results in the same order.
+   * `onAccepted` hears of each message the provider accepted as soon as it did (its index in `messages`, and its
+   * result); the transport waits for the promise it returns before it sends more (the caller's backpressure).
+   */
+  sendMany(messages: OutgoingMessage[], onAccepted?: OnAccepted): Promise<SendResult[]>;
   close(): Promise<void>;
 }

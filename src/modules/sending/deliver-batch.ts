@@ -8,20 +8,21 @@ import type { SendChannels } from './channels';
 import { claimRows, type RowOutcome } from './claim';
 import { CLAIMED_COLUMNS, ComposeCache, composeBatch, type ClaimedMessage, type Composed } from './compose';
 import { BATCH_DEADLINE_MS, leaseMs, REPORT_GROUP, startHeartbeat } from './lease';
-import { OutcomeReporter } from './outcome-report';
+import { GroupedReports, OutcomeReporter } from './outcome-report';
 import { holdIntegration, releaseIntegration, reserveSends } from './send-gate';
 import { enqueueBatches, SEND_BATCH_KIND, type SendBatchBody } from './send-queue';
 
 // The send queue's consumer of a batch of message ids (one test message, or up to BATCH_SIZE (send-queue.ts) recipients of a
 // broadcast): claim the batch in one statement (a short lease the heartbeat renews while it works: lease.ts),
-// render it, send it over the integration's open session (pipelined SMTP, or Twilio a few at a time) REPORT_GROUP
-// messages at a time, recording each group's outcomes with the broadcast's counters as soon as it is sent
+// render it, send it over the integration's open session (pipelined SMTP, or Twilio a few at a time), recording
+// the accepted messages' outcomes with the broadcast's counters REPORT_GROUP at a time while the sending goes on
 // (outcome-report.ts), and the rest at the end. Delivery is at least once, so everything here is safe to run twice.
 
-/** Test hooks: send in chunks of this size and call `afterChunk` after each (a fault test throws there). */
+/** Test hooks: send in chunks of this size and call `afterChunk` after each (a fault test throws there); write outcomes `reportGroup` at a time. */
 export interface DeliverFaults {
   chunkSize?: number;
   afterChunk?: (sentSoFar: number) => void | Promise<void>;
+  reportGroup?: number;
 }
 
 /**
@@ -60,24 +61,28 @@ function reachOf(results: SendResult[], before: Reachability): Reachability {
 interface GroupContext {
   /** Every row's outcome as soon as it is known, so a failure part-way still records what went out. */
   outcomes: Map<number, RowOutcome>;
-  /** Records a chunk's outcomes (the rows stay claimed until then). */
-  report: (outcomes: RowOutcome[]) => Promise<void>;
+  /** Hears each accepted message's outcome as the provider accepts it (written a group at a time). */
+  accepted: (outcome: RowOutcome) => Promise<void>;
   /** Epoch ms after which no further chunk starts (the batch deadline: its claim is no longer renewed). */
   deadline: number;
   faults: DeliverFaults;
 }
 
-/**
- * Sends one integration's share of the batch in chunks of REPORT_GROUP (or fewer, as the send gate allows), and
- * reports each chunk's outcomes before the next goes out.
- */
+/** A row's outcome; a broadcast row keeps the subject it went out with (rendered per recipient), for the message list. */
+function outcomeFor(row: ClaimedMessage, message: OutgoingMessage, result: SendResult): RowOutcome {
+  const outcome = outcomeOf(row.id, result, row.attempts);
+  if (outcome.status === 'sent' && row.broadcast_id !== null) outcome.subject = message.subject ?? null;
+  return outcome;
+}
+
+/** Sends one integration's share of the batch, in chunks the send gate allows (the whole share when it has no limit). */
 async function sendGroup(
   db: Database,
   orgId: number,
   channels: SendChannels,
   integrationId: number,
   items: { row: ClaimedMessage; message: OutgoingMessage }[],
-  { outcomes, report, deadline, faults }: GroupContext,
+  { outcomes, accepted, deadline, faults }: GroupContext,
 ): Promise<GroupResult> {
   const channel = await channels.get(db, orgId, integrationId);
   if ('problem' in channel) {
@@ -85,7 +90,7 @@ async function sendGroup(
     return { deferMs: null, reach: { kind: 'unknown' } };
   }
   const gated = (channel.integration.maxRate ?? 0) > 0 || channel.integration.heldUntil > Date.now();
-  const chunk = faults.chunkSize ?? Math.min(REPORT_GROUP, gated && channel.integration.maxRate ? Math.max(1, Math.floor(channel.integration.maxRate)) : REPORT_GROUP);
+  const chunk = faults.chunkSize ?? (gated && channel.integration.maxRate ? Math.max(1, Math.floor(channel.integration.maxRate)) : items.length);
   let reach: Reachability = { kind: 'unknown' };
   let waitedUntil: number | undefined;
   for (let start = 0; start < items.length; start += chunk) {
@@ -106,15 +111,9 @@ async function sendGroup(
     }
     const results = await channel.transport.sendMany(
       part.map((p) => (p.row.type === 'email' ? { ...p.message, returnPath: p.message.returnPath ?? channel.returnPath } : p.message)),
+      (k, result) => accepted(outcomeFor(part[k].row, part[k].message, result)),
     );
-    const reported = part.map(({ row, message }, k) => {
-      const outcome = outcomeOf(row.id, results[k], row.attempts);
-      // A broadcast row keeps the subject it went out with (rendered per recipient), for the message list.
-      if (outcome.status === 'sent' && row.broadcast_id !== null) outcome.subject = message.subject ?? null;
-      outcomes.set(row.id, outcome);
-      return outcome;
-    });
-    await report(reported);
+    for (const [k, { row, message }] of part.entries()) outcomes.set(row.id, outcomeFor(row, message, results[k]));
     reach = reachOf(results, reach);
     if (results.some((r) => !r.ok && r.cause === 'throttled')) {
       // The provider pushes back: hold the integration and give the rest of the batch back for later.
@@ -156,10 +155,10 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
   const reporter = new OutcomeReporter(env, db, orgId, claim.token, broadcastIds);
 
   const outcomes = new Map<number, RowOutcome>();
-  const reported = new Set<number>();
-  const report = async (group: RowOutcome[]) => {
-    await reporter.report(group);
-    for (const o of group) reported.add(o.id);
+  const grouped = new GroupedReports(reporter, faults.reportGroup ?? REPORT_GROUP);
+  const accepted = (outcome: RowOutcome) => {
+    outcomes.set(outcome.id, outcome);
+    return grouped.add(outcome);
   };
   const deadline = Date.now() + BATCH_DEADLINE_MS;
   const deferred: number[] = [];
@@ -176,7 +175,7 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
       else groups.set(c.integrationId, [...(groups.get(c.integrationId) ?? []), { row: c.row, message: c.message }]);
     }
     for (const [integrationId, items] of groups) {
-      const result = await sendGroup(db, orgId, channels, integrationId, items, { outcomes, report, deadline, faults });
+      const result = await sendGroup(db, orgId, channels, integrationId, items, { outcomes, accepted, deadline, faults });
       reach = result.reach.kind === 'unknown' ? reach : result.reach;
       if (result.deferMs !== null) deferMs = Math.max(deferMs, result.deferMs);
       const held = result.deferMs !== null ? Date.now() + result.deferMs : result.waitedUntil;
@@ -196,11 +195,12 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
     if (outcome.status === 'queued' && outcome.later) deferred.push(row.id);
   }
   const list = [...outcomes.values()];
-  // The last report: what no chunk reported (skips, failures to compose, rows given back), the server's
+  // The last report: what no group wrote (failures, skips, rows given back, the last accepted ones), the server's
   // reachability and the send limit's hold, then the live progress.
   try {
+    await grouped.settle();
     await reporter.report(
-      list.filter((o) => !reported.has(o.id)),
+      list.filter((o) => !grouped.written.has(o.id)),
       { reach, heldUntil },
     );
   } finally {

@@ -91,3 +91,41 @@ export async function recordQueuedReport(env: Env, db: Database, body: OutcomeRe
   }
   await writeReport(env, db, body);
 }
+
+/**
+ * The outcomes of a batch's accepted messages as the provider accepts them, written `group` at a time while the
+ * sending goes on: one write in flight, and a full group waits for it (the transport pauses meanwhile). So at most
+ * two groups of accepted messages are unrecorded at any moment: the one being written and the one filling.
+ */
+export class GroupedReports {
+  private filling: RowOutcome[] = [];
+  private writing: Promise<void> = Promise.resolve();
+  /** Ids whose outcome is written (or queued to be). */
+  readonly written = new Set<number>();
+
+  constructor(
+    private reporter: OutcomeReporter,
+    private group: number,
+  ) {}
+
+  /** Adds an accepted message's outcome; resolves at once unless a full group has to wait for the write in flight. */
+  async add(outcome: RowOutcome): Promise<void> {
+    this.filling.push(outcome);
+    if (this.filling.length < this.group) return;
+    await this.writing;
+    const group = this.filling;
+    this.filling = [];
+    this.writing = this.reporter.report(group).then(
+      () => {
+        for (const o of group) this.written.add(o.id);
+      },
+      // The queue refused the report too: these outcomes go with the batch's last report instead.
+      (error) => console.error(JSON.stringify({ level: 'error', report: 'group', rows: group.length, error: String(error) })),
+    );
+  }
+
+  /** Waits for the write in flight; what is still filling goes with the batch's last report. */
+  async settle(): Promise<void> {
+    await this.writing;
+  }
+}
