@@ -19,7 +19,11 @@ const SEND_CONCURRENCY = 8;
  * succeeds, retried with backoff when it throws (a kind no handler knows too, so it ends in the dead-letter
  * queue). Handlers are idempotent (at-least-once delivery). Dead-letter queues only record what ended there.
  */
-export async function dispatchQueue(batch: MessageBatch<AnyQueueBody>, env: Env, context: InvocationContext = { channels: new SendChannels(env) }): Promise<void> {
+export async function dispatchQueue(
+  batch: MessageBatch<AnyQueueBody>,
+  env: Env,
+  context: InvocationContext = { channels: new SendChannels(env) },
+): Promise<void> {
   try {
     await dispatchEach(batch, env, context);
   } finally {
@@ -61,7 +65,13 @@ async function inLanes<T>(items: readonly T[], parallel: number, work: (item: T)
 }
 
 /** One message: to the handler of its kind, acked when that succeeds, retried with backoff when it throws. */
-async function dispatchOne<Bodies extends object>(queue: string, handlers: HandlersOf<Bodies>, message: Message<unknown>, env: Env, context: InvocationContext): Promise<void> {
+async function dispatchOne<Bodies extends object>(
+  queue: string,
+  handlers: HandlersOf<Bodies>,
+  message: Message<unknown>,
+  env: Env,
+  context: InvocationContext,
+): Promise<void> {
   const body = message.body;
   try {
     if (!isBodyOf(handlers, body)) throw new Error(`no handler for message kind "${kindOf(body)}" on ${queue}`);

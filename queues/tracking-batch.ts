@@ -18,7 +18,10 @@ export async function countTrackingHits(bodies: TrackingHitsBody[], env: Env): P
 /** The tracking hits of one events-queue batch, all acked together, or all retried when counting failed. */
 export async function countTrackingBatch(messages: Message<TrackingHitsBody>[], env: Env): Promise<void> {
   try {
-    await countTrackingHits(messages.map((m) => m.body), env);
+    await countTrackingHits(
+      messages.map((m) => m.body),
+      env,
+    );
     for (const m of messages) m.ack();
   } catch (error) {
     console.error(JSON.stringify({ level: 'error', queue: 'tracking', messages: messages.length, error: String(error) }));

@@ -23,11 +23,9 @@ function newId() {
   return `${stamp}-${randomBytes(4).toString('hex')}`;
 }
 
-const escapeHtml = (value) =>
-  String(value ?? '').replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]);
+const escapeHtml = (value) => String(value ?? '').replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]);
 
-const addressesOf = (list) =>
-  (list ?? []).flatMap((a) => (a.group ? a.group.map((m) => m.address) : [a.address])).filter(Boolean);
+const addressesOf = (list) => (list ?? []).flatMap((a) => (a.group ? a.group.map((m) => m.address) : [a.address])).filter(Boolean);
 
 /** Reads one stored message and parses it; null when it is not there. */
 async function loadMessage(dir, id) {

@@ -23,7 +23,11 @@ function operatorToken() {
   try {
     const vars = readFileSync(path.resolve(import.meta.dirname, '..', '.dev.vars'), 'utf8');
     const line = vars.split(/\r?\n/).find((l) => /^\s*OPERATOR_TOKEN\s*=/.test(l));
-    if (line) return line.slice(line.indexOf('=') + 1).trim().replace(/^(["'])(.*)\1$/, '$2');
+    if (line)
+      return line
+        .slice(line.indexOf('=') + 1)
+        .trim()
+        .replace(/^(["'])(.*)\1$/, '$2');
   } catch {
     // no .dev.vars: fall through
   }
@@ -54,7 +58,11 @@ async function api(method, apiPath, body) {
   }
   if (!res.ok) {
     const err = json?.error;
-    const fields = err?.fields ? Object.entries(err.fields).map(([k, v]) => `\n  ${k}: ${v.join(' ')}`).join('') : '';
+    const fields = err?.fields
+      ? Object.entries(err.fields)
+          .map(([k, v]) => `\n  ${k}: ${v.join(' ')}`)
+          .join('')
+      : '';
     fail(`${res.status} ${err?.code ?? ''} ${err?.message ?? text}${fields}`.trim());
   }
   return json?.data ?? json;

@@ -73,7 +73,9 @@ if (import.meta.filename === process.argv[1] || process.argv[1]?.endsWith('scrip
       console.log(`  login:    ${SEED_USER.username}`);
       console.log(`  password: ${SEED_USER.password}`);
       if (secretsKey) console.log('  channels: local SMTP and SMS integrations, senders hello@acme.test and +15005550006');
-      console.log(`  audience: subscription '${EXAMPLE_AUDIENCE.subscription}', ${EXAMPLE_AUDIENCE.contacts.length} contacts tagged '${EXAMPLE_AUDIENCE.tag}', ${EXAMPLE_AUDIENCE.templates.length} example templates`);
+      console.log(
+        `  audience: subscription '${EXAMPLE_AUDIENCE.subscription}', ${EXAMPLE_AUDIENCE.contacts.length} contacts tagged '${EXAMPLE_AUDIENCE.tag}', ${EXAMPLE_AUDIENCE.templates.length} example templates`,
+      );
     },
     (err: Error) => {
       console.error(err.message);

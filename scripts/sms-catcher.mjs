@@ -30,8 +30,7 @@ const ALPHANUMERIC_SENDER = /^(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11}$/;
 const FILE = /^[0-9TZ]+-SM[0-9a-f]{32}\.json$/;
 const MAX_BODY = 1600;
 
-const escapeHtml = (value) =>
-  String(value ?? '').replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]);
+const escapeHtml = (value) => String(value ?? '').replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]);
 
 /** Twilio's date format: "Thu, 24 Aug 2023 05:01:45 +0000". */
 const twilioDate = (date) => date.toUTCString().replace('GMT', '+0000');
@@ -39,7 +38,9 @@ const twilioDate = (date) => date.toUTCString().replace('GMT', '+0000');
 /** Twilio's X-Twilio-Signature: base64 HMAC-SHA1 of the URL and the parameters sorted by name (name+value). */
 export function signTwilioRequest(authToken, url, params) {
   const sorted = [...params].sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
-  return createHmac('sha1', authToken).update(url + sorted.map(([k, v]) => k + v).join('')).digest('base64');
+  return createHmac('sha1', authToken)
+    .update(url + sorted.map(([k, v]) => k + v).join(''))
+    .digest('base64');
 }
 
 /** POSTs a signed, form-encoded webhook the way Twilio does; answers the HTTP status (0 when unreachable). */
@@ -48,7 +49,11 @@ async function postWebhook(url, authToken, fields) {
   try {
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signTwilioRequest(authToken, url, params), 'user-agent': 'TwilioProxy/1.1' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': signTwilioRequest(authToken, url, params),
+        'user-agent': 'TwilioProxy/1.1',
+      },
       body: params.toString(),
       signal: AbortSignal.timeout(10_000),
     });
@@ -106,12 +111,21 @@ const readForm = async (req) => new URLSearchParams(await readText(req));
 
 async function listFiles(dir) {
   const names = await readdir(dir).catch(() => []);
-  return names.filter((n) => FILE.test(n)).sort().reverse();
+  return names
+    .filter((n) => FILE.test(n))
+    .sort()
+    .reverse();
 }
 
 async function listMessages(dir, limit) {
   const files = (await listFiles(dir)).slice(0, limit);
-  const items = await Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8').then(JSON.parse).catch(() => null)));
+  const items = await Promise.all(
+    files.map((f) =>
+      readFile(path.join(dir, f), 'utf8')
+        .then(JSON.parse)
+        .catch(() => null),
+    ),
+  );
   return items.filter(Boolean);
 }
 
@@ -181,7 +195,16 @@ function handler({ dir, numbers, authToken, callbacks, callbackDelayMs }) {
         .then(async () => {
           Object.assign(message, { status, error_code: errorCode ?? null, date_updated: twilioDate(new Date()) });
           await writeMessage(file, message);
-          const fields = { AccountSid: message.account_sid, ApiVersion: '2010-04-01', From: message.from ?? '', To: message.to, MessageSid: message.sid, SmsSid: message.sid, MessageStatus: status, SmsStatus: status };
+          const fields = {
+            AccountSid: message.account_sid,
+            ApiVersion: '2010-04-01',
+            From: message.from ?? '',
+            To: message.to,
+            MessageSid: message.sid,
+            SmsSid: message.sid,
+            MessageStatus: status,
+            SmsStatus: status,
+          };
           if (errorCode) fields.ErrorCode = errorCode;
           message.callbacks = [...(message.callbacks ?? []), { status, http_status: await postWebhook(message.status_callback, token, fields) }];
           await writeMessage(file, message);
@@ -194,13 +217,27 @@ function handler({ dir, numbers, authToken, callbacks, callbackDelayMs }) {
   const reply = async (sid, body) => {
     const files = await listFiles(dir);
     for (const name of files) {
-      const m = await readFile(path.join(dir, name), 'utf8').then(JSON.parse).catch(() => null);
+      const m = await readFile(path.join(dir, name), 'utf8')
+        .then(JSON.parse)
+        .catch(() => null);
       if (m?.sid !== sid) continue;
       const token = tokens.get(sid);
-      if (!m.status_callback || !token) return { status: 409, body: { message: 'This SMS was sent without a StatusCallback in this run of the catcher: nowhere to reply to.' } };
+      if (!m.status_callback || !token)
+        return { status: 409, body: { message: 'This SMS was sent without a StatusCallback in this run of the catcher: nowhere to reply to.' } };
       const url = m.status_callback.replace(/\/status(\?.*)?$/, '/inbound$1');
       const inboundSid = `SM${randomBytes(16).toString('hex')}`;
-      const fields = { AccountSid: m.account_sid, ApiVersion: '2010-04-01', MessageSid: inboundSid, SmsSid: inboundSid, SmsMessageSid: inboundSid, From: m.to, To: m.from ?? '', Body: body, NumMedia: '0', NumSegments: '1' };
+      const fields = {
+        AccountSid: m.account_sid,
+        ApiVersion: '2010-04-01',
+        MessageSid: inboundSid,
+        SmsSid: inboundSid,
+        SmsMessageSid: inboundSid,
+        From: m.to,
+        To: m.from ?? '',
+        Body: body,
+        NumMedia: '0',
+        NumSegments: '1',
+      };
       const status = await postWebhook(url, token, fields);
       return { status: 200, body: { url, http_status: status, from: m.to, to: m.from, body } };
     }
@@ -315,7 +352,11 @@ function handler({ dir, numbers, authToken, callbacks, callbackDelayMs }) {
       };
       const file = path.join(dir, `${now.toISOString().replace(/[-:.]/g, '')}-${messageSid}.json`);
       await writeMessage(file, message);
-      const token = Buffer.from((req.headers.authorization ?? '').slice(6), 'base64').toString('utf8').split(':').slice(1).join(':');
+      const token = Buffer.from((req.headers.authorization ?? '').slice(6), 'base64')
+        .toString('utf8')
+        .split(':')
+        .slice(1)
+        .join(':');
       tokens.set(messageSid, token);
       if (callbacks && message.status_callback) void reportDelivery(file, { ...message }, token);
       const { received_at: _received, status_callback: _callback, ...answer } = message;
@@ -340,9 +381,7 @@ export async function startSmsCatcher({
   callbacks = process.env.SMS_CALLBACKS !== 'off',
   callbackDelayMs = 300,
 } = {}) {
-  const list = (numbers ?? (process.env.SMS_NUMBERS ? process.env.SMS_NUMBERS.split(',') : DEFAULT_SMS_NUMBERS))
-    .map((n) => n.trim())
-    .filter(Boolean);
+  const list = (numbers ?? (process.env.SMS_NUMBERS ? process.env.SMS_NUMBERS.split(',') : DEFAULT_SMS_NUMBERS)).map((n) => n.trim()).filter(Boolean);
   await mkdir(dir, { recursive: true });
   const server = http.createServer(handler({ dir, numbers: list, authToken, callbacks, callbackDelayMs }));
   const bound = await new Promise((resolve, reject) => {

@@ -50,8 +50,15 @@ main(async () => {
   const mailUiPort = Number(process.env.MAIL_UI_PORT) || 8025;
   const smsPort = Number(process.env.SMS_PORT) || 8026;
   const oidcPort = Number(process.env.OIDC_PORT) || 8027;
-  for (const [p, name] of [[port, 'PORT'], [mailPort, 'MAIL_PORT'], [mailUiPort, 'MAIL_UI_PORT'], [smsPort, 'SMS_PORT'], [oidcPort, 'OIDC_PORT']]) {
-    if (!(await portIsFree(p))) throw new CommandError(`Port ${p} on 127.0.0.1 is in use (is \`npm start\` already running?). Stop that, or pick another with ${name}=...`);
+  for (const [p, name] of [
+    [port, 'PORT'],
+    [mailPort, 'MAIL_PORT'],
+    [mailUiPort, 'MAIL_UI_PORT'],
+    [smsPort, 'SMS_PORT'],
+    [oidcPort, 'OIDC_PORT'],
+  ]) {
+    if (!(await portIsFree(p)))
+      throw new CommandError(`Port ${p} on 127.0.0.1 is in use (is \`npm start\` already running?). Stop that, or pick another with ${name}=...`);
   }
 
   const secrets = ensureDevVars();

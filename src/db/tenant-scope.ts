@@ -28,7 +28,10 @@ export class TenantScope<T extends TenantTable> {
   }
 
   selectWhere(condition?: SQL) {
-    return this.db.select().from(this.table as SQLiteTable).where(this.where(condition));
+    return this.db
+      .select()
+      .from(this.table as SQLiteTable)
+      .where(this.where(condition));
   }
 
   async findById(id: number): Promise<T['$inferSelect'] | undefined> {

@@ -16,5 +16,4 @@ export class ApiError extends Error {
 
 export const notFound = () => new ApiError(404, 'not_found', MESSAGES.notFound);
 export const unauthorized = (message: string = MESSAGES.unauthorized) => new ApiError(401, 'unauthorized', message);
-export const validationFailed = (fields: Record<string, string[]>) =>
-  new ApiError(422, 'validation_failed', MESSAGES.invalidForm, fields);
+export const validationFailed = (fields: Record<string, string[]>) => new ApiError(422, 'validation_failed', MESSAGES.invalidForm, fields);

@@ -32,52 +32,53 @@ function liveSocketOrigin(url: URL): string {
  * The policy for one live-socket origin and, when the platform has one, the live-chat widget's origin (its script,
  * frame and connections: the one exception, only when configured). Its headers are computed once.
  */
-const policyFor = (socketOrigin: string, chatOrigin: string | null = null, apiOrigin: string | null = null) => secureHeaders({
-  contentSecurityPolicy: {
-    defaultSrc: ["'self'"],
-    // The Vite build emits only module files: no inline script, no eval.
-    scriptSrc: chatOrigin ? ["'self'", chatOrigin] : ["'self'"],
-    // Mantine writes its theme as CSS variables into a <style> element at runtime and uses style attributes for
-    // its style props; neither can carry a nonce, so inline styles are allowed (styles cannot run code).
-    styleSrc: ["'self'", "'unsafe-inline'"],
-    // Email images in the template editor, preview and message view come from any https host the author used.
-    imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-    fontSrc: ["'self'", 'data:'],
-    connectSrc: [
-      "'self'",
-      socketOrigin,
-      ...(chatOrigin ? [chatOrigin, chatOrigin.replace(/^http/, 'ws')] : []),
-      // The operator pointed the console at an API on another host (CONSOLE_SETTINGS api.baseUrl).
-      ...(apiOrigin ? [apiOrigin, apiOrigin.replace(/^http/, 'ws')] : []),
-    ],
-    ...(chatOrigin ? { frameSrc: [chatOrigin] } : {}),
-    objectSrc: ["'none'"],
-    baseUri: ["'self'"],
-    formAction: ["'self'"],
-    frameAncestors: ["'none'"],
-  },
-  xFrameOptions: 'DENY',
-  referrerPolicy: 'strict-origin-when-cross-origin',
-  crossOriginOpenerPolicy: 'same-origin',
-  // Set below: only over https (a browser ignores it on http, and it must never pin localhost).
-  strictTransportSecurity: false,
-  permissionsPolicy: {
-    camera: [],
-    microphone: [],
-    geolocation: [],
-    payment: [],
-    usb: [],
-    serial: [],
-    bluetooth: [],
-    hid: [],
-    midi: [],
-    magnetometer: [],
-    gyroscope: [],
-    accelerometer: [],
-    displayCapture: [],
-    browsingTopics: [],
-  },
-});
+const policyFor = (socketOrigin: string, chatOrigin: string | null = null, apiOrigin: string | null = null) =>
+  secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      // The Vite build emits only module files: no inline script, no eval.
+      scriptSrc: chatOrigin ? ["'self'", chatOrigin] : ["'self'"],
+      // Mantine writes its theme as CSS variables into a <style> element at runtime and uses style attributes for
+      // its style props; neither can carry a nonce, so inline styles are allowed (styles cannot run code).
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      // Email images in the template editor, preview and message view come from any https host the author used.
+      imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: [
+        "'self'",
+        socketOrigin,
+        ...(chatOrigin ? [chatOrigin, chatOrigin.replace(/^http/, 'ws')] : []),
+        // The operator pointed the console at an API on another host (CONSOLE_SETTINGS api.baseUrl).
+        ...(apiOrigin ? [apiOrigin, apiOrigin.replace(/^http/, 'ws')] : []),
+      ],
+      ...(chatOrigin ? { frameSrc: [chatOrigin] } : {}),
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+    xFrameOptions: 'DENY',
+    referrerPolicy: 'strict-origin-when-cross-origin',
+    crossOriginOpenerPolicy: 'same-origin',
+    // Set below: only over https (a browser ignores it on http, and it must never pin localhost).
+    strictTransportSecurity: false,
+    permissionsPolicy: {
+      camera: [],
+      microphone: [],
+      geolocation: [],
+      payment: [],
+      usb: [],
+      serial: [],
+      bluetooth: [],
+      hid: [],
+      midi: [],
+      magnetometer: [],
+      gyroscope: [],
+      accelerometer: [],
+      displayCapture: [],
+      browsingTopics: [],
+    },
+  });
 
 /** Policies by live-socket origin (one per host the worker answers), chat widget and API origin, kept bounded. */
 const policies = new Map<string, MiddlewareHandler>();

@@ -45,7 +45,9 @@ export const addressTypeSchema = z.enum(ADDRESS_TYPES, {
 });
 
 /** Raw address text before its type is known (length-capped so a huge string never reaches a regex). */
-export const addressValueText = z.string({ error: (issue) => (issue.input == null ? MESSAGES.required : MESSAGES.mustBeText) }).max(1000, atMostCharacters(1000));
+export const addressValueText = z
+  .string({ error: (issue) => (issue.input == null ? MESSAGES.required : MESSAGES.mustBeText) })
+  .max(1000, atMostCharacters(1000));
 
 /** Adds the type-dependent value check to an object holding `type` and `value`, reporting on `value`. */
 export function checkAddressValue(address: { type?: unknown; value?: unknown }, ctx: z.RefinementCtx, path: (string | number)[] = ['value']) {

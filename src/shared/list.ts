@@ -61,10 +61,7 @@ export function listQuerySchema(sortKeys: readonly [string, ...string[]]) {
       sort_order: z.enum(['asc', 'desc'], { error: 'sort_order must be asc or desc' }).optional(),
       search: searchText().optional(),
       // One `ids=1` arrives as a string, repeated keys as an array.
-      ids: z.preprocess(
-        (v) => (v === undefined || Array.isArray(v) ? v : [v]),
-        z.array(positiveInt('ids')).max(IDS_MAX, `at most ${IDS_MAX} ids`).optional(),
-      ),
+      ids: z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(positiveInt('ids')).max(IDS_MAX, `at most ${IDS_MAX} ids`).optional()),
     })
     .strict();
 }
@@ -76,7 +73,11 @@ export function listQuerySchema(sortKeys: readonly [string, ...string[]]) {
  */
 export const bulkDeleteSchema = z
   .object({
-    ids: z.array(z.number({ error: 'ids must be numbers' }).int().positive()).min(1, 'At least one item must be selected').max(IDS_MAX).optional(),
+    ids: z
+      .array(z.number({ error: 'ids must be numbers' }).int().positive())
+      .min(1, 'At least one item must be selected')
+      .max(IDS_MAX)
+      .optional(),
     all: z.literal(true, { error: 'all must be true (or left out)' }).optional(),
     page_size: positiveInt('page_size').max(IDS_MAX, `page_size must be at most ${IDS_MAX}`).optional(),
     search: searchText().optional(),

@@ -8,7 +8,20 @@ export const ORG_DOMAIN_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])$/;
 
 /** Labels no organisation may take: the shared demo and names the platform uses or may use itself. */
 export const RESERVED_ORG_DOMAINS = new Set([
-  'demo', 'www', 'api', 'app', 'admin', 'mail', 'smtp', 'static', 'assets', 'docs', 'status', 'support', 'billing', 'operator',
+  'demo',
+  'www',
+  'api',
+  'app',
+  'admin',
+  'mail',
+  'smtp',
+  'static',
+  'assets',
+  'docs',
+  'status',
+  'support',
+  'billing',
+  'operator',
 ]);
 
 /** The subdomain of the shared demo organisation (spec section 1). */

@@ -31,9 +31,7 @@ export interface PasswordCheck {
  * the server's zod schema and the console's live checklist both read it.
  */
 export function checkPassword(password: string, policy: PasswordPolicy = PASSWORD_POLICY): PasswordCheck[] {
-  const checks: PasswordCheck[] = [
-    { rule: 'min_length', ok: password.length >= policy.min_length, message: MESSAGES.passwordMinLength },
-  ];
+  const checks: PasswordCheck[] = [{ rule: 'min_length', ok: password.length >= policy.min_length, message: MESSAGES.passwordMinLength }];
   if (policy.is_upper_required) checks.push({ rule: 'upper', ok: /\p{Lu}/u.test(password), message: MESSAGES.passwordUppercase });
   if (policy.is_lower_required) checks.push({ rule: 'lower', ok: /\p{Ll}/u.test(password), message: MESSAGES.passwordLowercase });
   if (policy.is_number_required) checks.push({ rule: 'number', ok: /\d/.test(password), message: MESSAGES.passwordDigit });

@@ -21,7 +21,9 @@ describe('import boundaries', () => {
     const added = importEdges(FOLDERS, (file) =>
       file.endsWith('web/src/features/tag/api.ts') ? `import { BroadcastListPage } from '../broadcast/BroadcastListPage';\n` : '',
     );
-    expect(forbiddenImports(added)).toEqual(['web/src/features/tag/api.ts -> web/src/features/broadcast/BroadcastListPage: a feature imports no other feature']);
+    expect(forbiddenImports(added)).toEqual([
+      'web/src/features/tag/api.ts -> web/src/features/broadcast/BroadcastListPage: a feature imports no other feature',
+    ]);
   });
 
   it('fails on a module reaching out to an adapter, and on lib/ reaching up', () => {

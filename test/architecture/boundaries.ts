@@ -33,14 +33,17 @@ export function forbiddenImports(edges: ImportEdge[]): string[] {
   const broken: string[] = [];
   for (const { from, to } of edges) {
     const target = featureOf(to);
-    if (from.startsWith('src/') && from !== 'src/index.ts' && /^(durable-objects|queues)\//.test(to)) broken.push(`${from} -> ${to}: src/ imports no runtime adapter`);
+    if (from.startsWith('src/') && from !== 'src/index.ts' && /^(durable-objects|queues)\//.test(to))
+      broken.push(`${from} -> ${to}: src/ imports no runtime adapter`);
     if (/^(durable-objects|queues)\//.test(from) && !/^(src|durable-objects|queues)\//.test(to)) broken.push(`${from} -> ${to}: adapters import inward only`);
     if (from.startsWith('durable-objects/') && to.startsWith('queues/')) broken.push(`${from} -> ${to}: one adapter imports no other`);
     if (from.startsWith('queues/') && to.startsWith('durable-objects/')) broken.push(`${from} -> ${to}: one adapter imports no other`);
-    if (from.startsWith('web/src/lib/') && /^web\/src\/(app|features)\//.test(to)) broken.push(`${from} -> ${to}: lib/ is the kernel and imports no app or feature`);
+    if (from.startsWith('web/src/lib/') && /^web\/src\/(app|features)\//.test(to))
+      broken.push(`${from} -> ${to}: lib/ is the kernel and imports no app or feature`);
     if (from.startsWith('web/src/components/') && target) broken.push(`${from} -> ${to}: components import no feature`);
     const source = featureOf(from);
-    if (source && target && source !== target && !ALLOWED_FEATURE_LINKS[`${source} -> ${target}`]) broken.push(`${from} -> ${to}: a feature imports no other feature`);
+    if (source && target && source !== target && !ALLOWED_FEATURE_LINKS[`${source} -> ${target}`])
+      broken.push(`${from} -> ${to}: a feature imports no other feature`);
   }
   return broken;
 }

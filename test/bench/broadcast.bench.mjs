@@ -22,7 +22,11 @@ const MB = (bytes) => (bytes / 1024 / 1024).toFixed(1);
 function messageBytes(stateDir) {
   const db = new Database(localD1File(stateDir), { readonly: true });
   try {
-    const rows = db.prepare("SELECT name, SUM(pgsize) AS bytes FROM dbstat WHERE name = 'messages' OR name LIKE 'messages_%' OR name LIKE 'sqlite_autoindex_messages%' GROUP BY name").all();
+    const rows = db
+      .prepare(
+        "SELECT name, SUM(pgsize) AS bytes FROM dbstat WHERE name = 'messages' OR name LIKE 'messages_%' OR name LIKE 'sqlite_autoindex_messages%' GROUP BY name",
+      )
+      .all();
     return { total: rows.reduce((s, r) => s + r.bytes, 0), rows };
   } finally {
     db.close();
@@ -49,13 +53,20 @@ async function main() {
     const [{ id: tagId }] = await d1Execute(platform, "SELECT id FROM tags WHERE name = 'Bench'");
 
     // An smtp integration to the sink (which offers no AUTH: the stored user is cleared), a sender, a template.
-    const integration = await api('POST', '/integration', { name: 'Sink', type: 'smtp', details: { server: '127.0.0.1', port: sink.port, ssl: false, tls: false, domain: 'bench.relay.test' }, user: 'bench', password: 'unused' });
+    const integration = await api('POST', '/integration', {
+      name: 'Sink',
+      type: 'smtp',
+      details: { server: '127.0.0.1', port: sink.port, ssl: false, tls: false, domain: 'bench.relay.test' },
+      user: 'bench',
+      password: 'unused',
+    });
     await d1Execute(platform, `UPDATE integrations SET details = json_set(details, '$.user', NULL) WHERE id = ${integration.data.id}`);
     const sender = await api('POST', '/sender', { integration_id: integration.data.id, type: 'email', value: 'news@bench.relay.test', name: 'Bench News' });
     const current = `<h1>Hello {{ contact.name }}</h1><p>This is the monthly news from {{ organization.name }}.</p>${'<p>Some paragraph of news with a <a href="https://acme.test/offers">link</a>.</p>'.repeat(8)}<p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>`;
     const templates = {
       current: (await api('POST', '/template', { type: 'email', name: 'Bench', subject: 'News for {{ contact.name }}', body: current })).data.id,
-      newsletter: (await api('POST', '/template', { type: 'email', name: 'Newsletter', subject: 'Acme news for {{ contact.name }}', body: newsletterHtml() })).data.id,
+      newsletter: (await api('POST', '/template', { type: 'email', name: 'Newsletter', subject: 'Acme news for {{ contact.name }}', body: newsletterHtml() }))
+        .data.id,
     };
     const subscription = await api('POST', '/subscription', { name: 'Bench news' });
     const inspector = await connectInspector(platform.inspectorPort);
@@ -95,7 +106,9 @@ async function main() {
         if (b.status === 'paused') throw new Error(`the broadcast paused itself: ${b.paused_reason}`);
         if (performance.now() - lastLog > (Number(process.env.LOG_MS) || 5_000)) {
           lastLog = performance.now();
-          console.log(`  ... ${label} ${((performance.now() - started) / 1000).toFixed(1)} s ${b.status}: ${b.sent} sent, ${b.failed} failed of ${b.total}${b.recipients_final ? '' : ' (still finding recipients)'}`);
+          console.log(
+            `  ... ${label} ${((performance.now() - started) / 1000).toFixed(1)} s ${b.status}: ${b.sent} sent, ${b.failed} failed of ${b.total}${b.recipients_final ? '' : ' (still finding recipients)'}`,
+          );
         }
       }
       const seconds = (performance.now() - started) / 1000;
@@ -106,7 +119,9 @@ async function main() {
         await new Promise((r) => setTimeout(r, 100));
         delivered = (await sink.count()) - before;
       }
-      console.log(`${label}: ${b.sent} sent, ${b.failed} failed, ${b.skipped} skipped of ${b.total} in ${seconds.toFixed(1)} s (POST /broadcast to status finished); the sink received ${delivered}: ${Math.round(N / seconds)} msg/s`);
+      console.log(
+        `${label}: ${b.sent} sent, ${b.failed} failed, ${b.skipped} skipped of ${b.total} in ${seconds.toFixed(1)} s (POST /broadcast to status finished); the sink received ${delivered}: ${Math.round(N / seconds)} msg/s`,
+      );
       if (b.sent !== N || delivered !== N) throw new Error(`expected ${N} sent and received, got ${b.sent} and ${delivered}`);
       return seconds;
     };
@@ -141,7 +156,9 @@ async function main() {
     platform = null;
     // Read from the running platform's file after the warm-up (WAL included): that run's rows only.
     const perRecipient = (bytesAfterFirst - bytesBefore) / N;
-    console.log(`D1: the messages table and its indexes grew by ${((bytesAfterFirst - bytesBefore) / 1e6).toFixed(2)} MB in the warm-up run (dbstat page bytes): ${perRecipient.toFixed(0)} bytes per recipient (goal: at most 512)`);
+    console.log(
+      `D1: the messages table and its indexes grew by ${((bytesAfterFirst - bytesBefore) / 1e6).toFixed(2)} MB in the warm-up run (dbstat page bytes): ${perRecipient.toFixed(0)} bytes per recipient (goal: at most 512)`,
+    );
     for (const r of bytes.rows) console.log(`  ${r.name}: ${(r.bytes / (9 * N)).toFixed(0)} bytes per recipient (all nine runs)`);
 
     // The limit: our transport alone, the same N messages pre-rendered, one connection, batches of 100 (the consumer's).
@@ -159,9 +176,13 @@ async function main() {
     for (const t of ['current', 'newsletter']) {
       const on = rate(`${t}-on`);
       const off = rate(`${t}-off`);
-      console.log(`${t} template: tracking on ${Math.round(on)} msg/s, off ${Math.round(off)} msg/s, on/off ${(on / off).toFixed(2)} (goal at least 0.9: ${on / off >= 0.9 ? 'met' : 'NOT met'}); on against the transport ${(on / limit).toFixed(2)}`);
+      console.log(
+        `${t} template: tracking on ${Math.round(on)} msg/s, off ${Math.round(off)} msg/s, on/off ${(on / off).toFixed(2)} (goal at least 0.9: ${on / off >= 0.9 ? 'met' : 'NOT met'}); on against the transport ${(on / limit).toFixed(2)}`,
+      );
     }
-    console.log(`goals (tracking on, current template): at least 1500 msg/s end to end: ${ours >= 1500 ? 'met' : 'NOT met'}; ratio at least 0.5: ${ours / limit >= 0.5 ? 'met' : 'NOT met'}`);
+    console.log(
+      `goals (tracking on, current template): at least 1500 msg/s end to end: ${ours >= 1500 ? 'met' : 'NOT met'}; ratio at least 0.5: ${ours / limit >= 0.5 ? 'met' : 'NOT met'}`,
+    );
     console.log(`broadcast: ${Math.round(ours)} msg/s | smtp transport alone: ${Math.round(limit)} msg/s | ratio ${(ours / limit).toFixed(2)}`);
   } finally {
     closeHttp();

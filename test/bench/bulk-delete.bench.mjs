@@ -47,7 +47,9 @@ async function main() {
     let started = performance.now();
     await d1Execute(platform, taggedContactsSql(N, 'Doomed'));
     await d1Execute(platform, otherOrganisationSql());
-    console.log(`seeded ${N.toLocaleString('en')} contacts (address and tag each) and a second organisation in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${N.toLocaleString('en')} contacts (address and tag each) and a second organisation in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     const token = await signIn(platform.port, platform.host);
     const otherHost = platform.host.replace(/^acme\./, `${OTHER}.`);
     const otherToken = await signIn(platform.port, otherHost);
@@ -62,7 +64,12 @@ async function main() {
     const deleting = (async () => {
       try {
         for (;;) {
-          const res = await apiRequest(platform.port, platform.host, { method: 'DELETE', path: '/api/v1/contact', token, json: { all: true, page_size: PAGE_SIZE } });
+          const res = await apiRequest(platform.port, platform.host, {
+            method: 'DELETE',
+            path: '/api/v1/contact',
+            token,
+            json: { all: true, page_size: PAGE_SIZE },
+          });
           if (res.status !== 200) throw new Error(`DELETE /api/v1/contact: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
           deleted += res.body.data.deleted;
           pages += 1;
@@ -83,10 +90,16 @@ async function main() {
     const rate = deleted / seconds;
     const idle99 = percentile(idle, 99);
     const busy99 = percentile(busy, 99);
-    console.log(`deleted ${deleted.toLocaleString('en')} contacts in ${pages} pages of ${PAGE_SIZE} in ${seconds.toFixed(1)} s; the other organisation still has its 1,000`);
-    console.log(`other organisation's list while deleting (${busy.length} requests): p50 ${fmt(percentile(busy, 50))} ms, p99 ${fmt(busy99)} ms | idle (${idle.length}): p50 ${fmt(percentile(idle, 50))} ms, p99 ${fmt(idle99)} ms`);
+    console.log(
+      `deleted ${deleted.toLocaleString('en')} contacts in ${pages} pages of ${PAGE_SIZE} in ${seconds.toFixed(1)} s; the other organisation still has its 1,000`,
+    );
+    console.log(
+      `other organisation's list while deleting (${busy.length} requests): p50 ${fmt(percentile(busy, 50))} ms, p99 ${fmt(busy99)} ms | idle (${idle.length}): p50 ${fmt(percentile(idle, 50))} ms, p99 ${fmt(idle99)} ms`,
+    );
     console.log(`goal: busy p99 at most 3x idle p99: ${busy99 / idle99 <= 3 ? 'met' : 'NOT met'}`);
-    console.log(`bulk-delete: ${Math.round(rate)} rows/s | other org p99 while deleting: ${fmt(busy99)} ms | idle p99: ${fmt(idle99)} ms | ratio ${(busy99 / idle99).toFixed(2)}`);
+    console.log(
+      `bulk-delete: ${Math.round(rate)} rows/s | other org p99 while deleting: ${fmt(busy99)} ms | idle p99: ${fmt(idle99)} ms | ratio ${(busy99 / idle99).toFixed(2)}`,
+    );
   } finally {
     closeHttp();
     await platform.stop();

@@ -17,7 +17,7 @@ const PAGE_SIZE = 10;
 
 function random(seed) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 const percentile = (values, p) => {
@@ -120,8 +120,12 @@ async function main() {
   const worst = (r) => Math.max(...Object.values(r.results).map((x) => x.p95));
   const worstLarge = worst(large);
   const worstSmall = worst(small);
-  console.log(`goal: worst p95 at ${large.n} under 50 ms (${worstLarge < 50 ? 'met' : 'NOT met'}) and within 1.5x of ${small.n} (${worstLarge / worstSmall <= 1.5 ? 'met' : 'NOT met'})`);
-  console.log(`contacts-scale: ${worstLarge.toFixed(2)} ms | at ${small.n / 1000}k: ${worstSmall.toFixed(2)} ms | ratio ${(worstLarge / worstSmall).toFixed(2)}`);
+  console.log(
+    `goal: worst p95 at ${large.n} under 50 ms (${worstLarge < 50 ? 'met' : 'NOT met'}) and within 1.5x of ${small.n} (${worstLarge / worstSmall <= 1.5 ? 'met' : 'NOT met'})`,
+  );
+  console.log(
+    `contacts-scale: ${worstLarge.toFixed(2)} ms | at ${small.n / 1000}k: ${worstSmall.toFixed(2)} ms | ratio ${(worstLarge / worstSmall).toFixed(2)}`,
+  );
 }
 
 main().catch((err) => {

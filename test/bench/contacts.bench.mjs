@@ -18,7 +18,7 @@ const PAGE_SIZE = 10;
 /** A deterministic pseudo-random sequence, so the API and the baseline get the same requests. */
 function random(seed) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** The requests of each kind: { query string for the API, parameters for the baseline }. */
@@ -172,7 +172,9 @@ async function main() {
         `${kind.padEnd(6)} (${REQUESTS} requests, e.g. ?${requests[kind][0].query}, last total ${totals[kind]}): API p50 ${fmt(percentile(api[kind], 50))} ms, p95 ${fmt(p95)} ms | better-sqlite3 p50 ${fmt(percentile(base[kind], 50))} ms, p95 ${fmt(baseP95)} ms`,
       );
     }
-    console.log(`target p95 under 50 ms: ${worst < 50 ? 'met' : 'NOT met'} (worst p95 of list, search and tag filter: ${fmt(worst)} ms); ratio = API / better-sqlite3`);
+    console.log(
+      `target p95 under 50 ms: ${worst < 50 ? 'met' : 'NOT met'} (worst p95 of list, search and tag filter: ${fmt(worst)} ms); ratio = API / better-sqlite3`,
+    );
     console.log(`contacts: ${fmt(worst)} ms | better-sqlite3: ${fmt(worstBase)} ms | ratio ${(worst / worstBase).toFixed(2)}`);
   } finally {
     closeHttp();

@@ -44,28 +44,43 @@ async function seed(platform) {
     console.log(`seeded ${count.toLocaleString('en')} ${name} in ${((performance.now() - started) / 1000).toFixed(1)} s: ${sizes[name].toFixed(0)} bytes each`);
     before = after;
   };
-  await step('contacts', N, [
-    `${numbers(N)} INSERT INTO contacts (org_id, name, created_at, updated_at) SELECT ${ORG}, 'Person ' || x, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (x % 2592000) || ' seconds'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM k;`,
-    `INSERT INTO contact_addresses (org_id, contact_id, type, value) SELECT org_id, id, 'email', 'person' || id || '@example.test' FROM contacts WHERE org_id = ${ORG} AND name LIKE 'Person %';`,
-  ].join('\n'));
+  await step(
+    'contacts',
+    N,
+    [
+      `${numbers(N)} INSERT INTO contacts (org_id, name, created_at, updated_at) SELECT ${ORG}, 'Person ' || x, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (x % 2592000) || ' seconds'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM k;`,
+      `INSERT INTO contact_addresses (org_id, contact_id, type, value) SELECT org_id, id, 'email', 'person' || id || '@example.test' FROM contacts WHERE org_id = ${ORG} AND name LIKE 'Person %';`,
+    ].join('\n'),
+  );
   // Broadcast recipients as the engine writes them: ten broadcasts of N recipients each (body '' is rendered from
   // the broadcast's snapshot), sent over the last sixty days.
-  await step('messages', M, `${numbers(M)} INSERT INTO messages (org_id, type, status, broadcast_id, contact_id, from_address, from_name, to_address, subject, body,
+  await step(
+    'messages',
+    M,
+    `${numbers(M)} INSERT INTO messages (org_id, type, status, broadcast_id, contact_id, from_address, from_name, to_address, subject, body,
       sent_at, external_id, attempts, created_at, updated_at)
     SELECT ${ORG}, 'email', 'sent', 1000 + x / ${N}, (SELECT min(id) FROM contacts WHERE org_id = ${ORG}) + x % ${N}, 'news@acme.example', 'Acme News',
       'person' || (x % ${N}) || '@example.test', 'Our news for week ' || (x / ${N}), '',
       strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (x % 5184000) || ' seconds'), '<' || hex(randomblob(12)) || '@acme.example>', 1,
       strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (x % 5184000) || ' seconds'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (x % 5184000) || ' seconds')
-    FROM k;`);
-  await step('tracking events', EVENTS, `${numbers(EVENTS)} INSERT INTO tracking_events (id, org_id, message_id, broadcast_id, kind, link_index, url, class, reason, method, user_agent, ip_hash, asn, as_organization, at)
+    FROM k;`,
+  );
+  await step(
+    'tracking events',
+    EVENTS,
+    `${numbers(EVENTS)} INSERT INTO tracking_events (id, org_id, message_id, broadcast_id, kind, link_index, url, class, reason, method, user_agent, ip_hash, asn, as_organization, at)
     SELECT lower(hex(randomblob(16))), ${ORG}, x, 1000, CASE WHEN x % 3 = 0 THEN 'click' ELSE 'open' END, CASE WHEN x % 3 = 0 THEN 0 ELSE -1 END,
       CASE WHEN x % 3 = 0 THEN 'https://acme.example/offer' END, 'human', 'person', 'GET',
       'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', lower(hex(randomblob(16))), 7922, 'COMCAST-7922',
       strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (x % 5184000) || ' seconds')
-    FROM k;`);
-  await d1Execute(platform, `${numbers(14)} INSERT INTO org_daily_stats (org_id, day, requests, request_bytes, emails_sent, opens, human_opens, clicks, human_clicks, unsubscribes, contacts_created, file_bytes, data_bytes)
+    FROM k;`,
+  );
+  await d1Execute(
+    platform,
+    `${numbers(14)} INSERT INTO org_daily_stats (org_id, day, requests, request_bytes, emails_sent, opens, human_opens, clicks, human_clicks, unsubscribes, contacts_created, file_bytes, data_bytes)
     SELECT ${ORG}, date('now', '-' || (x - 1) || ' days'), 5000 + x, 9000000, 60000 + x * 100, 20000, 15000, 3000, 2500, 40, 100, 5000000, 900000000 FROM k
-    WHERE 1 ON CONFLICT (org_id, day) DO NOTHING;`);
+    WHERE 1 ON CONFLICT (org_id, day) DO NOTHING;`,
+  );
   return sizes;
 }
 
@@ -92,19 +107,27 @@ async function main() {
   try {
     const sizes = await seed(platform);
     const total = databaseBytes(platform);
-    console.log(`database: ${(total / 1e6).toFixed(0)} MB with ${M.toLocaleString('en')} messages, ${N.toLocaleString('en')} contacts, ${EVENTS.toLocaleString('en')} events`);
+    console.log(
+      `database: ${(total / 1e6).toFixed(0)} MB with ${M.toLocaleString('en')} messages, ${N.toLocaleString('en')} contacts, ${EVENTS.toLocaleString('en')} events`,
+    );
     const perGb = (bytes) => Math.floor(1e9 / bytes).toLocaleString('en');
-    console.log(`one GB of D1 holds about ${perGb(sizes.messages)} messages, ${perGb(sizes.contacts)} contacts (with one address) or ${perGb(sizes['tracking events'])} tracking events`);
+    console.log(
+      `one GB of D1 holds about ${perGb(sizes.messages)} messages, ${perGb(sizes.contacts)} contacts (with one address) or ${perGb(sizes['tracking events'])} tracking events`,
+    );
 
     let token = await signIn(platform.port, platform.host);
     const dashboard = '/api/v1/dashboard';
     const health = '/api/health';
     const times = await timeInterleaved(platform, token, [dashboard, health], REQUESTS);
     const check = await apiRequest(platform.port, platform.host, { path: dashboard, token });
-    console.log(`dashboard answer: ${check.body.data.days.length} days, ${check.body.data.contacts_total} contacts, this week ${check.body.data.week.emails_sent} emails`);
+    console.log(
+      `dashboard answer: ${check.body.data.days.length} days, ${check.body.data.contacts_total} contacts, this week ${check.body.data.week.emails_sent} emails`,
+    );
     const p95 = percentile(times[dashboard], 95);
     const base95 = percentile(times[health], 95);
-    console.log(`GET ${dashboard} (${REQUESTS}): p50 ${fmt(percentile(times[dashboard], 50))} ms, p95 ${fmt(p95)} ms | GET ${health} (SELECT 1): p50 ${fmt(percentile(times[health], 50))} ms, p95 ${fmt(base95)} ms`);
+    console.log(
+      `GET ${dashboard} (${REQUESTS}): p50 ${fmt(percentile(times[dashboard], 50))} ms, p95 ${fmt(p95)} ms | GET ${health} (SELECT 1): p50 ${fmt(percentile(times[health], 50))} ms, p95 ${fmt(base95)} ms`,
+    );
 
     // Request counting on and off: the same worker restarted on the same data, in the order off on, on off, ... so
     // a drift of the machine over the run weighs on both alike.

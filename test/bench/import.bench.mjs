@@ -27,9 +27,7 @@ async function measureParsers(file, size) {
   const ours = (performance.now() - started) / 1000;
   started = performance.now();
   let papaRows = 0;
-  await new Promise((resolve, reject) =>
-    Papa.parse(createReadStream(file), { step: () => papaRows++, complete: resolve, error: reject }),
-  );
+  await new Promise((resolve, reject) => Papa.parse(createReadStream(file), { step: () => papaRows++, complete: resolve, error: reject }));
   const papa = (performance.now() - started) / 1000;
   console.log(
     `parser (Node, same file): import CsvScanner ${rows} records in ${ours.toFixed(2)} s (${(size / 1e6 / ours).toFixed(0)} MB/s); papaparse streaming ${papaRows} in ${papa.toFixed(2)} s (${(size / 1e6 / papa).toFixed(0)} MB/s)`,
@@ -61,7 +59,9 @@ async function main() {
     const upload = await uploadFile(port, host, token, file);
     const uploadSeconds = (performance.now() - started) / 1000;
     const uploadMem = sampler.stop();
-    console.log(`upload: ${(size / 1e6).toFixed(1)} MB streamed into R2 in ${uploadSeconds.toFixed(1)} s; workerd peak RSS during upload ${mb(uploadMem.peakRssKb)} MB`);
+    console.log(
+      `upload: ${(size / 1e6).toFixed(1)} MB streamed into R2 in ${uploadSeconds.toFixed(1)} s; workerd peak RSS during upload ${mb(uploadMem.peakRssKb)} MB`,
+    );
 
     const inspector = await connectInspector(platform.inspectorPort);
     const heapSampler = sampleHeap(inspector);
@@ -90,11 +90,15 @@ async function main() {
       throw new Error(`import ended ${item.status}: ${JSON.stringify(item)}`);
     }
     const [{ n: stored }] = await d1Execute(platform, "SELECT COUNT(*) AS n FROM contacts c JOIN organizations o ON o.id = c.org_id WHERE o.domain = 'acme'");
-    console.log(`import: ${rows} rows (${item.created_count} created, ${item.updated_count} updated, ${item.rejected_count} rejected; ${stored} contacts stored) in ${seconds.toFixed(1)} s from POST /import to status success`);
+    console.log(
+      `import: ${rows} rows (${item.created_count} created, ${item.updated_count} updated, ${item.rejected_count} rejected; ${stored} contacts stored) in ${seconds.toFixed(1)} s from POST /import to status success`,
+    );
     console.log(
       `memory (process): RSS of the workerd process wrangler dev runs, sampled every 100 ms from /proc/<pid>/status. It holds the worker isolate AND miniflare's simulated D1 (SQLite page cache), R2 and queues, so it bounds the consumer from above:`,
     );
-    console.log(`  idle ${mb(idleKb)} MB; peak VmRSS during the import ${mb(importMem.peakRssKb)} MB (${importMem.samples} samples), i.e. +${mb(importMem.peakRssKb - idleKb)} MB; VmHWM over the whole run (incl. the upload) ${mb(hwmKb)} MB`);
+    console.log(
+      `  idle ${mb(idleKb)} MB; peak VmRSS during the import ${mb(importMem.peakRssKb)} MB (${importMem.samples} samples), i.e. +${mb(importMem.peakRssKb - idleKb)} MB; VmHWM over the whole run (incl. the upload) ${mb(hwmKb)} MB`,
+    );
     const heapMb = heap.peakTotal / 1024 / 1024;
     const m = (bytes) => (bytes / 1024 / 1024).toFixed(1);
     console.log(
@@ -107,7 +111,9 @@ async function main() {
     const db = createSchemaDb(path.join(work, 'baseline.sqlite'));
     const baseSeconds = insertContactsDirectly(db, N);
     db.close();
-    console.log(`baseline: the same ${N} contacts (contact, addresses, 6 field values, 2 tags each) inserted with better-sqlite3 prepared statements, 1000 per transaction, in ${baseSeconds.toFixed(1)} s`);
+    console.log(
+      `baseline: the same ${N} contacts (contact, addresses, 6 field values, 2 tags each) inserted with better-sqlite3 prepared statements, 1000 per transaction, in ${baseSeconds.toFixed(1)} s`,
+    );
 
     const ours = rate(rows, seconds);
     const base = rate(N, baseSeconds);

@@ -77,9 +77,17 @@ function summary(latencyLists, seconds, wrong) {
   return { total, seconds, rps: total / seconds, p50: sorted[Math.floor(total * 0.5)], p99: sorted[Math.floor(total * 0.99)], wrong, latencies: latencyLists };
 }
 
-const combine = (results) => summary(results.flatMap((r) => r.latencies), results.reduce((s, r) => s + r.seconds, 0), results.reduce((s, r) => s + r.wrong, 0));
+const combine = (results) =>
+  summary(
+    results.flatMap((r) => r.latencies),
+    results.reduce((s, r) => s + r.seconds, 0),
+    results.reduce((s, r) => s + r.wrong, 0),
+  );
 
-const report = (label, r) => console.log(`${label}: ${r.total} requests in ${r.seconds.toFixed(2)} s, ${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms${r.wrong ? `, ${r.wrong} WRONG answers` : ''}`);
+const report = (label, r) =>
+  console.log(
+    `${label}: ${r.total} requests in ${r.seconds.toFixed(2)} s, ${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms${r.wrong ? `, ${r.wrong} WRONG answers` : ''}`,
+  );
 
 async function main() {
   const mailDir = mkdtempSync(path.join(os.tmpdir(), 'bench-tracking-mail-'));
@@ -105,7 +113,13 @@ async function main() {
     // The emails whose tracking URLs the burst hits: a broadcast to M contacts, caught by the mail catcher.
     await d1Execute(platform, taggedContactsSql(M, 'Tracked'));
     const [{ id: tagId }] = await d1Execute(platform, "SELECT id FROM tags WHERE name = 'Tracked'");
-    const integration = await api('POST', '/integration', { name: 'Catcher', type: 'smtp', details: { server: '127.0.0.1', port: catcher.smtpPort, ssl: false, tls: false }, user: 'bench', password: 'unused' });
+    const integration = await api('POST', '/integration', {
+      name: 'Catcher',
+      type: 'smtp',
+      details: { server: '127.0.0.1', port: catcher.smtpPort, ssl: false, tls: false },
+      user: 'bench',
+      password: 'unused',
+    });
     await d1Execute(platform, `UPDATE integrations SET details = json_set(details, '$.user', NULL) WHERE id = ${integration.data.id}`);
     const sender = await api('POST', '/sender', { integration_id: integration.data.id, type: 'email', value: 'news@bench.relay.test', name: 'Bench' });
     const template = await api('POST', '/template', {
@@ -115,7 +129,14 @@ async function main() {
       body: '<p>Hello {{ contact.name }}, see <a href="https://shop.example.com/offer">the offer</a>.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>',
     });
     const subscription = await api('POST', '/subscription', { name: 'Offers' });
-    const created = await api('POST', '/broadcast', { name: 'Tracked', type: 'email', sender_id: sender.data.id, template_id: template.data.id, subscription_id: subscription.data.id, contacts: { filter: { tags: [tagId] } } });
+    const created = await api('POST', '/broadcast', {
+      name: 'Tracked',
+      type: 'email',
+      sender_id: sender.data.id,
+      template_id: template.data.id,
+      subscription_id: subscription.data.id,
+      contacts: { filter: { tags: [tagId] } },
+    });
     const broadcastId = created.data.id;
     for (let b = created.data; b.status !== 'finished'; b = (await api('GET', `/broadcast/${broadcastId}`)).data) await new Promise((r) => setTimeout(r, 250));
     const mails = await (await fetch(`http://127.0.0.1:${catcher.httpPort}/messages.json`)).json();
@@ -178,8 +199,11 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
     if (counted === null) throw new Error(`not every hit was counted within 120 s: ${JSON.stringify(engagement)} of ${JSON.stringify(expected)}`);
-    if (engagement.opens !== expected.opens || engagement.clicks !== expected.clicks) throw new Error(`counted more hits than were made: ${JSON.stringify(engagement)} of ${JSON.stringify(expected)}`);
-    console.log(`counted: ${engagement.opens} opens and ${engagement.clicks} clicks (all ${N + WARM_UP} hits, warm-up included) ${counted.toFixed(1)} s after the last burst's end (goal: within 10 s: ${counted <= 10 ? 'met' : 'NOT met'})`);
+    if (engagement.opens !== expected.opens || engagement.clicks !== expected.clicks)
+      throw new Error(`counted more hits than were made: ${JSON.stringify(engagement)} of ${JSON.stringify(expected)}`);
+    console.log(
+      `counted: ${engagement.opens} opens and ${engagement.clicks} clicks (all ${N + WARM_UP} hits, warm-up included) ${counted.toFixed(1)} s after the last burst's end (goal: within 10 s: ${counted <= 10 ? 'met' : 'NOT met'})`,
+    );
     const ratio = ours.rps / baseline.rps;
     console.log(`goal: a ratio of at least 0.8: ${ratio >= 0.8 ? 'met' : 'NOT met'}`);
     console.log(`tracking: ${Math.round(ours.rps)} req/s | bare handler: ${Math.round(baseline.rps)} req/s | ratio ${ratio.toFixed(2)}`);

@@ -71,7 +71,14 @@ describe('the local runtime killed mid-broadcast, five times', () => {
   let token = '';
 
   const start = async () => {
-    platform = await startPlatform({ port, persistTo: path.join(state, 'wrangler'), vars, catchers: { smtpPort: smtp.port }, logFile: path.join(logDir, 'crash-wrangler.log'), quiet: true });
+    platform = await startPlatform({
+      port,
+      persistTo: path.join(state, 'wrangler'),
+      vars,
+      catchers: { smtpPort: smtp.port },
+      logFile: path.join(logDir, 'crash-wrangler.log'),
+      quiet: true,
+    });
   };
   const kill = async () => {
     process.kill(-platform.child.pid!, 'SIGKILL');
@@ -79,12 +86,17 @@ describe('the local runtime killed mid-broadcast, five times', () => {
     await platform.stop();
   };
   const api = async (method: string, urlPath: string, json?: unknown) => {
-    const res = await requestWithHost(port, host, method, `/api/v1${urlPath}`, { json, headers: token ? { authorization: `Bearer ${token}` } : {}, timeoutMs: 30_000 });
+    const res = await requestWithHost(port, host, method, `/api/v1${urlPath}`, {
+      json,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      timeoutMs: 30_000,
+    });
     const body = res.body ? JSON.parse(res.body) : null;
     if (res.status >= 300) throw new Error(`${method} ${urlPath}: ${res.status} ${res.body.slice(0, 300)}`);
     return body;
   };
-  const progress = async (id: number) => (await api('GET', `/broadcast/${id}`)).data as { status: string; sent: number; failed: number; skipped: number; total: number };
+  const progress = async (id: number) =>
+    (await api('GET', `/broadcast/${id}`)).data as { status: string; sent: number; failed: number; skipped: number; total: number };
   const eventually = async <T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> => {
     const until = Date.now() + timeoutMs;
     let last: T | undefined;
@@ -115,60 +127,100 @@ describe('the local runtime killed mid-broadcast, five times', () => {
     rmSync(state, { recursive: true, force: true });
   });
 
-  it(`sends every one of ${RECIPIENTS} messages, duplicates within ${DUPLICATE_BOUND_PER_KILL} per kill, finishing within 3 minutes of the last restart`, async () => {
-    // The audience: RECIPIENTS contacts with one tag, through the import.
-    const run = Date.now().toString(36);
-    const csv = ['name,email,tags', ...Array.from({ length: RECIPIENTS }, (_, i) => `Person ${i},p${i}.${run}@crash.test,crash-${run}`)].join('\n');
-    const uploaded = await fetch(`http://127.0.0.1:${port}/api/v1/import/upload?file_name=crash.csv`, { method: 'POST', headers: { 'x-org': SEED_ORG.domain, authorization: `Bearer ${token}`, 'content-type': 'text/csv' }, body: csv });
-    expect(uploaded.status).toBe(201);
-    const { file_key } = ((await uploaded.json()) as { data: { file_key: string } }).data;
-    const started = await api('POST', '/import', {
-      file_key,
-      file_name: 'crash.csv',
-      mapping: [
-        { column: 0, target: 'name' },
-        { column: 1, target: 'address', address_type: 'email' },
-        { column: 2, target: 'tags' },
-      ],
-    });
-    await eventually('the import', async () => (await api('GET', `/import/${started.data.id}`)).data.status, (s) => s === 'success', 120_000);
-    const tag = (await api('GET', `/tag?search=crash-${run}`)).items[0];
+  it(
+    `sends every one of ${RECIPIENTS} messages, duplicates within ${DUPLICATE_BOUND_PER_KILL} per kill, finishing within 3 minutes of the last restart`,
+    async () => {
+      // The audience: RECIPIENTS contacts with one tag, through the import.
+      const run = Date.now().toString(36);
+      const csv = ['name,email,tags', ...Array.from({ length: RECIPIENTS }, (_, i) => `Person ${i},p${i}.${run}@crash.test,crash-${run}`)].join('\n');
+      const uploaded = await fetch(`http://127.0.0.1:${port}/api/v1/import/upload?file_name=crash.csv`, {
+        method: 'POST',
+        headers: { 'x-org': SEED_ORG.domain, authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+        body: csv,
+      });
+      expect(uploaded.status).toBe(201);
+      const { file_key } = ((await uploaded.json()) as { data: { file_key: string } }).data;
+      const started = await api('POST', '/import', {
+        file_key,
+        file_name: 'crash.csv',
+        mapping: [
+          { column: 0, target: 'name' },
+          { column: 1, target: 'address', address_type: 'email' },
+          { column: 2, target: 'tags' },
+        ],
+      });
+      await eventually(
+        'the import',
+        async () => (await api('GET', `/import/${started.data.id}`)).data.status,
+        (s) => s === 'success',
+        120_000,
+      );
+      const tag = (await api('GET', `/tag?search=crash-${run}`)).items[0];
 
-    // The seeded SMTP integration (pointed at our server) with a send limit, its sender, and a template.
-    const integration = (await api('GET', '/integration?type=smtp')).items[0];
-    await api('PATCH', `/integration/${integration.id}/smtp`, { max_rate: MAX_RATE });
-    const sender = (await api('GET', `/sender?type=email&integration_id=${integration.id}`)).items[0];
-    const template = (await api('POST', '/template', { type: 'email', name: `Crash ${run}`, subject: 'Hello {{ contact.name }}', body: '<p>Hello {{ contact.name }}</p>' })).data;
-    const broadcast = (
-      await api('POST', '/broadcast', { name: `Crash ${run}`, type: 'email', sender_id: sender.id, template_id: template.id, do_not_unsubscribe: true, contacts: { filter: { tags: [tag.id] } } })
-    ).data;
+      // The seeded SMTP integration (pointed at our server) with a send limit, its sender, and a template.
+      const integration = (await api('GET', '/integration?type=smtp')).items[0];
+      await api('PATCH', `/integration/${integration.id}/smtp`, { max_rate: MAX_RATE });
+      const sender = (await api('GET', `/sender?type=email&integration_id=${integration.id}`)).items[0];
+      const template = (
+        await api('POST', '/template', { type: 'email', name: `Crash ${run}`, subject: 'Hello {{ contact.name }}', body: '<p>Hello {{ contact.name }}</p>' })
+      ).data;
+      const broadcast = (
+        await api('POST', '/broadcast', {
+          name: `Crash ${run}`,
+          type: 'email',
+          sender_id: sender.id,
+          template_id: template.id,
+          do_not_unsubscribe: true,
+          contacts: { filter: { tags: [tag.id] } },
+        })
+      ).data;
 
-    const log: string[] = [];
-    for (let k = 1; k <= KILLS; k++) {
-      // Let it send a while (a random point), then kill everything.
-      const before = accepted.size;
-      await eventually(`sending before kill ${k}`, async () => accepted.size, (n) => n >= Math.min(RECIPIENTS, before + 50), THREE_MINUTES);
-      await sleep(500 + Math.random() * 4000);
-      const atKill = await progress(broadcast.id);
-      await kill();
-      const killedAt = accepted.size;
-      await start();
-      // Nobody touches it: it must move again by itself.
-      await eventually(`progress after restart ${k}`, async () => accepted.size, (n) => n > killedAt || recipients.size >= RECIPIENTS, THREE_MINUTES);
-      log.push(`kill ${k}: recorded sent ${atKill.sent}, server had ${killedAt} unique messages; moving again after the restart`);
-    }
-    const restartedAt = Date.now();
-    const done = await eventually('finished after the last restart', () => progress(broadcast.id), (b) => b.status === 'finished', THREE_MINUTES);
-    const total = [...accepted.values()].reduce((a, n) => a + n, 0);
-    const duplicates = total - accepted.size;
-    console.log(
-      [...log, `finished ${Math.round((Date.now() - restartedAt) / 1000)} s after the last restart: ${JSON.stringify(done)}; server received ${total}, ${accepted.size} unique, ${duplicates} duplicates (bound ${KILLS * DUPLICATE_BOUND_PER_KILL})`].join('\n'),
-    );
+      const log: string[] = [];
+      for (let k = 1; k <= KILLS; k++) {
+        // Let it send a while (a random point), then kill everything.
+        const before = accepted.size;
+        await eventually(
+          `sending before kill ${k}`,
+          async () => accepted.size,
+          (n) => n >= Math.min(RECIPIENTS, before + 50),
+          THREE_MINUTES,
+        );
+        await sleep(500 + Math.random() * 4000);
+        const atKill = await progress(broadcast.id);
+        await kill();
+        const killedAt = accepted.size;
+        await start();
+        // Nobody touches it: it must move again by itself.
+        await eventually(
+          `progress after restart ${k}`,
+          async () => accepted.size,
+          (n) => n > killedAt || recipients.size >= RECIPIENTS,
+          THREE_MINUTES,
+        );
+        log.push(`kill ${k}: recorded sent ${atKill.sent}, server had ${killedAt} unique messages; moving again after the restart`);
+      }
+      const restartedAt = Date.now();
+      const done = await eventually(
+        'finished after the last restart',
+        () => progress(broadcast.id),
+        (b) => b.status === 'finished',
+        THREE_MINUTES,
+      );
+      const total = [...accepted.values()].reduce((a, n) => a + n, 0);
+      const duplicates = total - accepted.size;
+      console.log(
+        [
+          ...log,
+          `finished ${Math.round((Date.now() - restartedAt) / 1000)} s after the last restart: ${JSON.stringify(done)}; server received ${total}, ${accepted.size} unique, ${duplicates} duplicates (bound ${KILLS * DUPLICATE_BOUND_PER_KILL})`,
+        ].join('\n'),
+      );
 
-    expect(done).toMatchObject({ status: 'finished', total: RECIPIENTS, sent: RECIPIENTS, failed: 0, skipped: 0 });
-    const expected = Array.from({ length: RECIPIENTS }, (_, i) => `p${i}.${run}@crash.test`);
-    expect(expected.filter((address) => !recipients.has(address))).toEqual([]);
-    expect(accepted.size).toBe(RECIPIENTS);
-    expect(duplicates).toBeLessThanOrEqual(KILLS * DUPLICATE_BOUND_PER_KILL);
-  }, 30 * 60_000);
+      expect(done).toMatchObject({ status: 'finished', total: RECIPIENTS, sent: RECIPIENTS, failed: 0, skipped: 0 });
+      const expected = Array.from({ length: RECIPIENTS }, (_, i) => `p${i}.${run}@crash.test`);
+      expect(expected.filter((address) => !recipients.has(address))).toEqual([]);
+      expect(accepted.size).toBe(RECIPIENTS);
+      expect(duplicates).toBeLessThanOrEqual(KILLS * DUPLICATE_BOUND_PER_KILL);
+    },
+    30 * 60_000,
+  );
 });

@@ -18,8 +18,8 @@ describe('sessions: one browser revokes the other (headless Chromium)', () => {
     await signUpByApi(port, mailUrl, account);
     browser = await launchChromium();
     // Two contexts: two separate browsers as far as the platform can tell (own storage, own session).
-    mine = await (await browser.newContext({ viewport: { width: 1280, height: 900 }})).newPage();
-    other = await (await browser.newContext({ viewport: { width: 1280, height: 900 }})).newPage();
+    mine = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    other = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await signInAs(mine, base, account.email, account.password);
     await signInAs(other, base, account.email, account.password);
   });

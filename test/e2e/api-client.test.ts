@@ -92,7 +92,8 @@ describe('a typed client generated from /api/openapi.json', () => {
     addFormats(ajv);
     ajv.addSchema({ $id: 'doc', components: doc.components }, 'doc');
     for (const [documented, answer] of Object.entries(answers)) {
-      const schema = (doc.paths[documented].get as { responses: Record<string, { content: Record<string, { schema: { $ref?: string } }> }> }).responses['200'].content['application/json'].schema;
+      const schema = (doc.paths[documented].get as { responses: Record<string, { content: Record<string, { schema: { $ref?: string } }> }> }).responses['200']
+        .content['application/json'].schema;
       const validate = ajv.compile(withDocRefs(schema));
       const ok = validate(answer);
       expect(ok, `${documented}: ${ajv.errorsText(validate.errors)}`).toBe(true);
@@ -105,12 +106,16 @@ describe('a typed client generated from /api/openapi.json', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'relay-api-client-'));
     // Read-only types, so the answers can be written as exact literals (`as const`): an enum value stays its word.
     writeFileSync(path.join(dir, 'api.ts'), astToString(await openapiTS(doc as never, { immutable: true })));
-    const writeAnswers = (value: unknown) => writeFileSync(path.join(dir, 'answers.ts'), `export const answers = ${JSON.stringify(value, null, 1)} as const;\n`);
+    const writeAnswers = (value: unknown) =>
+      writeFileSync(path.join(dir, 'answers.ts'), `export const answers = ${JSON.stringify(value, null, 1)} as const;\n`);
     writeAnswers(answers);
     writeFileSync(path.join(dir, 'program.ts'), PROGRAM);
     writeFileSync(
       path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'esnext', moduleResolution: 'bundler', target: 'es2022', skipLibCheck: true, types: [] }, files: ['program.ts'] }),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, module: 'esnext', moduleResolution: 'bundler', target: 'es2022', skipLibCheck: true, types: [] },
+        files: ['program.ts'],
+      }),
     );
     const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
     const run = promisify(execFile);

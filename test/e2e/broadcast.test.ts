@@ -41,7 +41,12 @@ describe('broadcasts in the console (headless Chromium against wrangler dev)', (
       expect(contact.status).toBe(201);
     }
     templateName = `Launch template ${RUN}`;
-    const template = await apiFromPage(page, 'POST', '/template', { type: 'email', name: templateName, subject: 'Hi {{ contact.name }}', body: '<p>Dear {{ contact.name }}, we launched.</p>' });
+    const template = await apiFromPage(page, 'POST', '/template', {
+      type: 'email',
+      name: templateName,
+      subject: 'Hi {{ contact.name }}',
+      body: '<p>Dear {{ contact.name }}, we launched.</p>',
+    });
     expect(template.status).toBe(201);
     subscriptionName = `Launches ${RUN}`;
     expect((await apiFromPage(page, 'POST', '/subscription', { name: subscriptionName })).status).toBe(201);
@@ -122,7 +127,9 @@ describe('broadcasts in the console (headless Chromium against wrangler dev)', (
     await byId(page, 'form-field-immediate').click();
     const at = new Date(Date.now() + 60 * 60_000);
     const pad = (n: number) => String(n).padStart(2, '0');
-    await byId(page, 'form-field-delayed_at').fill(`${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`);
+    await byId(page, 'form-field-delayed_at').fill(
+      `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`,
+    );
     expect((await byId(page, 'form-submit').innerText()).trim()).toBe('Schedule');
     const created = apiResponse(page, 'POST', '/api/v1/broadcast');
     await byId(page, 'form-submit').click();

@@ -106,7 +106,9 @@ describe('channels in the console (headless Chromium against wrangler dev)', () 
 
   it('syncs the seeded twilio integration after a confirmation: merging at once, then active again', async () => {
     await listSettled(page);
-    const twilio = byId(page, 'list-row').filter({ has: page.locator('[data-column="type"]', { hasText: 'Twilio' }) }).first();
+    const twilio = byId(page, 'list-row')
+      .filter({ has: page.locator('[data-column="type"]', { hasText: 'Twilio' }) })
+      .first();
     await twilio.waitFor();
     await byId(twilio, 'row-sync').click();
     const synced = apiResponse(page, 'POST', /\/api\/v1\/integration\/\d+\/sync$/);

@@ -78,7 +78,10 @@ export async function pickOptions(page: Page, input: Locator, labels: string[]):
     await page.getByRole('listbox').getByRole('option', { name: label, exact: true }).click();
   }
   await page.keyboard.press('Escape');
-  await page.getByRole('listbox').waitFor({ state: 'detached' }).catch(() => undefined);
+  await page
+    .getByRole('listbox')
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
 }
 
 /** Waits until a list screen has settled (no pending search, load or save: data-busy="false"). */
@@ -91,7 +94,10 @@ export async function searchAndPick(page: Page, input: Locator, search: string, 
   await input.click();
   await input.fill(search);
   await page.getByRole('listbox').getByRole('option', { name: label }).click();
-  await page.getByRole('listbox').waitFor({ state: 'detached' }).catch(() => undefined);
+  await page
+    .getByRole('listbox')
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
 }
 
 /** Calls the API from the signed-in page (same origin, the console's own bearer token); JSON in and out. */

@@ -29,7 +29,11 @@ describe('the dashboard (headless Chromium against wrangler dev)', () => {
 
     const tag = (await apiFromPage<{ data: { id: number } }>(page, 'POST', '/tag', { name: `Charted ${RUN}` })).body.data.id;
     for (const name of ['Ida', 'Jon']) {
-      const contact = await apiFromPage(page, 'POST', '/contact', { name: `${name} ${RUN}`, addresses: [{ type: 'email', value: `${name.toLowerCase()}.${RUN}@charts.test` }], tags: [tag] });
+      const contact = await apiFromPage(page, 'POST', '/contact', {
+        name: `${name} ${RUN}`,
+        addresses: [{ type: 'email', value: `${name.toLowerCase()}.${RUN}@charts.test` }],
+        tags: [tag],
+      });
       expect(contact.status).toBe(201);
     }
     const senders = (await apiFromPage<{ items: { id: number; type: string }[] }>(page, 'GET', '/sender?page_size=100')).body.items;

@@ -20,8 +20,10 @@ const PHONES = { ok: `+1555${RUN.slice(-4).replace(/\D/g, '7').padStart(4, '7')}
 const DESKTOP_CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 type Caught = { to: unknown; html?: string; headers?: Record<string, string> };
-const mailFor = async (email: string): Promise<Caught[]> => ((await (await fetch(`${mailUrl}/messages.json`)).json()) as Caught[]).filter((m) => JSON.stringify(m.to).includes(email));
-const trackingUrl = (html: string, kind: 'o' | 'c') => [...html.matchAll(/(?:href|src)="(http[^"]+\/t\/([oc])\/[^"]+)"/g)].filter((m) => m[2] === kind).map((m) => m[1].replace(/&amp;/g, '&'));
+const mailFor = async (email: string): Promise<Caught[]> =>
+  ((await (await fetch(`${mailUrl}/messages.json`)).json()) as Caught[]).filter((m) => JSON.stringify(m.to).includes(email));
+const trackingUrl = (html: string, kind: 'o' | 'c') =>
+  [...html.matchAll(/(?:href|src)="(http[^"]+\/t\/([oc])\/[^"]+)"/g)].filter((m) => m[2] === kind).map((m) => m[1].replace(/&amp;/g, '&'));
 
 describe('engagement (headless Chromium against wrangler dev)', () => {
   let browser: Browser;
@@ -45,7 +47,8 @@ describe('engagement (headless Chromium against wrangler dev)', () => {
   };
   const senderId = async (type: 'email' | 'phone') =>
     (await apiFromPage<{ items: { id: number; type: string }[] }>(page, 'GET', '/sender?page_size=100')).body.items.find((s) => s.type === type)!.id;
-  const broadcastRow = async (id: number) => (await apiFromPage<{ data: { status: string; sent: number; skipped: number } }>(page, 'GET', `/broadcast/${id}`)).body.data;
+  const broadcastRow = async (id: number) =>
+    (await apiFromPage<{ data: { status: string; sent: number; skipped: number } }>(page, 'GET', `/broadcast/${id}`)).body.data;
 
   beforeAll(async () => {
     browser = await launchChromium();
@@ -59,7 +62,8 @@ describe('engagement (headless Chromium against wrangler dev)', () => {
   it('sends a broadcast with a link: the caught email carries the pixel and the click redirect, not for the unsubscribe link', async () => {
     await signIn(page, baseUrl);
     tagId = (await apiFromPage<{ data: { id: number } }>(page, 'POST', '/tag', { name: `Engaged ${RUN}` })).body.data.id;
-    for (const p of PEOPLE) expect((await apiFromPage(page, 'POST', '/contact', { name: p.name, addresses: [{ type: 'email', value: p.email }], tags: [tagId] })).status).toBe(201);
+    for (const p of PEOPLE)
+      expect((await apiFromPage(page, 'POST', '/contact', { name: p.name, addresses: [{ type: 'email', value: p.email }], tags: [tagId] })).status).toBe(201);
     const template = await apiFromPage<{ data: { id: number } }>(page, 'POST', '/template', {
       type: 'email',
       name: `Offer ${RUN}`,
@@ -141,10 +145,14 @@ describe('engagement (headless Chromium against wrangler dev)', () => {
     expect(await row.innerText()).toContain('I buy elsewhere');
 
     const next = await broadcast(`Offer again ${RUN}`);
-    await eventually(async () => {
-      const b = await broadcastRow(next);
-      return { status: b.status, sent: b.sent, skipped: b.skipped };
-    }, { status: 'finished', sent: 1, skipped: 1 }, 60_000);
+    await eventually(
+      async () => {
+        const b = await broadcastRow(next);
+        return { status: b.status, sent: b.sent, skipped: b.skipped };
+      },
+      { status: 'finished', sent: 1, skipped: 1 },
+      60_000,
+    );
     await eventually(async () => (await mailFor(PEOPLE[1].email)).length, 2, 30_000);
     expect(await mailFor(PEOPLE[0].email)).toHaveLength(1);
 
@@ -170,10 +178,16 @@ describe('engagement (headless Chromium against wrangler dev)', () => {
 
   it('shows SMS delivery receipts played by the SMS catcher, and a STOP reply is honoured', async () => {
     const tag = (await apiFromPage<{ data: { id: number } }>(page, 'POST', '/tag', { name: `Texted ${RUN}` })).body.data.id;
-    for (const [name, phone] of [['Gil Gets', PHONES.ok], ['Hal Lost', PHONES.lost]]) {
-      expect((await apiFromPage(page, 'POST', '/contact', { name: `${name} ${RUN}`, addresses: [{ type: 'phone', value: phone }], tags: [tag] })).status).toBe(201);
+    for (const [name, phone] of [
+      ['Gil Gets', PHONES.ok],
+      ['Hal Lost', PHONES.lost],
+    ]) {
+      expect((await apiFromPage(page, 'POST', '/contact', { name: `${name} ${RUN}`, addresses: [{ type: 'phone', value: phone }], tags: [tag] })).status).toBe(
+        201,
+      );
     }
-    const text = (await apiFromPage<{ data: { id: number } }>(page, 'POST', '/template', { type: 'text', name: `Text ${RUN}`, body: 'Hi {{ contact.name }}' })).body.data.id;
+    const text = (await apiFromPage<{ data: { id: number } }>(page, 'POST', '/template', { type: 'text', name: `Text ${RUN}`, body: 'Hi {{ contact.name }}' }))
+      .body.data.id;
     const created = await apiFromPage<{ data: { id: number } }>(page, 'POST', '/broadcast', {
       name: `Text ${RUN}`,
       type: 'phone',
@@ -187,10 +201,14 @@ describe('engagement (headless Chromium against wrangler dev)', () => {
     await eventually(async () => (await broadcastRow(id)).status, 'finished', 60_000);
     type Row = { id: number; to_address: string; delivery_status: string | null; delivery_error_code: string | null };
     const rows = async () => (await apiFromPage<{ items: Row[] }>(page, 'GET', `/message?broadcast_id=${id}`)).body.items;
-    await eventually(async () => (await rows()).map((m) => [m.to_address, m.delivery_status, m.delivery_error_code]).sort(), [
-      [PHONES.ok, 'delivered', null],
-      [PHONES.lost, 'undelivered', '30003'],
-    ].sort(), 30_000);
+    await eventually(
+      async () => (await rows()).map((m) => [m.to_address, m.delivery_status, m.delivery_error_code]).sort(),
+      [
+        [PHONES.ok, 'delivered', null],
+        [PHONES.lost, 'undelivered', '30003'],
+      ].sort(),
+      30_000,
+    );
     const lost = (await rows()).find((m) => m.to_address === PHONES.lost)!;
     await page.goto(`${baseUrl}/message/view/${lost.id}`);
     await eventually(() => byId(page, 'delivery-status').first().getAttribute('data-status'), 'undelivered');
@@ -199,7 +217,11 @@ describe('engagement (headless Chromium against wrangler dev)', () => {
     // The recipient answers STOP from the catcher's page, as they would from their phone.
     const caught = (await (await fetch(`${smsUrl}/messages.json`)).json()) as { sid: string; to: string }[];
     const sms = caught.find((m) => m.to === PHONES.ok)!;
-    const replied = await fetch(`${smsUrl}/reply`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sid: sms.sid, body: 'STOP' }) });
+    const replied = await fetch(`${smsUrl}/reply`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sid: sms.sid, body: 'STOP' }),
+    });
     expect(((await replied.json()) as { http_status: number }).http_status).toBe(200);
     const contacts = await apiFromPage<{ items: { id: number }[] }>(page, 'GET', `/contact?search=${encodeURIComponent(`Gil Gets ${RUN}`)}`);
     await page.goto(`${baseUrl}/contact/update/${contacts.body.items[0].id}`);
@@ -234,7 +256,13 @@ describe('engagement (headless Chromium against wrangler dev)', () => {
     };
     await shots(phone, 'phone');
     await byId(phone, 'language-switcher').selectOption({ label: 'Deutsch' });
-    await eventually(async () => (await byId(phone, 'organization-track-opens').locator('xpath=ancestor::*[contains(@class,"mantine-Switch-root")]').innerText()).includes('Öffnungen erfassen'), true);
+    await eventually(
+      async () =>
+        (await byId(phone, 'organization-track-opens').locator('xpath=ancestor::*[contains(@class,"mantine-Switch-root")]').innerText()).includes(
+          'Öffnungen erfassen',
+        ),
+      true,
+    );
     await shots(phone, 'phone-de');
     await byId(page, 'language-switcher').selectOption({ label: 'Deutsch' });
     await shots(page, 'de');

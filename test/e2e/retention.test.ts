@@ -38,7 +38,10 @@ describe('message retention (headless Chromium against wrangler dev)', () => {
     await screenshot(page, 'retention-error');
     await input.fill('30');
     await byId(page, 'organization-form-submit').click();
-    await eventually(async () => (await apiFromPage<{ data: { message_retention_days: number } }>(page, 'GET', '/organization')).body.data.message_retention_days, 30);
+    await eventually(
+      async () => (await apiFromPage<{ data: { message_retention_days: number } }>(page, 'GET', '/organization')).body.data.message_retention_days,
+      30,
+    );
     await page.reload();
     await byId(page, 'organization-retention').waitFor();
     expect(await byId(page, 'organization-retention').inputValue()).toBe('30');

@@ -102,7 +102,11 @@ describe('sign-up through payment to a working account (headless Chromium)', () 
     expect((await completed).status()).toBe(200);
     await byId(page, 'dashboard').waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
-    const me = await apiFromPage<{ data: { username: string; email: string; organization: { domain: string; name: string } } }>(page, 'GET', '/internal-user/me');
+    const me = await apiFromPage<{ data: { username: string; email: string; organization: { domain: string; name: string } } }>(
+      page,
+      'GET',
+      '/internal-user/me',
+    );
     expect(me.status).toBe(200);
     expect(me.body.data.email).toBe(account.email);
     expect(me.body.data.organization).toMatchObject({ domain: account.domain, name: account.orgName });

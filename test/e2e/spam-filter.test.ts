@@ -56,7 +56,8 @@ describe.skipIf(!available)(`a broadcast through a spam filter (${available ? sp
     const email = `${label}.${RUN}@spam-filter.test`;
     const tag = (await apiFromPage<{ data: { id: number } }>(page, 'POST', '/tag', { name: `Filter ${label} ${RUN}` })).body.data.id;
     expect((await apiFromPage(page, 'POST', '/contact', { name: 'Grace Reader', addresses: [{ type: 'email', value: email }], tags: [tag] })).status).toBe(201);
-    const template = (await apiFromPage<{ data: { id: number } }>(page, 'POST', '/template', { type: 'email', name: `Filter ${label} ${RUN}`, subject, body })).body.data.id;
+    const template = (await apiFromPage<{ data: { id: number } }>(page, 'POST', '/template', { type: 'email', name: `Filter ${label} ${RUN}`, subject, body }))
+      .body.data.id;
     const subscription = (await apiFromPage<{ data: { id: number } }>(page, 'POST', '/subscription', { name: `Newsletter ${label} ${RUN}` })).body.data.id;
     const senders = await apiFromPage<{ items: { id: number; type: string }[] }>(page, 'GET', '/sender?page_size=100');
     const created = await apiFromPage<{ data: { id: number } }>(page, 'POST', '/broadcast', {
@@ -71,11 +72,15 @@ describe.skipIf(!available)(`a broadcast through a spam filter (${available ? sp
     const id = created.body.data.id;
     await eventually(async () => (await apiFromPage<{ data: { status: string } }>(page, 'GET', `/broadcast/${id}`)).body.data.status, 'finished', 60_000);
     let found: { id: string } | undefined;
-    await eventually(async () => {
-      const list = (await (await fetch(`${mailUrl}/messages.json`)).json()) as { id: string; to: string[] }[];
-      found = list.find((m) => m.to.includes(email));
-      return !!found;
-    }, true, 30_000);
+    await eventually(
+      async () => {
+        const list = (await (await fetch(`${mailUrl}/messages.json`)).json()) as { id: string; to: string[] }[];
+        found = list.find((m) => m.to.includes(email));
+        return !!found;
+      },
+      true,
+      30_000,
+    );
     return (await fetch(`${mailUrl}/messages/${found!.id}.eml`)).text();
   }
 

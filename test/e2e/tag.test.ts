@@ -37,7 +37,10 @@ describe('tags in the console (headless Chromium against wrangler dev)', () => {
     await page.goto(`${baseUrl}/tag`);
     await byId(page, 'list-create').waitFor();
     // Wait for the list to load before counting what is already there (the seeded tags, if any are left).
-    await byId(page, 'list-row').first().waitFor({ timeout: 5_000 }).catch(() => {});
+    await byId(page, 'list-row')
+      .first()
+      .waitFor({ timeout: 5_000 })
+      .catch(() => {});
     seeded = await total();
     for (const name of NAMES) {
       await byId(page, 'list-create').click();

@@ -22,10 +22,7 @@ export interface TransportServers {
   /** The control endpoint (Node): GET /mail?to=..., GET /stats?server=..., GET /dns-query (DNS-over-HTTPS JSON). */
   control: string;
   /** smtp-server instances by name (see test/support/smtp-servers.ts). */
-  smtp: Record<
-    'pipe' | 'nopipe' | 'open' | 'starttls' | 'ssl' | 'sslUntrusted' | 'starttlsUntrusted' | 'greet421' | 'greet554',
-    number
-  >;
+  smtp: Record<'pipe' | 'nopipe' | 'open' | 'starttls' | 'ssl' | 'sslUntrusted' | 'starttlsUntrusted' | 'greet421' | 'greet554', number>;
   /** Hand-scripted SMTP servers for failure modes (see test/support/scripted-smtp.ts). */
   scripted: Record<'silent' | 'dropMidData' | 'lockstep' | 'closeAfterFirst' | 'slowFinal', number>;
   /** A port nothing listens on. */

@@ -49,7 +49,11 @@ export async function startTwilioFaultServer(): Promise<RunningServer & { url: s
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (url.pathname.startsWith('/hooks/')) {
       const signature = req.headers['x-twilio-signature'];
-      hooks.push({ path: url.pathname, signature: typeof signature === 'string' ? signature : null, form: [...new URLSearchParams(Buffer.concat(chunks).toString('utf8'))] });
+      hooks.push({
+        path: url.pathname,
+        signature: typeof signature === 'string' ? signature : null,
+        form: [...new URLSearchParams(Buffer.concat(chunks).toString('utf8'))],
+      });
       res.writeHead(204);
       return res.end();
     }
@@ -95,7 +99,12 @@ export async function startTwilioFaultServer(): Promise<RunningServer & { url: s
         const page = Number(url.searchParams.get('Page') ?? 0);
         const numbers = [0, 1].map((k) => {
           const n = page * 2 + k;
-          return { sid: `PN${String(n).padStart(32, '0')}`, phone_number: `+1555000010${n}`, friendly_name: `Line ${n}`, capabilities: { sms: true, mms: false, voice: true } };
+          return {
+            sid: `PN${String(n).padStart(32, '0')}`,
+            phone_number: `+1555000010${n}`,
+            friendly_name: `Line ${n}`,
+            capabilities: { sms: true, mms: false, voice: true },
+          };
         });
         const next = page < 2 ? `/2010-04-01/Accounts/${sid}/IncomingPhoneNumbers.json?PageSize=2&Page=${page + 1}&PageToken=PT${page + 1}` : null;
         return json(res, 200, { incoming_phone_numbers: numbers, next_page_uri: next, page, page_size: 2 });

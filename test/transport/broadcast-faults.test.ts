@@ -19,7 +19,10 @@ const E = env as unknown as Env;
 let orgSeq = 0;
 
 type Row = Record<string, unknown>;
-const one = (sql: string, ...args: unknown[]) => E.DB.prepare(sql).bind(...args).first<Row>();
+const one = (sql: string, ...args: unknown[]) =>
+  E.DB.prepare(sql)
+    .bind(...args)
+    .first<Row>();
 const insert = async (sql: string, ...args: unknown[]) => Number((await one(`${sql} RETURNING id`, ...args))!.id);
 
 interface Setup {
@@ -33,9 +36,21 @@ async function setup(port: number, locals: string[]): Promise<Setup> {
   const n = ++orgSeq;
   const orgId = await insert('INSERT INTO organizations (name, domain) VALUES (?, ?)', `Fault ${n}`, `fault${n}-${Date.now().toString(36)}`);
   const details = JSON.stringify({ server: '127.0.0.1', port, ssl: false, tls: false, domain: 'faults.test', return_path: null, user: null });
-  const integrationId = await insert("INSERT INTO integrations (org_id, name, type, details, secret) VALUES (?, 'Test SMTP', 'smtp', ?, ?)", orgId, details, await sealSecret(E, 'smtp', 'unused'));
-  const senderId = await insert("INSERT INTO senders (org_id, integration_id, type, value, name) VALUES (?, ?, 'email', 'news@faults.test', 'Fault News')", orgId, integrationId);
-  const templateId = await insert("INSERT INTO templates (org_id, type, name, subject, body) VALUES (?, 'email', 'T', 'Hi {{ contact.name }}', '<p>Hello {{ contact.name }}</p>')", orgId);
+  const integrationId = await insert(
+    "INSERT INTO integrations (org_id, name, type, details, secret) VALUES (?, 'Test SMTP', 'smtp', ?, ?)",
+    orgId,
+    details,
+    await sealSecret(E, 'smtp', 'unused'),
+  );
+  const senderId = await insert(
+    "INSERT INTO senders (org_id, integration_id, type, value, name) VALUES (?, ?, 'email', 'news@faults.test', 'Fault News')",
+    orgId,
+    integrationId,
+  );
+  const templateId = await insert(
+    "INSERT INTO templates (org_id, type, name, subject, body) VALUES (?, 'email', 'T', 'Hi {{ contact.name }}', '<p>Hello {{ contact.name }}</p>')",
+    orgId,
+  );
   const tagId = await insert("INSERT INTO tags (org_id, name) VALUES (?, 'Everyone')", orgId);
   const addresses: string[] = [];
   for (const [i, local] of locals.entries()) {

@@ -31,7 +31,12 @@ describe.skipIf(NOT_SET_UP)('system mail over SMTP', () => {
     const queued: unknown[] = [];
     const e = envFor(`smtp://${auth()}@127.0.0.1:${S.smtp.pipe}`, queued);
     const link = 'http://acme.localhost:8787/sign-complete?code=one-time-secret';
-    const id = await queueSystemMail(e, createDb(env.DB), { to, subject: 'Complete your registration', text: `Open ${link}`, html: `<p><a href="${link}">Open</a></p>` });
+    const id = await queueSystemMail(e, createDb(env.DB), {
+      to,
+      subject: 'Complete your registration',
+      text: `Open ${link}`,
+      html: `<p><a href="${link}">Open</a></p>`,
+    });
     expect(queued).toEqual([{ kind: SYSTEM_MAIL_KIND, mailId: id }]);
 
     let acked = 0;

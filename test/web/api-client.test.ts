@@ -152,7 +152,9 @@ describe('401 handling', () => {
   it('refreshes with x-refresh, stores the rotated pair and retries once with the new bearer', async () => {
     const { fn, calls } = mockFetch((call) => {
       if (call.url.endsWith('/internal-auth/token-refresh')) return json(200, tokenBody('access-2', 'refresh-2'));
-      return call.headers.authorization === 'Bearer access-2' ? json(200, TAGS) : json(401, { error: { code: 'unauthorized', message: 'Authentication required' } });
+      return call.headers.authorization === 'Bearer access-2'
+        ? json(200, TAGS)
+        : json(401, { error: { code: 'unauthorized', message: 'Authentication required' } });
     });
     const s = makeServices(fn);
     signIn(s, { access: 'access-1', refresh: 'refresh-1', authTypeId: 1 });
@@ -244,7 +246,9 @@ describe('401 handling', () => {
   });
 
   it('does not refresh on a 401 from a guest call (wrong password)', async () => {
-    const { fn, calls } = mockFetch(() => json(401, { error: { code: 'invalid_credentials', message: 'Invalid email or password. Please check your credentials and try again.' } }));
+    const { fn, calls } = mockFetch(() =>
+      json(401, { error: { code: 'invalid_credentials', message: 'Invalid email or password. Please check your credentials and try again.' } }),
+    );
     const s = makeServices(fn);
     const failure = await s.session.signIn('a', 'b').catch((e: unknown) => e);
     expect((failure as ApiError).code).toBe('invalid_credentials');
@@ -299,7 +303,9 @@ describe('session restore', () => {
   });
 
   it('loads the user without refreshing when the token is still valid', async () => {
-    const { fn, calls } = mockFetch(() => json(200, { data: { id: 1, name: 'A', username: 'a', email: null, has_password: true, organization: { id: 1, name: 'O', domain: 'o' } } }));
+    const { fn, calls } = mockFetch(() =>
+      json(200, { data: { id: 1, name: 'A', username: 'a', email: null, has_password: true, organization: { id: 1, name: 'O', domain: 'o' } } }),
+    );
     const s = makeServices(fn);
     s.storage.setItem('accessToken', 'access-1');
     s.storage.setItem('refreshToken', 'refresh-1');
@@ -355,7 +361,13 @@ describe('422 field messages', () => {
   it('stores error.fields under method + URL, and clears all after a successful user call', async () => {
     const { fn } = mockFetch((call) =>
       call.method === 'POST'
-        ? json(422, { error: { code: 'validation_failed', message: 'Some fields are filled incorrectly. Fix the errors and try again.', fields: { name: ['This field is required'] } } })
+        ? json(422, {
+            error: {
+              code: 'validation_failed',
+              message: 'Some fields are filled incorrectly. Fix the errors and try again.',
+              fields: { name: ['This field is required'] },
+            },
+          })
         : json(200, TAGS),
     );
     const s = makeServices(fn);
@@ -372,7 +384,9 @@ describe('422 field messages', () => {
 
 describe('client error log', () => {
   it('reports API 5xx to POST /api/v1/log with X-ORG and JSON content type', async () => {
-    const { fn, calls } = mockFetch((call) => (call.url === '/api/v1/log' ? json(201, { data: { id: 1 } }) : json(500, { error: { code: 'internal_error', message: 'boom' } })));
+    const { fn, calls } = mockFetch((call) =>
+      call.url === '/api/v1/log' ? json(201, { data: { id: 1 } }) : json(500, { error: { code: 'internal_error', message: 'boom' } }),
+    );
     const s = makeServices(fn);
     signIn(s);
     await expect(s.client.get('/tag')).rejects.toBeInstanceOf(ApiError);

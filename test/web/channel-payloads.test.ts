@@ -34,7 +34,17 @@ const twilio: Integration = { ...TWILIO, name: 'SMS' };
 
 describe('integration form', () => {
   it('creates smtp with its connection, user and password; nothing of twilio', () => {
-    const values = { ...integrationFormValues(null), name: 'Mail', 'details.server': ' smtp.example.com ', 'details.port': 2525, 'details.tls': false, user: ' mailer ', password: ' p w ', sid: 'ignored', note: '' };
+    const values = {
+      ...integrationFormValues(null),
+      name: 'Mail',
+      'details.server': ' smtp.example.com ',
+      'details.port': 2525,
+      'details.tls': false,
+      user: ' mailer ',
+      password: ' p w ',
+      sid: 'ignored',
+      note: '',
+    };
     expect(integrationCreatePayload(values)).toEqual({
       name: 'Mail',
       type: 'smtp',
@@ -55,14 +65,40 @@ describe('integration form', () => {
   });
 
   it('creates twilio with sid, token and the merge choice; no smtp details', () => {
-    const values = { ...integrationFormValues(null), type: 'twilio', name: 'SMS', sid: ' AC0123456789abcdef0123456789abcdef ', token: 'tok', should_merge: false, 'details.server': 'x' };
-    expect(integrationCreatePayload(values)).toEqual({ name: 'SMS', type: 'twilio', note: null, max_rate: null, sid: 'AC0123456789abcdef0123456789abcdef', token: 'tok', should_merge: false });
+    const values = {
+      ...integrationFormValues(null),
+      type: 'twilio',
+      name: 'SMS',
+      sid: ' AC0123456789abcdef0123456789abcdef ',
+      token: 'tok',
+      should_merge: false,
+      'details.server': 'x',
+    };
+    expect(integrationCreatePayload(values)).toEqual({
+      name: 'SMS',
+      type: 'twilio',
+      note: null,
+      max_rate: null,
+      sid: 'AC0123456789abcdef0123456789abcdef',
+      token: 'tok',
+      should_merge: false,
+    });
   });
 
   it('updates without type or secrets: smtp sends its details, twilio its merge choice', () => {
     const smtpBody = integrationUpdatePayload({ ...integrationFormValues(smtp), 'details.port': 465, 'details.ssl': true }, smtp);
-    expect(smtpBody).toEqual({ name: 'Mail', note: null, max_rate: null, details: { server: 'smtp.example.com', port: 465, ssl: true, tls: true, domain: null, return_path: null } });
-    expect(integrationUpdatePayload({ ...integrationFormValues(twilio), should_merge: false }, twilio)).toEqual({ name: 'SMS', note: null, max_rate: null, should_merge: false });
+    expect(smtpBody).toEqual({
+      name: 'Mail',
+      note: null,
+      max_rate: null,
+      details: { server: 'smtp.example.com', port: 465, ssl: true, tls: true, domain: null, return_path: null },
+    });
+    expect(integrationUpdatePayload({ ...integrationFormValues(twilio), should_merge: false }, twilio)).toEqual({
+      name: 'SMS',
+      note: null,
+      max_rate: null,
+      should_merge: false,
+    });
   });
 
   it('never puts a secret into the form values of a saved integration', () => {
@@ -80,7 +116,10 @@ describe('integration form', () => {
       user: [MESSAGES.required],
       password: [MESSAGES.required],
     });
-    expect(validateIntegration({ ...integrationFormValues(null), type: 'twilio', name: 'x' }, true)).toEqual({ sid: [MESSAGES.required], token: [MESSAGES.required] });
+    expect(validateIntegration({ ...integrationFormValues(null), type: 'twilio', name: 'x' }, true)).toEqual({
+      sid: [MESSAGES.required],
+      token: [MESSAGES.required],
+    });
     expect(validateIntegration(integrationFormValues(smtp), false)).toEqual({});
   });
 
@@ -133,7 +172,10 @@ describe('sender form', () => {
       name: 'News',
       note: null,
     });
-    expect(senderCreatePayload({ type: 'phone', integration_id: '2', value: '+15551234567', name: 'ignored', note: 'n' })).toMatchObject({ name: null, note: 'n' });
+    expect(senderCreatePayload({ type: 'phone', integration_id: '2', value: '+15551234567', name: 'ignored', note: 'n' })).toMatchObject({
+      name: null,
+      note: 'n',
+    });
     const phone = { id: 5, type: 'phone' } as Sender;
     expect(senderUpdatePayload({ value: '+15551234567', name: 'x', note: '' }, phone)).toEqual({ value: '+15551234567', name: null, note: null });
   });
@@ -146,7 +188,9 @@ describe('channel messages from the server', () => {
   it('translates the contract texts and the render failures with their error', () => {
     expect(translateServerMessage(t, INTEGRATION_MESSAGES.port)).toBe('Порт должен быть целым числом от 1 до 65535');
     expect(translateServerMessage(t, TEMPLATE_MESSAGES.subjectFailed('unknown filter "x"'))).toBe('Не удалось сформировать тему: unknown filter "x"');
-    expect(translateServerMessage(t, TEMPLATE_MESSAGES.bodyFailed('line 2: tag "if" not closed'))).toBe('Не удалось сформировать текст письма: line 2: tag "if" not closed');
+    expect(translateServerMessage(t, TEMPLATE_MESSAGES.bodyFailed('line 2: tag "if" not closed'))).toBe(
+      'Не удалось сформировать текст письма: line 2: tag "if" not closed',
+    );
     expect(translateServerMessage(t, MESSAGES.required)).toBe(ru.t('server.required'));
     expect(translateServerMessage(t, 'Something new')).toBe('Something new');
   });

@@ -41,12 +41,22 @@ describe('integration list', () => {
     fireEvent.click(await find('confirm-ok'));
 
     // Sync is disabled at once, while the server has not answered yet.
-    await waitFor(async () => expect(within(await rowOf('Phones')).getByTestId('row-sync').hasAttribute('disabled')).toBe(true));
+    await waitFor(async () =>
+      expect(
+        within(await rowOf('Phones'))
+          .getByTestId('row-sync')
+          .hasAttribute('disabled'),
+      ).toBe(true),
+    );
     release();
     await waitFor(() => expect(screen.getAllByRole('alert').some((a) => a.textContent?.includes('Sync of "Phones" started'))).toBe(true));
     // The answer's row (merging) replaces the old one; sync stays disabled while it merges.
     await waitFor(async () => expect(statusOf(await rowOf('Phones'))).toBe('merging'));
-    expect(within(await rowOf('Phones')).getByTestId('row-sync').hasAttribute('disabled')).toBe(true);
+    expect(
+      within(await rowOf('Phones'))
+        .getByTestId('row-sync')
+        .hasAttribute('disabled'),
+    ).toBe(true);
     expect(api.calls.filter((c) => c.url.endsWith('/integration/2/sync') && c.method === 'POST')).toHaveLength(1);
 
     // The server finishes the sync: the list, polling while merging, shows the row active again.
@@ -54,7 +64,11 @@ describe('integration list', () => {
     api.integrations[1].status = 'active';
     await waitFor(async () => expect(statusOf(await rowOf('Phones'))).toBe('active'), { timeout: MERGING_POLL_MS * 3 });
     expect(api.calls.filter((c) => c.method === 'GET' && /\/integration\?/.test(c.url)).length).toBeGreaterThan(listCallsBefore);
-    expect(within(await rowOf('Phones')).getByTestId('row-sync').hasAttribute('disabled')).toBe(false);
+    expect(
+      within(await rowOf('Phones'))
+        .getByTestId('row-sync')
+        .hasAttribute('disabled'),
+    ).toBe(false);
   }, 15_000);
 });
 
@@ -82,7 +96,7 @@ describe('template form', () => {
     // Back to email: still empty.
     fireEvent.click(await find('form-field-type'));
     fireEvent.click(await screen.findByRole('option', { name: 'Email', hidden: true }));
-    expect((await find('form-field-subject') as HTMLInputElement).value).toBe('');
+    expect(((await find('form-field-subject')) as HTMLInputElement).value).toBe('');
     expect((screen.getByTestId('form-field-body_plain') as HTMLTextAreaElement).value).toBe('');
 
     // The form is 600 wide for text, 1600 for html and email (spec 9; Mantine writes px as rem: 1600 / 16).
@@ -100,7 +114,15 @@ describe('template form', () => {
     await act(async () => fireEvent.click(await find('form-submit')));
     await waitFor(() => expect(api.templates).toHaveLength(1));
     const sent = api.calls.find((c) => c.method === 'POST' && c.url.endsWith('/api/v1/template'))!;
-    expect(sent.body).toEqual({ type: 'text', name: 'Code', alias: null, note: null, subject: null, body: 'Your code: {{ contact.fields.code }}', body_plain: null });
+    expect(sent.body).toEqual({
+      type: 'text',
+      name: 'Code',
+      alias: null,
+      note: null,
+      subject: null,
+      body: 'Your code: {{ contact.fields.code }}',
+      body_plain: null,
+    });
   });
 });
 
@@ -115,7 +137,14 @@ describe('campaign form', () => {
     const api = fakeChannelsApi({
       templates: [HTML_TEMPLATE],
       senders: SENDERS,
-      campaignAnswer: () => json(422, { error: { code: 'validation_failed', message: MESSAGES.invalidForm, fields: { 'settings.0.sender_id': [mismatch], 'settings.0.to_address': [MESSAGES.invalidEmail] } } }),
+      campaignAnswer: () =>
+        json(422, {
+          error: {
+            code: 'validation_failed',
+            message: MESSAGES.invalidForm,
+            fields: { 'settings.0.sender_id': [mismatch], 'settings.0.to_address': [MESSAGES.invalidEmail] },
+          },
+        }),
     });
     renderApp(asApi(api), { path: '/campaign/create', signedIn: true });
     fireEvent.change(await find('form-field-name'), { target: { value: 'Spring' } });

@@ -3,7 +3,13 @@ import { ApiError } from '../../web/src/lib/api-error';
 import { buildLogPayload, ClientLogger } from '../../web/src/lib/client-log';
 import { orgLabelFromHost } from '@shared/tenant-host';
 
-const deps = () => ({ send: vi.fn(async () => undefined), env: 'production', url: () => 'http://acme.localhost/tag', userAgent: () => 'UA', now: () => Date.UTC(2026, 10, 1) });
+const deps = () => ({
+  send: vi.fn(async () => undefined),
+  env: 'production',
+  url: () => 'http://acme.localhost/tag',
+  userAgent: () => 'UA',
+  now: () => Date.UTC(2026, 10, 1),
+});
 
 describe('client error log', () => {
   it('builds {msg, env, level ERROR, args {stack, name, context, url, userAgent, timestamp}}', () => {

@@ -3,7 +3,14 @@ import { MESSAGES } from '@shared/messages';
 import { BULK_DELETE_MESSAGES } from '@shared/list';
 import { json, mockFetch, type FetchCall } from './helpers';
 
-export const USER = { id: 5, name: 'Ann Admin', username: 'ann', email: 'ann@acme.test', has_password: true, organization: { id: 2, name: 'Acme', domain: 'acme' } };
+export const USER = {
+  id: 5,
+  name: 'Ann Admin',
+  username: 'ann',
+  email: 'ann@acme.test',
+  has_password: true,
+  organization: { id: 2, name: 'Acme', domain: 'acme' },
+};
 
 const GUEST_INIT = {
   password_config: { min_length: 6, is_upper_required: true, is_lower_required: true, is_number_required: true, extra_characters: '!=@-+#$%^&*{}_' },
@@ -43,7 +50,8 @@ export function fakeApi(options: { orgMissing?: boolean; tags?: string[]; settin
     if (options.orgMissing) return json(404, { error: { code: 'org_not_found', message: MESSAGES.orgNotFound } });
     if (path === '/init/guest') return json(200, { data: { ...GUEST_INIT, settings: { ...GUEST_INIT.settings, ...options.settings } } });
     if (path === '/internal-auth/token-create') {
-      if (body.username === 'ann' && body.password === 'Secret1!') return json(200, { access_token: 'acc', refresh_token: 'ref', expires_in: 900, auth_type_id: 1 });
+      if (body.username === 'ann' && body.password === 'Secret1!')
+        return json(200, { access_token: 'acc', refresh_token: 'ref', expires_in: 900, auth_type_id: 1 });
       return json(401, { error: { code: 'invalid_credentials', message: MESSAGES.loginFailed } });
     }
     if (path === '/log') return json(201, { data: { id: 1 } });
@@ -57,7 +65,10 @@ export function fakeApi(options: { orgMissing?: boolean; tags?: string[]; settin
       const page = Number(url.searchParams.get('page') ?? 1);
       const size = Number(url.searchParams.get('page_size') ?? 10);
       const rows = tags.filter((t) => !search || t.name.toLowerCase().includes(search)).sort((a, b) => (a[key] < b[key] ? -dir : a[key] > b[key] ? dir : 0));
-      return json(200, { items: rows.slice((page - 1) * size, page * size), meta: { total: rows.length, page, page_size: size, total_pages: Math.ceil(rows.length / size) } });
+      return json(200, {
+        items: rows.slice((page - 1) * size, page * size),
+        meta: { total: rows.length, page, page_size: size, total_pages: Math.ceil(rows.length / size) },
+      });
     }
     if (path === '/tag' && call.method === 'POST') {
       const name = String(body.name ?? '').trim();
@@ -80,7 +91,10 @@ export function fakeApi(options: { orgMissing?: boolean; tags?: string[]; settin
     }
     if (path === '/tag/priorities') {
       const ids = body.ids as number[];
-      const slots = tags.filter((t) => ids.includes(t.id)).map((t) => t.priority).sort((a, b) => a - b);
+      const slots = tags
+        .filter((t) => ids.includes(t.id))
+        .map((t) => t.priority)
+        .sort((a, b) => a - b);
       ids.forEach((id, i) => {
         tags.find((t) => t.id === id)!.priority = slots[i];
       });

@@ -23,9 +23,14 @@ export function fakeAudienceApi(options: { fields?: Field[]; contacts?: Contact[
         const found = contacts.find((c) => c.id === Number(contact[1]));
         return found ? json(200, { data: found }) : json(404, { error: { code: 'not_found', message: 'Not found' } });
       }
-      if (path === '/dictionary/address-types') return list([{ id: 'email', title: 'Email' }, { id: 'phone', title: 'Phone' }]);
+      if (path === '/dictionary/address-types')
+        return list([
+          { id: 'email', title: 'Email' },
+          { id: 'phone', title: 'Phone' },
+        ]);
       if (path === '/dictionary/field-types') return list(['number', 'text', 'select', 'multiselect', 'boolean'].map((id) => ({ id, title: id })));
-      if (path === '/field' && call.method === 'POST') return json(201, { data: { id: 50, priority: 1, options: [], created_at: NOW, updated_at: NOW, ...(call.body as object) } });
+      if (path === '/field' && call.method === 'POST')
+        return json(201, { data: { id: 50, priority: 1, options: [], created_at: NOW, updated_at: NOW, ...(call.body as object) } });
     }
     return base.fn(call.url, { method: call.method, headers: call.headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
   });

@@ -58,7 +58,9 @@ const list = <T>(items: T[]) => json(200, { items, meta: { total: items.length, 
  * The shell's fake API plus a small in-memory /integration and /template: enough for the channel screens.
  * `hold` delays answers of matching calls until released (to look at the screen in between).
  */
-export function fakeChannelsApi(options: { integrations?: Integration[]; templates?: Template[]; senders?: Sender[]; campaignAnswer?: (body: unknown) => Response } = {}) {
+export function fakeChannelsApi(
+  options: { integrations?: Integration[]; templates?: Template[]; senders?: Sender[]; campaignAnswer?: (body: unknown) => Response } = {},
+) {
   const base = fakeApi();
   const integrations = (options.integrations ?? [SMTP, TWILIO]).map((i) => ({ ...i }));
   const templates = (options.templates ?? []).map((t) => ({ ...t }));
@@ -89,13 +91,16 @@ export function fakeChannelsApi(options: { integrations?: Integration[]; templat
     }
     if (path === '/template' && call.method === 'GET') return list(templates);
     if (path === '/sender' && call.method === 'GET') return list(senders);
-    if (path === '/campaign' && call.method === 'POST') return options.campaignAnswer?.(call.body) ?? json(201, { data: { id: nextId++, ...(call.body as object) } });
+    if (path === '/campaign' && call.method === 'POST')
+      return options.campaignAnswer?.(call.body) ?? json(201, { data: { id: nextId++, ...(call.body as object) } });
     return null;
   };
 
   const mock = mockFetch(async (call) => {
     for (const hold of holds) if (hold.match(call)) await hold.gate;
-    return handle(call) ?? base.fn(call.url, { method: call.method, headers: call.headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
+    return (
+      handle(call) ?? base.fn(call.url, { method: call.method, headers: call.headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) })
+    );
   });
 
   /** Holds matching calls until the returned function is called. */

@@ -23,7 +23,10 @@ const invalid = (fields: Record<string, string[]>) => json(422, { error: { code:
 /** A fake worker API for the identity screens: guest init (platform or organisation host), sign-up, reset, social. */
 export function identityApi(options: IdentityApiOptions = {}) {
   const organization = options.organization === undefined ? ORG : options.organization;
-  const signups = new Map<string, { id: string; status: SignupStatus; amount: number; currency: string; email: string; domain: string; checkout_url: string }>();
+  const signups = new Map<
+    string,
+    { id: string; status: SignupStatus; amount: number; currency: string; email: string; domain: string; checkout_url: string }
+  >();
   let paidAfterPolls = 0;
   const init = {
     password_config: { min_length: 6, is_upper_required: true, is_lower_required: true, is_number_required: true, extra_characters: '!=@-+#$%^&*{}_' },
@@ -59,7 +62,15 @@ export function identityApi(options: IdentityApiOptions = {}) {
       if (!organization && body.organization?.domain === 'taken') return invalid({ 'organization.domain': [MESSAGES.duplicate] });
       if (body.user?.email === 'used@x.test') return invalid({ 'user.email': [MESSAGES.duplicate] });
       const id = `s${signups.size + 1}`;
-      const view = { id, status: 'pending' as const, amount: 2900, currency: 'usd', email: body.user.email, domain: body.organization.domain, checkout_url: `http://localhost:8787/signup/checkout/${id}` };
+      const view = {
+        id,
+        status: 'pending' as const,
+        amount: 2900,
+        currency: 'usd',
+        email: body.user.email,
+        domain: body.organization.domain,
+        checkout_url: `http://localhost:8787/signup/checkout/${id}`,
+      };
       signups.set(id, view);
       return json(201, { data: view });
     }
@@ -102,10 +113,19 @@ export function identityApi(options: IdentityApiOptions = {}) {
     }
     if (path === '/demo') {
       if (!init.settings.demo) return json(404, { error: { code: 'not_found', message: MESSAGES.notFound } });
-      return json(200, { data: { reset_length: 6, reset_at: '2026-11-01T06:00:00.000Z', next_reset_at: '2026-11-01T12:00:00.000Z', login: 'demo@demo.test', password: 'Demo-2026!' } });
+      return json(200, {
+        data: {
+          reset_length: 6,
+          reset_at: '2026-11-01T06:00:00.000Z',
+          next_reset_at: '2026-11-01T12:00:00.000Z',
+          login: 'demo@demo.test',
+          password: 'Demo-2026!',
+        },
+      });
     }
     // The social callback's access token is valid too: rotation must happen because the page asks for it, not after a 401.
-    if (call.headers.authorization !== 'Bearer acc' && call.headers.authorization !== 'Bearer url-access') return json(401, { error: { code: 'unauthorized', message: MESSAGES.unauthorized } });
+    if (call.headers.authorization !== 'Bearer acc' && call.headers.authorization !== 'Bearer url-access')
+      return json(401, { error: { code: 'unauthorized', message: MESSAGES.unauthorized } });
     if (path === '/internal-user/me') return json(200, { data: USER });
     return json(404, { error: { code: 'not_found', message: MESSAGES.notFound } });
   };

@@ -211,7 +211,14 @@ describe('the console live client and the signed-in user', () => {
     const { fn } = mockFetch(() => json(200, {}));
     const services = makeServices(fn);
     const sockets: FakeSocket[] = [];
-    const user = (id: number) => ({ id, name: `u${id}`, username: `u${id}`, email: null, has_password: true, organization: { id: 1, name: 'Acme', domain: 'acme' } });
+    const user = (id: number) => ({
+      id,
+      name: `u${id}`,
+      username: `u${id}`,
+      email: null,
+      has_password: true,
+      organization: { id: 1, name: 'Acme', domain: 'acme' },
+    });
     signIn(services, { access: 'token-a', expiresInSec: 900 });
     services.store.set(currentUserAtom, user(1));
     const live = liveClientFor(services, {

@@ -35,37 +35,97 @@ describe('locale files', () => {
 
   it.each(LANGUAGES.filter((c) => c !== 'en'))('%s is translated, not an English copy', (code) => {
     // Brand names, abbreviations and words a language shares with English may stay the same; nothing else.
-    const sameEverywhere = ['app.name', 'list.columns.id', 'list.total',
+    const sameEverywhere = [
+      'app.name',
+      'list.columns.id',
+      'list.total',
       // channels: protocol and brand names, an example host name
-      'integrations.fields.tls', 'integrations.hints.serverExample', 'integrations.types.smtp', 'integrations.types.twilio', 'templates.types.html',
+      'integrations.fields.tls',
+      'integrations.hints.serverExample',
+      'integrations.types.smtp',
+      'integrations.types.twilio',
+      'templates.types.html',
       // broadcasts: SMS
-      'broadcasts.types.phone', 'messages.types.sms',
+      'broadcasts.types.phone',
+      'messages.types.sms',
       // dashboard: SMS, MB
-      'dashboard.series.sms', 'dashboard.mb',
+      'dashboard.series.sms',
+      'dashboard.mb',
     ];
     const cognates: Record<string, string[]> = {
-      de: ['nav.import', 'account.organization', 'home.organization', 'profile.organization', 'test.organization', 'tags.fields.name',
+      de: [
+        'nav.import',
+        'account.organization',
+        'home.organization',
+        'profile.organization',
+        'test.organization',
+        'tags.fields.name',
         // audience: Name, Tags, Tag, Integration, Browser, Status, Option
-        'contacts.fields.name', 'fields.fields.name', 'subscriptions.fields.name', 'imports.targets.name', 'contacts.fields.tags', 'contacts.filters.tags', 'imports.targets.tags', 'activityLog.entities.tag', 'activityLog.entities.integration', 'activityLog.fields.browser', 'imports.history.status', 'fields.optionLabel',
+        'contacts.fields.name',
+        'fields.fields.name',
+        'subscriptions.fields.name',
+        'imports.targets.name',
+        'contacts.fields.tags',
+        'contacts.filters.tags',
+        'imports.targets.tags',
+        'activityLog.entities.tag',
+        'activityLog.entities.integration',
+        'activityLog.fields.browser',
+        'imports.history.status',
+        'fields.optionLabel',
         // channels: Variable, Optional
-        'templates.placeholders.variable', 'campaigns.hints.toAddress',
+        'templates.placeholders.variable',
+        'campaigns.hints.toAddress',
         // broadcasts: Alias, Name, Status, Tags
-        'broadcasts.fields.alias', 'broadcasts.fields.name', 'broadcasts.fields.status', 'broadcasts.filter.tags', 'messages.fields.status',
+        'broadcasts.fields.alias',
+        'broadcasts.fields.name',
+        'broadcasts.fields.status',
+        'broadcasts.filter.tags',
+        'messages.fields.status',
         // engagement: Person, Link, Tracking
-        'engagement.classes.human', 'engagement.link', 'engagement.tracking',
+        'engagement.classes.human',
+        'engagement.link',
+        'engagement.tracking',
       ],
-      fr: ['nav.contacts', 'nav.messages', 'list.actions', 'account.organization', 'account.session', 'profile.organization', 'test.organization',
+      fr: [
+        'nav.contacts',
+        'nav.messages',
+        'list.actions',
+        'account.organization',
+        'account.session',
+        'profile.organization',
+        'test.organization',
         // audience: Contacts, Contact, Message, Action, Date, Type, Options, Option
-        'contacts.title', 'activityLog.entities.contact', 'imports.groups.contact', 'activityLog.entities.message', 'activityLog.fields.action', 'activityLog.fields.date', 'blacklist.fields.type', 'fields.fields.type', 'fields.fields.options', 'fields.optionLabel',
+        'contacts.title',
+        'activityLog.entities.contact',
+        'imports.groups.contact',
+        'activityLog.entities.message',
+        'activityLog.fields.action',
+        'activityLog.fields.date',
+        'blacklist.fields.type',
+        'fields.fields.type',
+        'fields.fields.options',
+        'fields.optionLabel',
         // channels: Active, Variable
-        'integrations.statuses.active', 'templates.placeholders.variable',
+        'integrations.statuses.active',
+        'templates.placeholders.variable',
         // broadcasts: Alias, Note, Type, Tags, Contact, Messages
-        'broadcasts.fields.alias', 'broadcasts.fields.note', 'broadcasts.fields.type', 'broadcasts.filter.tags', 'broadcasts.recipientColumns.contact',
-        'messages.fields.contact', 'messages.fields.type', 'messages.title', 'retention.messages',
+        'broadcasts.fields.alias',
+        'broadcasts.fields.note',
+        'broadcasts.fields.type',
+        'broadcasts.filter.tags',
+        'broadcasts.recipientColumns.contact',
+        'messages.fields.contact',
+        'messages.fields.type',
+        'messages.title',
+        'retention.messages',
         // engagement: Engagement, Contact, Console
-        'engagement.title', 'engagement.columns.contact', 'engagement.sources.console',
+        'engagement.title',
+        'engagement.columns.contact',
+        'engagement.sources.console',
         // dashboard: Contacts
-        'dashboard.series.contacts', 'dashboard.charts.contacts.title',
+        'dashboard.series.contacts',
+        'dashboard.charts.contacts.title',
       ],
       ro: ['nav.import', 'broadcasts.fields.alias', 'broadcasts.recipientColumns.contact', 'messages.fields.contact'],
       ru: [],
@@ -75,7 +135,9 @@ describe('locale files', () => {
         // channels: Variable
         'templates.placeholders.variable',
         // broadcasts: Alias, No, Error
-        'broadcasts.fields.alias', 'broadcasts.no', 'messages.fields.error',
+        'broadcasts.fields.alias',
+        'broadcasts.no',
+        'messages.fields.error',
         // dashboard: Megabytes
         'dashboard.series.megabytes',
       ],

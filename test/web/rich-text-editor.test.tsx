@@ -57,7 +57,22 @@ describe('rich-text editor component', () => {
   it('has the toolbar the spec lists', async () => {
     renderEditor('');
     await screen.findByTestId('rte-toolbar');
-    for (const id of ['bold', 'italic', 'underline', 'strikethrough', 'code', 'color', 'bullet', 'number', 'align-left', 'align-center', 'align-right', 'align-justify', 'link', 'image']) {
+    for (const id of [
+      'bold',
+      'italic',
+      'underline',
+      'strikethrough',
+      'code',
+      'color',
+      'bullet',
+      'number',
+      'align-left',
+      'align-center',
+      'align-right',
+      'align-justify',
+      'link',
+      'image',
+    ]) {
       expect(screen.getByTestId(`rte-${id}`), id).toBeTruthy();
     }
     const blocks = [...(screen.getByTestId('rte-block') as HTMLSelectElement).options].map((o) => o.value);

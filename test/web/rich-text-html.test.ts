@@ -112,7 +112,9 @@ describe('rich-text HTML round trip (load -> save gives the same HTML)', () => {
   });
 
   it('cleanHtml drops editor classes and white-space styles; unescapeLiquid only touches Liquid tags', () => {
-    expect(cleanHtml('<p class="x" dir="ltr"><span style="white-space: pre-wrap;">a</span><b><strong class="y">b</strong></b></p>')).toBe('<p>a<strong>b</strong></p>');
+    expect(cleanHtml('<p class="x" dir="ltr"><span style="white-space: pre-wrap;">a</span><b><strong class="y">b</strong></b></p>')).toBe(
+      '<p>a<strong>b</strong></p>',
+    );
     expect(unescapeLiquid('a &gt; b {{ x | default: "&lt;none&gt;" }} {% if a &gt; 1 %}')).toBe('a &gt; b {{ x | default: "<none>" }} {% if a > 1 %}');
   });
 });
@@ -181,7 +183,9 @@ describe('rich-text toolbar actions (load -> edit -> save)', () => {
     load(editor, linked);
     editor.update(
       () => {
-        const node = $getRoot().getAllTextNodes().find((n) => n.getTextContent() === 'world')!;
+        const node = $getRoot()
+          .getAllTextNodes()
+          .find((n) => n.getTextContent() === 'world')!;
         node.select(2, 2); // the cursor inside the link
         expect($readToolbarState().link).toBe('https://example.com/a');
         $setLink('{{ unsubscribe_url }}');
@@ -194,7 +198,9 @@ describe('rich-text toolbar actions (load -> edit -> save)', () => {
   });
 
   it('image by URL at the cursor', () => {
-    expect(edited('world', () => $insertImage(' https://example.com/logo.png ', 'Logo'))).toBe('<p>Hello <img src="https://example.com/logo.png" alt="Logo"></p>');
+    expect(edited('world', () => $insertImage(' https://example.com/logo.png ', 'Logo'))).toBe(
+      '<p>Hello <img src="https://example.com/logo.png" alt="Logo"></p>',
+    );
   });
 
   it('placeholder text at the cursor', () => {

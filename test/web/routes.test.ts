@@ -132,7 +132,11 @@ describe('navigation', () => {
   const t = consoleRouteTable(runtimeSettingsOf(null));
 
   it('shows only entries whose group has an existing route; Contacts leads to /contact', () => {
-    expect(visibleMainNav(t).map((e) => [e.key, e.href]).slice(0, 2)).toEqual([
+    expect(
+      visibleMainNav(t)
+        .map((e) => [e.key, e.href])
+        .slice(0, 2),
+    ).toEqual([
       ['home', '/'],
       ['contacts', '/contact'],
     ]);
@@ -178,10 +182,22 @@ describe('section tabs', () => {
   const t = consoleRouteTable(runtimeSettingsOf(null));
   it("list every existing section of a page's group, so tags, fields, the blacklist and senders are one click away", () => {
     const keys = (section: Parameters<typeof groupSections>[1]) => groupSections(t, section).map((s) => `${s.key} ${s.href}`);
-    expect(keys('tags')).toEqual(['contacts /contact', 'tags /tag', 'fields /field', 'import /contact/import', 'blacklist /blacklist', 'subscriptions /subscription']);
+    expect(keys('tags')).toEqual([
+      'contacts /contact',
+      'tags /tag',
+      'fields /field',
+      'import /contact/import',
+      'blacklist /blacklist',
+      'subscriptions /subscription',
+    ]);
     expect(keys('senders')).toEqual(['integrations /integration', 'senders /sender']);
     expect(keys('broadcasts')).toEqual(['templates /template', 'campaigns /campaign', 'broadcasts /broadcast']);
     expect(keys('messages')).toEqual(['messages /message']);
-    expect(groupSections(t.filter((r) => r.name !== 'field_list'), 'tags').map((s) => s.key)).not.toContain('fields');
+    expect(
+      groupSections(
+        t.filter((r) => r.name !== 'field_list'),
+        'tags',
+      ).map((s) => s.key),
+    ).not.toContain('fields');
   });
 });

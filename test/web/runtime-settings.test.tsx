@@ -20,7 +20,13 @@ describe('console runtime settings', () => {
 
   it('fills what an older server does not send with the build values', () => {
     const settings = runtimeSettingsOf({ settings: { 'api.baseUrl': 'https://api.relay.example', removingPageSize: 7 } as never });
-    expect(settings).toMatchObject({ apiBaseUrl: 'https://api.relay.example/api/v1', apiOrigin: 'https://api.relay.example', removingPageSize: 7, updatesInterval: 120_000, logUrl: '/api/v1/log' });
+    expect(settings).toMatchObject({
+      apiBaseUrl: 'https://api.relay.example/api/v1',
+      apiOrigin: 'https://api.relay.example',
+      removingPageSize: 7,
+      updatesInterval: 120_000,
+      logUrl: '/api/v1/log',
+    });
     expect(runtimeSettingsOf(null)).toMatchObject({ apiBaseUrl: '/api/v1', staticPages: ['terms', 'privacy'], disabledRoutes: [], dialogEnabled: true });
   });
 

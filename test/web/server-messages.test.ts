@@ -10,7 +10,12 @@ import { senderMismatchMessage, TEMPLATE_MESSAGES } from '@shared/contracts/temp
 
 async function translator(language: string) {
   const i18n = createInstance();
-  await i18n.init({ showSupportNotice: false, lng: language, fallbackLng: false, resources: { [language]: { translation: LOCALES[language as keyof typeof LOCALES] } } });
+  await i18n.init({
+    showSupportNotice: false,
+    lng: language,
+    fallbackLng: false,
+    resources: { [language]: { translation: LOCALES[language as keyof typeof LOCALES] } },
+  });
   return i18n.t.bind(i18n) as (key: string, options?: Record<string, unknown>) => string;
 }
 

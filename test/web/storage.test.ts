@@ -39,7 +39,12 @@ describe('list preferences', () => {
     const storage = memoryStorage();
     const key = listPreferencesKey(1, 1, 'tag');
     writeListPreferences(storage, key, { search: 'vip', itemsPerPage: 25, sortBy: [{ key: 'name', order: 'desc' }], status: 'active' });
-    expect(JSON.parse(storage.getItem('dataTable:1:1:tag')!)).toEqual({ search: 'vip', itemsPerPage: 25, sortBy: [{ key: 'name', order: 'desc' }], status: 'active' });
+    expect(JSON.parse(storage.getItem('dataTable:1:1:tag')!)).toEqual({
+      search: 'vip',
+      itemsPerPage: 25,
+      sortBy: [{ key: 'name', order: 'desc' }],
+      status: 'active',
+    });
     expect(readListPreferences(storage, key)).toEqual({ search: 'vip', itemsPerPage: 25, sortBy: [{ key: 'name', order: 'desc' }], status: 'active' });
   });
 
@@ -53,7 +58,14 @@ describe('list preferences', () => {
   it('fall back to defaults for unknown page sizes or sort keys', () => {
     const defaults = { sortBy: { key: 'priority', order: 'asc' as const }, sortKeys: ['priority', 'name'] };
     expect(resolvePreferences({}, defaults)).toMatchObject({ search: '', itemsPerPage: 10, sortBy: [{ key: 'priority', order: 'asc' }] });
-    expect(resolvePreferences({ itemsPerPage: 7, sortBy: [{ key: 'bogus', order: 'asc' }] }, defaults)).toMatchObject({ itemsPerPage: 10, sortBy: [{ key: 'priority', order: 'asc' }] });
-    expect(resolvePreferences({ itemsPerPage: 50, sortBy: [{ key: 'name', order: 'desc' }], search: 'x' }, defaults)).toMatchObject({ itemsPerPage: 50, sortBy: [{ key: 'name', order: 'desc' }], search: 'x' });
+    expect(resolvePreferences({ itemsPerPage: 7, sortBy: [{ key: 'bogus', order: 'asc' }] }, defaults)).toMatchObject({
+      itemsPerPage: 10,
+      sortBy: [{ key: 'priority', order: 'asc' }],
+    });
+    expect(resolvePreferences({ itemsPerPage: 50, sortBy: [{ key: 'name', order: 'desc' }], search: 'x' }, defaults)).toMatchObject({
+      itemsPerPage: 50,
+      sortBy: [{ key: 'name', order: 'desc' }],
+      search: 'x',
+    });
   });
 });

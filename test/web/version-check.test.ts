@@ -14,7 +14,12 @@ describe('semver compare', () => {
 });
 
 describe('version check', () => {
-  const deps = (storage = memoryStorage()) => ({ storage, reload: vi.fn(), currentUrl: () => 'https://acme.example.com/tag?search=a#x', now: () => 1700000000000 });
+  const deps = (storage = memoryStorage()) => ({
+    storage,
+    reload: vi.fn(),
+    currentUrl: () => 'https://acme.example.com/tag?search=a#x',
+    now: () => 1700000000000,
+  });
 
   it('only stores the version when none is stored', () => {
     const d = deps();

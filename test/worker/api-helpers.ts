@@ -37,11 +37,7 @@ export async function create<T = any>(s: Session, entity: string, json: unknown)
 
 /** Lists and expects 200. */
 export async function list<T = any>(s: Session, entity: string, query = '') {
-  const res = await api<{ items: T[]; meta: { total: number; page: number; page_size: number; total_pages: number } }>(
-    s,
-    'GET',
-    `/${entity}${query}`,
-  );
+  const res = await api<{ items: T[]; meta: { total: number; page: number; page_size: number; total_pages: number } }>(s, 'GET', `/${entity}${query}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
@@ -55,5 +51,9 @@ export function expect422(res: { status: number; body: any }, fields: Record<str
 
 /** Raw rows straight from D1, bypassing the API. */
 export async function rows<T = Record<string, unknown>>(query: string, ...params: unknown[]): Promise<T[]> {
-  return (await env.DB.prepare(query).bind(...params).all<T>()).results;
+  return (
+    await env.DB.prepare(query)
+      .bind(...params)
+      .all<T>()
+  ).results;
 }

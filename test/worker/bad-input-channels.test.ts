@@ -35,7 +35,15 @@ describe('channel endpoints never answer malformed input with a 500', () => {
       const broken = await call(o.org, `/api/v1${path}`, { method, token: o.token, headers: { 'content-type': 'application/json' }, body: '{"name": ' });
       expect(broken.status, `${method} ${path} malformed JSON`).toBe(400);
     }
-    for (const path of ['/integration/abc', '/integration/0/sync', '/integration/-1/test', '/template/1e3/preview', '/template/x/attachment', `/template/${template.id}/attachment/zz`, '/message/9999999999999999999']) {
+    for (const path of [
+      '/integration/abc',
+      '/integration/0/sync',
+      '/integration/-1/test',
+      '/template/1e3/preview',
+      '/template/x/attachment',
+      `/template/${template.id}/attachment/zz`,
+      '/message/9999999999999999999',
+    ]) {
       const get = path.includes('attachment/zz') || path.startsWith('/message') || path === '/integration/abc';
       const res = get ? await o.api('GET', path) : await o.api('POST', path, {});
       expect(res.status, path).toBe(404);

@@ -20,7 +20,11 @@ describe('malformed input is a clear 4xx, never a 500', () => {
   it('malformed JSON', async () => {
     const res = await call('bad', '/api/v1/tag', { method: 'POST', token, body: '{"name": ', headers: { 'content-type': 'application/json' } });
     await expectClientError(res, 400, 'invalid_json');
-    const login = await call('bad', '/api/v1/internal-auth/token-create', { method: 'POST', body: 'not json', headers: { 'content-type': 'application/json' } });
+    const login = await call('bad', '/api/v1/internal-auth/token-create', {
+      method: 'POST',
+      body: 'not json',
+      headers: { 'content-type': 'application/json' },
+    });
     await expectClientError(login, 400, 'invalid_json');
   });
 

@@ -84,7 +84,9 @@ export async function createTemplate(o: Org, input: Record<string, unknown>) {
 
 /** Inserts a contact with addresses directly in D1 (the contact API belongs to another module). */
 export async function insertContact(orgId: number, name: string, addresses: { type: string; value: string }[] = [], note: string | null = null) {
-  const contact = await env.DB.prepare('INSERT INTO contacts (org_id, name, note) VALUES (?, ?, ?) RETURNING id').bind(orgId, name, note).first<{ id: number }>();
+  const contact = await env.DB.prepare('INSERT INTO contacts (org_id, name, note) VALUES (?, ?, ?) RETURNING id')
+    .bind(orgId, name, note)
+    .first<{ id: number }>();
   let position = 0;
   for (const a of addresses) {
     await env.DB.prepare('INSERT INTO contact_addresses (org_id, contact_id, type, value, position) VALUES (?, ?, ?, ?, ?)')

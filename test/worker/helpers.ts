@@ -7,9 +7,7 @@ export const PASSWORD = 'Secret-123';
 
 /** Creates an organisation with one user; returns their ids. */
 export async function createOrg(domain: string, username = `owner@${domain}.test`) {
-  const org = await env.DB.prepare('INSERT INTO organizations (name, domain) VALUES (?, ?) RETURNING id')
-    .bind(`${domain} Inc`, domain)
-    .first<{ id: number }>();
+  const org = await env.DB.prepare('INSERT INTO organizations (name, domain) VALUES (?, ?) RETURNING id').bind(`${domain} Inc`, domain).first<{ id: number }>();
   const user = await env.DB.prepare('INSERT INTO users (org_id, name, username, email, password_hash) VALUES (?, ?, ?, ?, ?) RETURNING id')
     .bind(org!.id, `${domain} owner`, username, username, await hashPassword(PASSWORD))
     .first<{ id: number }>();

@@ -24,8 +24,16 @@ async function deliverStripeEvent(type: string, signupId: string, paymentStatus:
     created: Math.floor(Date.now() / 1000),
     data: { object: { id: `cs_test_${signupId.slice(0, 8)}`, object: 'checkout.session', client_reference_id: signupId, payment_status: paymentStatus } },
   });
-  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: WEBHOOK_SECRET, cryptoProvider: Stripe.createSubtleCryptoProvider() });
-  return platform('/api/v1/signup/stripe-webhook', { method: 'POST', body: payload, headers: { 'content-type': 'application/json', 'stripe-signature': signature } });
+  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret: WEBHOOK_SECRET,
+    cryptoProvider: Stripe.createSubtleCryptoProvider(),
+  });
+  return platform('/api/v1/signup/stripe-webhook', {
+    method: 'POST',
+    body: payload,
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+  });
 }
 
 const demoSignIn = (headers: Record<string, string> = {}, password = DEMO_PASSWORD) =>
@@ -140,7 +148,10 @@ const BODIES: [string, string | undefined][] = [
   ['application/json', '"str"'],
   ['application/json', '123'],
   ['application/json', '{"a":1}'],
-  ['application/json', '{"code":123,"password":[],"email":{"x":1},"note":5,"name":null,"ids":"x","action":"link","confirm":7,"access_token":1,"auth_type_id":"1"}'],
+  [
+    'application/json',
+    '{"code":123,"password":[],"email":{"x":1},"note":5,"name":null,"ids":"x","action":"link","confirm":7,"access_token":1,"auth_type_id":"1"}',
+  ],
   ['application/json', `{"email":"${'a'.repeat(100_000)}","code":"${'b'.repeat(100_000)}"}`],
   ['application/json', '{"ids":[1,2,3]}'],
   ['application/json', JSON.stringify({ access_token: 'x', auth_type_id: 1e300 })],
@@ -157,7 +168,8 @@ async function serverErrors(send: Send, routes: [string, string][]): Promise<str
     for (const [contentType, body] of method === 'GET' ? BODIES.slice(0, 1) : BODIES) {
       const res = await send(method, path, contentType, method === 'GET' ? undefined : body);
       const text = await res.text();
-      if (res.status >= 500) failures.push(`${method} ${path.slice(0, 80)} [${contentType}] ${String(body).slice(0, 40)} -> ${res.status} ${text.slice(0, 120)}`);
+      if (res.status >= 500)
+        failures.push(`${method} ${path.slice(0, 80)} [${contentType}] ${String(body).slice(0, 40)} -> ${res.status} ${text.slice(0, 120)}`);
     }
   }
   return failures;
@@ -197,14 +209,20 @@ describe('the last login method and the last member', () => {
     await setSignup({ 'signup.enabled': true, 'signup.active': true });
     const view = await startSignup('hash-copy');
     expect((await platform(`/api/v1/signup/${view.id}/test-payment`, { method: 'POST' })).status).toBe(200);
-    const mail = await env.DB.prepare("SELECT text FROM system_mails WHERE subject = 'Complete your registration' AND to_address = 'ada@hash-copy.test'").first<{ text: string }>();
+    const mail = await env.DB.prepare(
+      "SELECT text FROM system_mails WHERE subject = 'Complete your registration' AND to_address = 'ada@hash-copy.test'",
+    ).first<{ text: string }>();
     const code = decodeURIComponent(/code=([^\s]+)/.exec(mail!.text)![1]);
     const done = await call('hash-copy', '/api/v1/internal-user/sign-complete', { method: 'POST', json: { code } });
     expect(done.status).toBe(200);
     expect(await count("SELECT count(*) AS n FROM signups WHERE id = ? AND password_hash = ''", view.id)).toBe(1);
     const { access_token } = (await done.json()) as { access_token: string };
     const user = await env.DB.prepare("SELECT id FROM users WHERE username = 'ada@hash-copy.test'").first<{ id: number }>();
-    const gone = await call('hash-copy', `/api/v1/internal-user/${user!.id}`, { method: 'DELETE', token: access_token, json: { confirm: 'ada@hash-copy.test' } });
+    const gone = await call('hash-copy', `/api/v1/internal-user/${user!.id}`, {
+      method: 'DELETE',
+      token: access_token,
+      json: { confirm: 'ada@hash-copy.test' },
+    });
     expect(gone.status).toBe(200);
     expect(await count('SELECT count(*) AS n FROM signups WHERE id = ?', view.id)).toBe(0);
   });
@@ -289,14 +307,16 @@ describe('malformed input never answers 500', () => {
 
   it('on the platform and operator routes', async () => {
     await setSignup({ 'signup.enabled': true, 'signup.active': false });
-    const bare = (auth?: string): Send => (method, path, contentType, body) =>
-      exports.default.fetch(
-        new Request(`http://localhost:8787${path}`, {
-          method,
-          headers: { host: 'localhost:8787', 'content-type': contentType, ...(auth ? { authorization: auth } : {}) },
-          body,
-        }),
-      );
+    const bare =
+      (auth?: string): Send =>
+      (method, path, contentType, body) =>
+        exports.default.fetch(
+          new Request(`http://localhost:8787${path}`, {
+            method,
+            headers: { host: 'localhost:8787', 'content-type': contentType, ...(auth ? { authorization: auth } : {}) },
+            body,
+          }),
+        );
     const guest = await serverErrors(bare(), [
       ['POST', '/api/v1/signup'],
       ['POST', '/api/v1/pre-registration'],
@@ -323,7 +343,17 @@ describe('malformed input never answers 500', () => {
 
   it('on odd hosts, X-ORG values, API-key headers and bearer tokens', async () => {
     const org = await createOrg('review-hdr');
-    const hosts = ['', 'localhost', '.localhost', 'a..b.c', '[::1]:8787', '127.0.0.1:8787', 'REVIEW-HDR.localhost', 'review-hdr.localhost.', `${'x'.repeat(300)}.localhost`];
+    const hosts = [
+      '',
+      'localhost',
+      '.localhost',
+      'a..b.c',
+      '[::1]:8787',
+      '127.0.0.1:8787',
+      'REVIEW-HDR.localhost',
+      'review-hdr.localhost.',
+      `${'x'.repeat(300)}.localhost`,
+    ];
     const xOrgs = [undefined, 'review-hdr', 'REVIEW-HDR', ' ', 'a'.repeat(70), '~demo-x'];
     const keys = [undefined, ':', 'a:', ':b', `${org.username}:`, `${'x'.repeat(2000)}:y`, `${org.username}:rk_${'a'.repeat(43)}`];
     const failures: string[] = [];

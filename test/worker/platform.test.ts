@@ -60,9 +60,7 @@ describe('cron housekeeping', () => {
     const { username } = await createOrg('cron');
     const live = await signIn('cron', username);
     await signIn('cron', username);
-    await env.DB.prepare(
-      "UPDATE sessions SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = (SELECT id FROM sessions ORDER BY rowid DESC LIMIT 1)",
-    ).run();
+    await env.DB.prepare("UPDATE sessions SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = (SELECT id FROM sessions ORDER BY rowid DESC LIMIT 1)").run();
     await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES ('old', 1, 3), ('fresh', ?, 1)")
       .bind(Math.floor(Date.now() / 1000))
       .run();

@@ -42,7 +42,11 @@ describe('security headers', () => {
     const unauthorised = await call('hdr', '/api/v1/tag');
     expect(unauthorised.status).toBe(401);
     expectBaseHeaders(unauthorised);
-    const malformed = await call('hdr', '/api/v1/internal-auth/token-create', { method: 'POST', body: '{not json', headers: { 'content-type': 'application/json' } });
+    const malformed = await call('hdr', '/api/v1/internal-auth/token-create', {
+      method: 'POST',
+      body: '{not json',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBeGreaterThanOrEqual(400);
     expect(malformed.status).toBeLessThan(500);
     expectBaseHeaders(malformed);
@@ -81,6 +85,6 @@ describe('security headers', () => {
   it('add HSTS over https only', async () => {
     const res = await exports.default.fetch(new Request('https://hdr.localhost/', { headers: { host: 'hdr.localhost' } }));
     expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
-    expect(res.headers.get('content-security-policy')).toContain('connect-src \'self\' wss://hdr.localhost');
+    expect(res.headers.get('content-security-policy')).toContain("connect-src 'self' wss://hdr.localhost");
   });
 });

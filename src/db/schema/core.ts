@@ -25,7 +25,9 @@ export const users = sqliteTable(
   'users',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    orgId: integer('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     /** The login: an email address or, in simple-sign mode, a username. Stored lower-cased. */
     username: text('username').notNull(),
@@ -43,8 +45,12 @@ export const sessions = sqliteTable(
   'sessions',
   {
     id: text('id').primaryKey(),
-    orgId: integer('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     authTypeId: integer('auth_type_id').notNull(),
     /** SHA-256 of the current refresh token; the token itself is never stored. */
     refreshHash: text('refresh_hash').notNull().unique(),
@@ -65,7 +71,9 @@ export const tags = sqliteTable(
   'tags',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    orgId: integer('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     priority: integer('priority').notNull().default(0),
     ...timestamps,
@@ -82,7 +90,9 @@ export const clientLogs = sqliteTable(
   'client_logs',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    orgId: integer('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
     userId: integer('user_id'),
     msg: text('msg').notNull(),
     env: text('env').notNull(),

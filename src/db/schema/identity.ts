@@ -66,8 +66,12 @@ export const oneTimeCodes = sqliteTable(
   'one_time_codes',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    orgId: integer('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** password_reset or sign_complete. */
     purpose: text('purpose').notNull(),
     codeHash: text('code_hash').notNull().unique(),
@@ -83,8 +87,12 @@ export const socialAccounts = sqliteTable(
   'social_accounts',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    orgId: integer('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     provider: text('provider').notNull(),
     subject: text('subject').notNull(),
     email: text('email'),
@@ -100,7 +108,9 @@ export const socialAccounts = sqliteTable(
 /** An OAuth authorisation in flight: what to do when the provider sends the browser back. Single use. */
 export const oauthStates = sqliteTable('oauth_states', {
   stateHash: text('state_hash').primaryKey(),
-  orgId: integer('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+  orgId: integer('org_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
   provider: text('provider').notNull(),
   /** login or link. */
   action: text('action').notNull(),
@@ -124,8 +134,12 @@ export const apiKeys = sqliteTable(
   'api_keys',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    orgId: integer('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** The key's visible prefix, so a person can tell keys apart without the secret. */
     name: text('name').notNull(),
     note: text('note'),

@@ -29,7 +29,9 @@ export function parseKeyRing(text: string | undefined): readonly KeyEntry[] {
       return KEY_ID.test(id) ? { id, secret: part.slice(colon + 1) } : { id: 'k0', secret: part };
     });
   if (entries.length === 0 || entries.some((e) => e.secret.length < 32)) {
-    throw new Error('SECRETS_KEY must be set to `<id>:<secret>` entries with secrets of at least 32 characters (wrangler secret put SECRETS_KEY, or .dev.vars locally)');
+    throw new Error(
+      'SECRETS_KEY must be set to `<id>:<secret>` entries with secrets of at least 32 characters (wrangler secret put SECRETS_KEY, or .dev.vars locally)',
+    );
   }
   lastRing = { text, entries };
   return entries;
@@ -44,13 +46,7 @@ export async function deriveKey(
 ) {
   const base = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveKey']);
   const derived = algorithm.name === 'HMAC' ? { ...algorithm, length: 256 } : algorithm;
-  return crypto.subtle.deriveKey(
-    { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: encoder.encode(purpose) },
-    base,
-    derived,
-    false,
-    usages,
-  );
+  return crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: encoder.encode(purpose) }, base, derived, false, usages);
 }
 
 const aesKey = (secret: string, usage: 'encrypt' | 'decrypt') => deriveKey(secret, 'relay/secret-box', { name: 'AES-GCM', length: 256 }, [usage]);

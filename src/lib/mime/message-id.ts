@@ -6,7 +6,12 @@ const OURS = /^<?relay-(\d+)@([^>\s]+)>?$/i;
 /** The domain part of an email address, lowercased; '' when there is none. */
 export function domainOf(address: string): string {
   const at = address.lastIndexOf('@');
-  return at < 0 ? '' : address.slice(at + 1).trim().toLowerCase();
+  return at < 0
+    ? ''
+    : address
+        .slice(at + 1)
+        .trim()
+        .toLowerCase();
 }
 
 /**

@@ -31,7 +31,12 @@ function base64Bytes(value: string): Uint8Array | null {
  * True when `header` is Twilio's signature of this request. crypto.subtle.verify compares in constant time, so
  * how much of a forged signature matched never shows in the answer's timing.
  */
-export async function validTwilioSignature(authToken: string, url: string, params: Iterable<[string, string]>, header: string | null | undefined): Promise<boolean> {
+export async function validTwilioSignature(
+  authToken: string,
+  url: string,
+  params: Iterable<[string, string]>,
+  header: string | null | undefined,
+): Promise<boolean> {
   const signature = header ? base64Bytes(header) : null;
   if (signature?.length !== 20 || !authToken) return false;
   return crypto.subtle.verify('HMAC', await hmacKey(authToken, 'verify'), signature, encoder.encode(signedText(url, params)));

@@ -41,7 +41,11 @@ function expectSuccess(reply: SmtpReply, user: string): SmtpReply {
   if (reply.code === 235) return reply;
   if (reply.code === 538) {
     // RFC 4954: "Encryption required for requested authentication mechanism".
-    throw new SmtpError('auth_unavailable', `The server allows login only over an encrypted connection: turn on TLS (STARTTLS) or SSL. ${formatReply(reply)}`, reply);
+    throw new SmtpError(
+      'auth_unavailable',
+      `The server allows login only over an encrypted connection: turn on TLS (STARTTLS) or SSL. ${formatReply(reply)}`,
+      reply,
+    );
   }
   if (reply.code >= 400 && reply.code < 500) {
     return fail(reply, `The server could not check the credentials right now (temporary): ${formatReply(reply)}`);

@@ -103,7 +103,11 @@ export class SmtpConnection {
       throw new SmtpError('invalid_config', `Connections to ${options.host}:${options.port} are not allowed: ${messageOf(error)}.${port25}`);
     }
     try {
-      await withTimeout(socket.opened, timeouts.connect, () => new SmtpError('timeout', `no connection to ${options.host}:${options.port} within ${Math.round(timeouts.connect / 1000)} s`));
+      await withTimeout(
+        socket.opened,
+        timeouts.connect,
+        () => new SmtpError('timeout', `no connection to ${options.host}:${options.port} within ${Math.round(timeouts.connect / 1000)} s`),
+      );
     } catch (error) {
       socket.close().catch(() => {});
       if (error instanceof SmtpError) throw error;

@@ -59,10 +59,7 @@ export class ReplyReader {
     this.pending ??= this.reader.read();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new SmtpError('timeout', `no reply to ${what} within ${Math.round(timeoutMs / 1000)} s`)),
-        timeoutMs,
-      );
+      timer = setTimeout(() => reject(new SmtpError('timeout', `no reply to ${what} within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
     });
     let result: ReadableStreamReadResult<Uint8Array>;
     try {

@@ -79,7 +79,12 @@ interface Open {
 }
 
 /** RFC 2920: [content of the previous message +] [RSET +] MAIL + RCPT... + DATA in one write, then read all replies. */
-async function pipelined(conn: SmtpConnection, items: SmtpItem[], results: (SmtpDelivery | null)[], onAccepted?: (index: number) => void | Promise<void>): Promise<SmtpError | null> {
+async function pipelined(
+  conn: SmtpConnection,
+  items: SmtpItem[],
+  results: (SmtpDelivery | null)[],
+  onAccepted?: (index: number) => void | Promise<void>,
+): Promise<SmtpError | null> {
   let open: Open | null = null;
   let next = 0;
   let bodySent: Open | null = null;
@@ -118,7 +123,12 @@ async function pipelined(conn: SmtpConnection, items: SmtpItem[], results: (Smtp
 }
 
 /** Without PIPELINING: each command waits for its reply before the next goes out. */
-async function oneByOne(conn: SmtpConnection, items: SmtpItem[], results: (SmtpDelivery | null)[], onAccepted?: (index: number) => void | Promise<void>): Promise<SmtpError | null> {
+async function oneByOne(
+  conn: SmtpConnection,
+  items: SmtpItem[],
+  results: (SmtpDelivery | null)[],
+  onAccepted?: (index: number) => void | Promise<void>,
+): Promise<SmtpError | null> {
   let bodySent: Open | null = null;
   try {
     for (let index = 0; index < items.length; index++) {
@@ -277,9 +287,7 @@ function lostConnection(conn: SmtpConnection, error: unknown, bodySent: Open | n
   const lost = error instanceof SmtpError ? error : new SmtpError('connection_lost', String(error));
   if (bodySent && !bodySent.discard && !results[bodySent.index]) {
     const error =
-      lost.kind === 'rejected'
-        ? lost.message
-        : `The connection was lost after the message content was sent (${lost.message}); it may not have been delivered.`;
+      lost.kind === 'rejected' ? lost.message : `The connection was lost after the message content was sent (${lost.message}); it may not have been delivered.`;
     results[bodySent.index] = { ...failed(error, true), reply: lost.reply };
   }
   return lost;

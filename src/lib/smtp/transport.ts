@@ -143,7 +143,11 @@ export class SmtpTransport implements Transport {
       [returnPath, 'return path'],
     ].find(([address]) => !isValidAddress(address));
     if (invalid) {
-      return { item: null, messageId, failure: { ok: false, retryable: false, error: `The ${invalid[1]} address "${invalid[0]}" is not a valid email address.` } };
+      return {
+        item: null,
+        messageId,
+        failure: { ok: false, retryable: false, error: `The ${invalid[1]} address "${invalid[0]}" is not a valid email address.` },
+      };
     }
     try {
       const data = buildEmail({

@@ -44,7 +44,8 @@ export function renderLiquid(templates: Template[], scope: object, maxOutputByte
   const stepLimit = {
     use() {},
     check() {
-      if (++steps > RENDER_LIMITS.steps) throw new LiquidTemplateError(`the template takes more than ${RENDER_LIMITS.steps} steps to render (a loop that is too long?)`);
+      if (++steps > RENDER_LIMITS.steps)
+        throw new LiquidTemplateError(`the template takes more than ${RENDER_LIMITS.steps} steps to render (a loop that is too long?)`);
     },
   };
   const emitter = new BoundedEmitter(maxOutputBytes);

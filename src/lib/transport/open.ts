@@ -133,20 +133,39 @@ export function openTransport(integration: TransportIntegration, env: TransportE
  * "Test connection" for an integration: SMTP connects, encrypts and logs in; Twilio lists one page of phone numbers
  * with the credentials. Reports { ok, code, message, server_reply }; never throws.
  */
-export async function testIntegrationConnection(integration: TransportIntegration, env: TransportEnv = {}, options: TransportOptions = {}): Promise<ConnectionTestResult> {
+export async function testIntegrationConnection(
+  integration: TransportIntegration,
+  env: TransportEnv = {},
+  options: TransportOptions = {},
+): Promise<ConnectionTestResult> {
   try {
     if (integration.type === 'smtp') return await testSmtpConnection(smtpOptionsOf(integration, env, options));
     if (integration.type === 'twilio') {
       const account = twilioAccountOf(integration, env, options);
-      const numbers = await listIncomingPhoneNumbers(account.sid, account.token, { apiBase: account.apiBase, timeoutMs: account.timeoutMs, firstPageOnly: true });
-      return { ok: true, code: 'ok', message: `Twilio accepted the credentials; phone numbers of the account were listed (${numbers.length} on the first page).`, server_reply: null };
+      const numbers = await listIncomingPhoneNumbers(account.sid, account.token, {
+        apiBase: account.apiBase,
+        timeoutMs: account.timeoutMs,
+        firstPageOnly: true,
+      });
+      return {
+        ok: true,
+        code: 'ok',
+        message: `Twilio accepted the credentials; phone numbers of the account were listed (${numbers.length} on the first page).`,
+        server_reply: null,
+      };
     }
     return { ok: false, code: 'invalid_config', message: `Unknown integration type "${integration.type}".`, server_reply: null };
   } catch (error) {
     if (error instanceof TransportConfigError) return { ok: false, code: 'invalid_config', message: error.message, server_reply: null };
     if (error instanceof TwilioError) {
-      const code = error.status === 401 || error.status === 403 ? 'auth_failed' : error.status === 0 ? (error.retryable ? 'unreachable' : 'invalid_config') : 'rejected';
-      return { ok: false, code, message: error.message, server_reply: error.status ? `HTTP ${error.status}${error.code ? ` (code ${error.code})` : ''}` : null };
+      const code =
+        error.status === 401 || error.status === 403 ? 'auth_failed' : error.status === 0 ? (error.retryable ? 'unreachable' : 'invalid_config') : 'rejected';
+      return {
+        ok: false,
+        code,
+        message: error.message,
+        server_reply: error.status ? `HTTP ${error.status}${error.code ? ` (code ${error.code})` : ''}` : null,
+      };
     }
     return { ok: false, code: 'protocol', message: String(error), server_reply: null };
   }

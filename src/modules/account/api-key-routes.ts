@@ -58,10 +58,11 @@ export const apiKeyRoutes = new Hono<AppEnv>()
     const before = await ownApiKey(c);
     const fresh = await newApiKey();
     // The old hash is overwritten: the old key stops working with this statement.
-    const [after] = await new TenantScope(c.var.db, apiKeys, c.var.org.id).update(
-      eq(apiKeys.id, before.id),
-      { keyHash: fresh.keyHash, name: fresh.name, updatedAt: new Date().toISOString() },
-    );
+    const [after] = await new TenantScope(c.var.db, apiKeys, c.var.org.id).update(eq(apiKeys.id, before.id), {
+      keyHash: fresh.keyHash,
+      name: fresh.name,
+      updatedAt: new Date().toISOString(),
+    });
     await recordActivity(c, 'api_key', before.id, 'update', [{ field: 'name', previous: before.name, next: fresh.name }]);
     return c.json({ data: presentApiKey(after as ApiKeyRecord, fresh.key) });
   })

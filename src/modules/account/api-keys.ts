@@ -33,9 +33,7 @@ export function presentApiKey(row: ApiKeyRecord, key?: string): ApiKeyRow {
 export async function ownApiKey(c: Ctx): Promise<ApiKeyRecord> {
   const id = parseId(c.req.param('id'));
   if (id === null) throw notFound();
-  const [row] = await new TenantScope(c.var.db, apiKeys, c.var.org.id)
-    .selectWhere(eq(apiKeys.userId, c.var.auth.userId))
-    .limit(1);
+  const [row] = await new TenantScope(c.var.db, apiKeys, c.var.org.id).selectWhere(eq(apiKeys.userId, c.var.auth.userId)).limit(1);
   if (!row || row.id !== id) throw notFound();
   return row as ApiKeyRecord;
 }

@@ -32,9 +32,7 @@ export async function removePasswordKeepingAMethod(c: Context<AppEnv>, userId: n
  * otherwise. The caller has found the account.
  */
 export async function unlinkKeepingAMethod(c: Context<AppEnv>, userId: number, accountId: number): Promise<void> {
-  const result = await c.env.DB.prepare(
-    `DELETE FROM social_accounts WHERE id = ?3 AND user_id = ?1 AND org_id = ?2 AND (${HAS_PASSWORD} OR ${OTHER_LINK})`,
-  )
+  const result = await c.env.DB.prepare(`DELETE FROM social_accounts WHERE id = ?3 AND user_id = ?1 AND org_id = ?2 AND (${HAS_PASSWORD} OR ${OTHER_LINK})`)
     .bind(userId, c.var.org.id, accountId)
     .run();
   if (result.meta.changes === 0) throw lastMethod();

@@ -17,8 +17,7 @@ type Ctx = Context<AppEnv>;
 /** Wrong current passwords allowed per user in 15 minutes before the change is refused for a while. */
 export const CURRENT_PASSWORD_LIMIT: Limit = { max: 5, windowSeconds: 15 * 60 };
 
-const wrongCurrent = () =>
-  new ApiError(422, 'current_password_wrong', MESSAGES.currentPasswordWrong, { current_password: [MESSAGES.currentPasswordWrong] });
+const wrongCurrent = () => new ApiError(422, 'current_password_wrong', MESSAGES.currentPasswordWrong, { current_password: [MESSAGES.currentPasswordWrong] });
 
 /** Checks the current password of a user who has one (422 when wrong, 429 after too many wrong tries). */
 async function checkCurrentPassword(c: Ctx, user: UserRow, current: string | undefined): Promise<void> {
@@ -42,9 +41,7 @@ export async function setPassword(c: Ctx, user: UserRow, current: string | undef
   const now = new Date().toISOString();
   await new TenantScope(c.var.db, users, c.var.org.id).update(eq(users.id, user.id), { passwordHash: await hashPassword(password), updatedAt: now });
   await revokeUserSessions(c, user.id, { except: sessionId });
-  await recordActivity(c, 'password', user.id, user.passwordHash ? 'update' : 'create', [
-    { field: 'password', previous: null, next: '[changed]' },
-  ]);
+  await recordActivity(c, 'password', user.id, user.passwordHash ? 'update' : 'create', [{ field: 'password', previous: null, next: '[changed]' }]);
 }
 
 /** Removes username-password access, provided another way to sign in (a linked social account) remains. */

@@ -24,11 +24,7 @@ export function liveSessions(c: Ctx, userId: number) {
  * Revokes live sessions of the user: those in `ids` (others' ids simply match nothing), or all of them but
  * `except` when no ids are given. Returns the revoked ids.
  */
-export async function revokeUserSessions(
-  c: Ctx,
-  userId: number,
-  options: { ids?: readonly string[]; except?: string | null } = {},
-): Promise<string[]> {
+export async function revokeUserSessions(c: Ctx, userId: number, options: { ids?: readonly string[]; except?: string | null } = {}): Promise<string[]> {
   const now = new Date().toISOString();
   const rows = await c.var.db
     .update(sessions)

@@ -8,8 +8,7 @@ export type Action = 'create' | 'update' | 'delete';
 /** Fields that change on their own or say nothing to a person reading the log. */
 const IGNORED = new Set(['id', 'created_at', 'updated_at', 'priority']);
 
-const text = (value: unknown): string | null =>
-  value === undefined || value === null ? null : typeof value === 'string' ? value : JSON.stringify(value);
+const text = (value: unknown): string | null => (value === undefined || value === null ? null : typeof value === 'string' ? value : JSON.stringify(value));
 
 /** The changed fields between two versions of an entity (either may be absent for create/delete). */
 export function changedFields(before: object | null, after: object | null) {

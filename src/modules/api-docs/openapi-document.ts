@@ -172,14 +172,21 @@ export function buildOpenApiDocument(version: string): Json {
           type: 'object',
           required: ['total', 'page', 'page_size', 'total_pages'],
           properties: {
-            total: { type: 'integer', description: 'Exact for a whole list, one tag and one broadcast; otherwise at most the cap, 10,000 by default (see total_capped)' },
+            total: {
+              type: 'integer',
+              description: 'Exact for a whole list, one tag and one broadcast; otherwise at most the cap, 10,000 by default (see total_capped)',
+            },
             total_capped: { type: 'boolean', const: true, description: 'Present when counting stopped at the cap: there are more than total' },
             page: { type: 'integer' },
             page_size: { type: 'integer' },
             total_pages: { type: 'integer' },
           },
         },
-        ListResponse: { type: 'object', required: ['items', 'meta'], properties: { items: { type: 'array', items: { type: 'object' } }, meta: ref('ListMeta') } },
+        ListResponse: {
+          type: 'object',
+          required: ['items', 'meta'],
+          properties: { items: { type: 'array', items: { type: 'object' } }, meta: ref('ListMeta') },
+        },
         TokenResponse: {
           type: 'object',
           required: ['access_token', 'refresh_token', 'expires_in', 'auth_type_id'],

@@ -114,7 +114,14 @@ const ENTITIES: EntityDoc[] = [
   { path: '/field', schema: 'Field', noun: 'field', ops: REORDERABLE, input: fieldInputSchema, update: fieldUpdateSchema, filters: fieldFilterShape },
   { path: '/contact', schema: 'Contact', noun: 'contact', ops: ALL, input: contactInputSchema, filters: contactFilterShape },
   { path: '/subscription', schema: 'Subscription', noun: 'subscription', ops: REORDERABLE, input: subscriptionInputSchema },
-  { path: '/blacklist', schema: 'BlacklistEntry', noun: 'blacklist entry', ops: ['list', 'read', 'create', 'delete', 'bulkDelete'], input: blacklistInputSchema, filters: blacklistFilterShape },
+  {
+    path: '/blacklist',
+    schema: 'BlacklistEntry',
+    noun: 'blacklist entry',
+    ops: ['list', 'read', 'create', 'delete', 'bulkDelete'],
+    input: blacklistInputSchema,
+    filters: blacklistFilterShape,
+  },
   { path: '/activity-log', schema: 'ActivityLogEntry', noun: 'activity log entry', ops: ['list', 'read'], filters: activityLogFilterShape },
   { path: '/import', schema: 'Import', noun: 'import', ops: ['list', 'read'], filters: importFilterShape },
   {
@@ -135,10 +142,33 @@ const ENTITIES: EntityDoc[] = [
     update: senderUpdateSchema,
     filters: { type: z.enum(SENDER_TYPES).optional(), integration_id: z.number().int().positive().optional() },
   },
-  { path: '/template', schema: 'Template', listSchema: 'TemplateListItem', noun: 'template', ops: ALL, input: templateInputSchema, update: templateUpdateSchema, filters: { type: z.enum(TEMPLATE_TYPES).optional() } },
+  {
+    path: '/template',
+    schema: 'Template',
+    listSchema: 'TemplateListItem',
+    noun: 'template',
+    ops: ALL,
+    input: templateInputSchema,
+    update: templateUpdateSchema,
+    filters: { type: z.enum(TEMPLATE_TYPES).optional() },
+  },
   { path: '/campaign', schema: 'Campaign', noun: 'campaign', ops: ALL, input: campaignInputSchema },
-  { path: '/message', schema: 'Message', listSchema: 'MessageListItem', noun: 'message', ops: ['list', 'read', 'delete', 'bulkDelete'], filters: messageFilterShape },
-  { path: '/broadcast', schema: 'Broadcast', noun: 'broadcast', ops: ['list', 'read', 'create'], input: broadcastInputSchema, filters: { status: z.enum(BROADCAST_STATUSES).optional(), type: z.enum(BROADCAST_TYPES).optional() } },
+  {
+    path: '/message',
+    schema: 'Message',
+    listSchema: 'MessageListItem',
+    noun: 'message',
+    ops: ['list', 'read', 'delete', 'bulkDelete'],
+    filters: messageFilterShape,
+  },
+  {
+    path: '/broadcast',
+    schema: 'Broadcast',
+    noun: 'broadcast',
+    ops: ['list', 'read', 'create'],
+    input: broadcastInputSchema,
+    filters: { status: z.enum(BROADCAST_STATUSES).optional(), type: z.enum(BROADCAST_TYPES).optional() },
+  },
 ];
 
 const tagOf = (path: string) => path.split('/')[1];
@@ -151,7 +181,16 @@ function entityOperations(e: EntityDoc): ApiOperation[] {
   const put = e.update ?? e.input;
   const data = e.schema;
   for (const op of e.ops) {
-    if (op === 'list') out.push({ method: 'get', path: e.path, tag, summary: `List ${e.noun}s`, query: listParams.extend(filters), response: 'list', data: e.listSchema ?? data });
+    if (op === 'list')
+      out.push({
+        method: 'get',
+        path: e.path,
+        tag,
+        summary: `List ${e.noun}s`,
+        query: listParams.extend(filters),
+        response: 'list',
+        data: e.listSchema ?? data,
+      });
     if (op === 'read') out.push({ method: 'get', path: item, tag, summary: `Get one ${e.noun}`, data });
     if (op === 'create') out.push({ method: 'post', path: e.path, tag, summary: `Create a ${e.noun}`, body: e.input, status: 201, data });
     if (op === 'update' && put) {
@@ -159,8 +198,17 @@ function entityOperations(e: EntityDoc): ApiOperation[] {
       out.push({ method: 'patch', path: item, tag, summary: `Change some fields of a ${e.noun}`, body: put.partial(), data });
     }
     if (op === 'delete') out.push({ method: 'delete', path: item, tag, summary: `Delete a ${e.noun}`, data: 'Deleted' });
-    if (op === 'bulkDelete') out.push({ method: 'delete', path: e.path, tag, summary: `Delete ${e.noun}s by ids or by filter`, body: bulkDelete.extend(filters), data: 'BulkDeleted' });
-    if (op === 'priorities') out.push({ method: 'post', path: `${e.path}/priorities`, tag, summary: `Reorder ${e.noun}s`, body: priorities, data: 'Reordered' });
+    if (op === 'bulkDelete')
+      out.push({
+        method: 'delete',
+        path: e.path,
+        tag,
+        summary: `Delete ${e.noun}s by ids or by filter`,
+        body: bulkDelete.extend(filters),
+        data: 'BulkDeleted',
+      });
+    if (op === 'priorities')
+      out.push({ method: 'post', path: `${e.path}/priorities`, tag, summary: `Reorder ${e.noun}s`, body: priorities, data: 'Reordered' });
   }
   return out;
 }
@@ -170,7 +218,15 @@ const EXTRA: ApiOperation[] = [
   // Start-up and authentication.
   { method: 'get', path: '/init/guest', tag: 'auth', access: 'guest', summary: 'What the console loads first: password rules, auth methods, settings' },
   { method: 'get', path: '/init/user', tag: 'auth', summary: 'The current user and the preloadables: dictionaries, integrations and fields' },
-  { method: 'post', path: '/internal-auth/token-create', tag: 'auth', access: 'guest', summary: 'Sign in with login and password', body: tokenCreateSchema, response: 'tokens' },
+  {
+    method: 'post',
+    path: '/internal-auth/token-create',
+    tag: 'auth',
+    access: 'guest',
+    summary: 'Sign in with login and password',
+    body: tokenCreateSchema,
+    response: 'tokens',
+  },
   {
     method: 'post',
     path: '/internal-auth/token-refresh',
@@ -185,23 +241,80 @@ const EXTRA: ApiOperation[] = [
 
   // The signed-in user (internal-user) and the account area.
   { method: 'get', path: '/internal-user/me', tag: 'account', summary: 'The current user', data: 'CurrentUser' },
-  { method: 'post', path: '/internal-user/me', tag: 'account', access: 'guest', summary: 'Load the user of a social sign-in from the tokens its callback handed over', body: socialUserLoadSchema, data: 'CurrentUser' },
+  {
+    method: 'post',
+    path: '/internal-user/me',
+    tag: 'account',
+    access: 'guest',
+    summary: 'Load the user of a social sign-in from the tokens its callback handed over',
+    body: socialUserLoadSchema,
+    data: 'CurrentUser',
+  },
   { method: 'put', path: '/internal-user/{id}', tag: 'account', summary: 'Update the profile: name and login', body: profileUpdateSchema, data: 'CurrentUser' },
   { method: 'delete', path: '/internal-user/{id}', tag: 'account', summary: 'Delete the account and all its data (irreversible)', body: accountDeleteSchema },
-  { method: 'put', path: '/internal-user/{id}/password', tag: 'account', summary: 'Change the password, or create password access', body: passwordUpdateSchema },
+  {
+    method: 'put',
+    path: '/internal-user/{id}/password',
+    tag: 'account',
+    summary: 'Change the password, or create password access',
+    body: passwordUpdateSchema,
+  },
   { method: 'delete', path: '/internal-user/{id}/password', tag: 'account', summary: 'Remove password access (another login method must remain)' },
-  { method: 'post', path: '/internal-user/password-remind', tag: 'account', access: 'guest', summary: 'Email a password reset link (always answered the same way)', body: passwordRemindSchema },
-  { method: 'post', path: '/internal-user/password-reset', tag: 'account', access: 'guest', summary: 'Set a new password with the emailed code', body: passwordResetSchema },
-  { method: 'post', path: '/internal-user/sign-complete', tag: 'account', access: 'guest', summary: 'Complete a registration with the emailed code', body: signCompleteSchema, response: 'tokens' },
+  {
+    method: 'post',
+    path: '/internal-user/password-remind',
+    tag: 'account',
+    access: 'guest',
+    summary: 'Email a password reset link (always answered the same way)',
+    body: passwordRemindSchema,
+  },
+  {
+    method: 'post',
+    path: '/internal-user/password-reset',
+    tag: 'account',
+    access: 'guest',
+    summary: 'Set a new password with the emailed code',
+    body: passwordResetSchema,
+  },
+  {
+    method: 'post',
+    path: '/internal-user/sign-complete',
+    tag: 'account',
+    access: 'guest',
+    summary: 'Complete a registration with the emailed code',
+    body: signCompleteSchema,
+    response: 'tokens',
+  },
   { method: 'get', path: '/organization', tag: 'account', summary: 'The current organisation and its tracking defaults', data: 'OrganizationSettings' },
-  { method: 'put', path: '/organization', tag: 'account', summary: 'Rename the current organisation or change its tracking defaults', body: organizationUpdateSchema, data: 'OrganizationSettings' },
+  {
+    method: 'put',
+    path: '/organization',
+    tag: 'account',
+    summary: 'Rename the current organisation or change its tracking defaults',
+    body: organizationUpdateSchema,
+    data: 'OrganizationSettings',
+  },
   { method: 'get', path: '/session', tag: 'account', summary: "The current user's active sessions", response: 'list', data: 'Session' },
   { method: 'delete', path: '/session/{id}', tag: 'account', summary: 'End one session' },
   { method: 'delete', path: '/session', tag: 'account', summary: 'End the chosen sessions', body: sessionRevokeSchema },
   { method: 'get', path: '/internal-api-key', tag: 'account', summary: "The current user's API key", response: 'list', data: 'ApiKey' },
-  { method: 'post', path: '/internal-api-key', tag: 'account', summary: 'Create an API key (the key is shown once, in this answer)', body: apiKeyNoteSchema, status: 201, data: 'ApiKey' },
+  {
+    method: 'post',
+    path: '/internal-api-key',
+    tag: 'account',
+    summary: 'Create an API key (the key is shown once, in this answer)',
+    body: apiKeyNoteSchema,
+    status: 201,
+    data: 'ApiKey',
+  },
   { method: 'put', path: '/internal-api-key/{id}', tag: 'account', summary: "Change an API key's note", body: apiKeyNoteSchema, data: 'ApiKey' },
-  { method: 'post', path: '/internal-api-key/{id}/regenerate', tag: 'account', summary: 'Replace the key with a new one (shown once); the old one stops working', data: 'ApiKey' },
+  {
+    method: 'post',
+    path: '/internal-api-key/{id}/regenerate',
+    tag: 'account',
+    summary: 'Replace the key with a new one (shown once); the old one stops working',
+    data: 'ApiKey',
+  },
   { method: 'delete', path: '/internal-api-key/{id}', tag: 'account', summary: 'Delete the API key' },
   { method: 'get', path: '/social', tag: 'account', summary: 'Social sign-in providers and which are linked' },
   {
@@ -223,18 +336,68 @@ const EXTRA: ApiOperation[] = [
   { method: 'get', path: '/demo', tag: 'account', access: 'guest', summary: 'The shared demo: reset interval, last and next reset, login (404 elsewhere)' },
 
   // Sign-up and pre-registration, on the platform host.
-  { method: 'post', path: '/signup', tag: 'signup', access: 'platform', summary: 'Become a client: profile and organisation; answers where to pay', body: signupSchema, status: 201, data: 'Signup' },
+  {
+    method: 'post',
+    path: '/signup',
+    tag: 'signup',
+    access: 'platform',
+    summary: 'Become a client: profile and organisation; answers where to pay',
+    body: signupSchema,
+    status: 201,
+    data: 'Signup',
+  },
   { method: 'get', path: '/signup/{id}', tag: 'signup', access: 'platform', summary: 'A sign-up and its payment status', data: 'Signup' },
-  { method: 'post', path: '/signup/{id}/test-payment', tag: 'signup', access: 'platform', summary: 'Pay through the built-in test checkout (when Stripe is not configured)', data: 'Signup' },
-  { method: 'post', path: '/pre-registration', tag: 'signup', access: 'platform', summary: 'Ask to join while registration is paused', body: preRegistrationSchema, status: 201 },
+  {
+    method: 'post',
+    path: '/signup/{id}/test-payment',
+    tag: 'signup',
+    access: 'platform',
+    summary: 'Pay through the built-in test checkout (when Stripe is not configured)',
+    data: 'Signup',
+  },
+  {
+    method: 'post',
+    path: '/pre-registration',
+    tag: 'signup',
+    access: 'platform',
+    summary: 'Ask to join while registration is paused',
+    body: preRegistrationSchema,
+    status: 201,
+  },
 
   // Entity actions.
-  { method: 'get', path: '/dictionary/{name}', tag: 'dictionary', summary: 'A dictionary: template-types, address-types, integration-types or field-types', response: 'list' },
-  { method: 'post', path: '/import/upload', tag: 'import', summary: 'Upload a CSV file (the raw bytes as the body)', query: importUploadQuerySchema, body: 'binary', status: 201 },
+  {
+    method: 'get',
+    path: '/dictionary/{name}',
+    tag: 'dictionary',
+    summary: 'A dictionary: template-types, address-types, integration-types or field-types',
+    response: 'list',
+  },
+  {
+    method: 'post',
+    path: '/import/upload',
+    tag: 'import',
+    summary: 'Upload a CSV file (the raw bytes as the body)',
+    query: importUploadQuerySchema,
+    body: 'binary',
+    status: 201,
+  },
   { method: 'post', path: '/import', tag: 'import', summary: 'Start importing an uploaded file with a column mapping', body: importCreateSchema, status: 201 },
-  { method: 'get', path: '/dashboard', tag: 'dashboard', summary: "The organisation's usage by day for two weeks (requests, messages, opens, clicks, unsubscribes, contacts, data and file volume) and the weekly totals" },
+  {
+    method: 'get',
+    path: '/dashboard',
+    tag: 'dashboard',
+    summary:
+      "The organisation's usage by day for two weeks (requests, messages, opens, clicks, unsubscribes, contacts, data and file volume) and the weekly totals",
+  },
   { method: 'get', path: '/message-archive', tag: 'message', summary: 'Where messages past the retention went: the retention in days and the archived months' },
-  { method: 'get', path: '/message-archive/{month}', tag: 'message', summary: "One month's archived messages (YYYY-MM) as gzip NDJSON, one line per message with its tracking events", response: 'file' },
+  {
+    method: 'get',
+    path: '/message-archive/{month}',
+    tag: 'message',
+    summary: "One month's archived messages (YYYY-MM) as gzip NDJSON, one line per message with its tracking events",
+    response: 'file',
+  },
   { method: 'get', path: '/live', tag: 'live', summary: 'Live updates over a WebSocket (Upgrade: websocket)', response: 'websocket', status: 101 },
   ...INTEGRATION_TYPES.map(
     (type): ApiOperation => ({
@@ -248,7 +411,13 @@ const EXTRA: ApiOperation[] = [
   ),
   ...INTEGRATION_TYPES.flatMap((type): ApiOperation[] => [
     { method: 'put', path: `/integration/{id}/${type}`, tag: 'integration', summary: `Replace a ${type} integration`, body: integrationUpdateSchema },
-    { method: 'patch', path: `/integration/{id}/${type}`, tag: 'integration', summary: `Change some fields of a ${type} integration`, body: integrationUpdateSchema.partial() },
+    {
+      method: 'patch',
+      path: `/integration/{id}/${type}`,
+      tag: 'integration',
+      summary: `Change some fields of a ${type} integration`,
+      body: integrationUpdateSchema.partial(),
+    },
     {
       method: 'patch',
       path: `/integration/{id}/${type}/credentials`,
@@ -261,11 +430,22 @@ const EXTRA: ApiOperation[] = [
   { method: 'post', path: '/integration/{id}/test', tag: 'integration', summary: 'Test the connection with the stored settings' },
   { method: 'post', path: '/template/{id}/preview', tag: 'template', summary: 'Render a template, optionally for a contact', body: templatePreviewSchema },
   { method: 'post', path: '/template/{id}/test', tag: 'template', summary: 'Queue a test message of a template', body: testMessageSchema, status: 202 },
-  { method: 'post', path: '/broadcast/preview', tag: 'broadcast', summary: 'Count and sample the contacts a recipients filter selects', body: recipientsPreviewSchema },
+  {
+    method: 'post',
+    path: '/broadcast/preview',
+    tag: 'broadcast',
+    summary: 'Count and sample the contacts a recipients filter selects',
+    body: recipientsPreviewSchema,
+  },
   { method: 'post', path: '/broadcast/{id}/pause', tag: 'broadcast', summary: 'Pause a queued or sending broadcast' },
   { method: 'post', path: '/broadcast/{id}/resume', tag: 'broadcast', summary: 'Resume a paused broadcast' },
   { method: 'post', path: '/broadcast/{id}/cancel', tag: 'broadcast', summary: 'Cancel a broadcast: nothing more goes out' },
-  { method: 'post', path: '/broadcast/{id}/retry-failed', tag: 'broadcast', summary: 'Send again to the recipients whose message failed with a retryable error' },
+  {
+    method: 'post',
+    path: '/broadcast/{id}/retry-failed',
+    tag: 'broadcast',
+    summary: 'Send again to the recipients whose message failed with a retryable error',
+  },
   {
     method: 'get',
     path: '/broadcast/{id}/recipients',
@@ -276,10 +456,30 @@ const EXTRA: ApiOperation[] = [
     data: 'BroadcastRecipient',
   },
   { method: 'get', path: '/broadcast/{id}/clicks', tag: 'broadcast', summary: 'Clicks per link of a broadcast: total and unique, all and human' },
-  { method: 'get', path: '/broadcast/{id}/unsubscribes', tag: 'broadcast', summary: 'The latest unsubscribes a broadcast brought, with reason and comment (its counter has the total)' },
-  { method: 'get', path: '/message/{id}/engagement', tag: 'message', summary: 'The opens and clicks of one message: every hit with its class and reason, and clicks per link' },
-  { method: 'get', path: '/contact/{id}/unsubscribes', tag: 'contact', summary: "A contact's opt-outs: the categories left (when, from which message, why) and numbers that replied STOP" },
-  { method: 'delete', path: '/contact/{id}/unsubscribes/{subscriptionId}', tag: 'contact', summary: 'Re-subscribe a contact to a category they left (recorded in the activity log)' },
+  {
+    method: 'get',
+    path: '/broadcast/{id}/unsubscribes',
+    tag: 'broadcast',
+    summary: 'The latest unsubscribes a broadcast brought, with reason and comment (its counter has the total)',
+  },
+  {
+    method: 'get',
+    path: '/message/{id}/engagement',
+    tag: 'message',
+    summary: 'The opens and clicks of one message: every hit with its class and reason, and clicks per link',
+  },
+  {
+    method: 'get',
+    path: '/contact/{id}/unsubscribes',
+    tag: 'contact',
+    summary: "A contact's opt-outs: the categories left (when, from which message, why) and numbers that replied STOP",
+  },
+  {
+    method: 'delete',
+    path: '/contact/{id}/unsubscribes/{subscriptionId}',
+    tag: 'contact',
+    summary: 'Re-subscribe a contact to a category they left (recorded in the activity log)',
+  },
   {
     method: 'get',
     path: '/unsubscribe',
@@ -288,15 +488,40 @@ const EXTRA: ApiOperation[] = [
     summary: "The public unsubscribe page's facts for a signed link (`m`): organisation, category, other categories, reasons. Changes nothing",
     query: z.object({ m: z.string().describe('The signed link of the email') }),
   },
-  { method: 'post', path: '/unsubscribe', tag: 'unsubscribe', access: 'platform', summary: 'Leave a category with the signed link (`m`) of an email, with an optional reason and comment', body: unsubscribeBody },
-  { method: 'post', path: '/unsubscribe/resubscribe', tag: 'unsubscribe', access: 'platform', summary: 'Join a category again (undo) with the same signed link (`m`)', body: resubscribeBody },
-  { method: 'post', path: '/template/{id}/attachment', tag: 'template', summary: 'Attach files (multipart/form-data, `file` parts)', body: 'multipart', status: 201 },
+  {
+    method: 'post',
+    path: '/unsubscribe',
+    tag: 'unsubscribe',
+    access: 'platform',
+    summary: 'Leave a category with the signed link (`m`) of an email, with an optional reason and comment',
+    body: unsubscribeBody,
+  },
+  {
+    method: 'post',
+    path: '/unsubscribe/resubscribe',
+    tag: 'unsubscribe',
+    access: 'platform',
+    summary: 'Join a category again (undo) with the same signed link (`m`)',
+    body: resubscribeBody,
+  },
+  {
+    method: 'post',
+    path: '/template/{id}/attachment',
+    tag: 'template',
+    summary: 'Attach files (multipart/form-data, `file` parts)',
+    body: 'multipart',
+    status: 201,
+  },
   { method: 'get', path: '/template/{id}/attachment/{attachmentId}', tag: 'template', summary: 'Download an attachment', response: 'file' },
   { method: 'delete', path: '/template/{id}/attachment/{attachmentId}', tag: 'template', summary: 'Remove an attachment' },
 ];
 
 /** Every documented /api/v1 operation. */
-export const API_OPERATIONS: readonly ApiOperation[] = [...EXTRA.filter((op) => op.tag === 'auth' || op.tag === 'account' || op.tag === 'signup'), ...ENTITIES.flatMap(entityOperations), ...EXTRA.filter((op) => !['auth', 'account', 'signup'].includes(op.tag))];
+export const API_OPERATIONS: readonly ApiOperation[] = [
+  ...EXTRA.filter((op) => op.tag === 'auth' || op.tag === 'account' || op.tag === 'signup'),
+  ...ENTITIES.flatMap(entityOperations),
+  ...EXTRA.filter((op) => !['auth', 'account', 'signup'].includes(op.tag)),
+];
 
 /**
  * Platform-internal routes left out of the public description on purpose: the operator API, the Stripe webhook,

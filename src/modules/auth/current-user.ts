@@ -1,4 +1,3 @@
-
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context';
 import { users } from '../../db/schema';
@@ -19,4 +18,3 @@ export async function loadCurrentUser(c: Context<AppEnv>): Promise<CurrentUser> 
     organization: c.var.org,
   };
 }
-

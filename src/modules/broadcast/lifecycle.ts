@@ -112,7 +112,12 @@ export async function applyAction(db: Database, orgId: number, id: number, actio
       return first(
         db
           .update(broadcasts)
-          .set({ status: sql`CASE WHEN ${broadcasts.startedAt} IS NULL THEN 'queued' ELSE 'sending' END` as unknown as string, pausedReason: null, connectFailures: 0, updatedAt: now })
+          .set({
+            status: sql`CASE WHEN ${broadcasts.startedAt} IS NULL THEN 'queued' ELSE 'sending' END` as unknown as string,
+            pausedReason: null,
+            connectFailures: 0,
+            updatedAt: now,
+          })
           .where(mine)
           .returning(),
       );
@@ -138,9 +143,23 @@ async function retryFailed(db: Database, orgId: number, id: number, now: string)
         failed: sql`${broadcasts.failed} - (SELECT count(*) FROM ${messages} WHERE ${retryable(orgId, id)})` as unknown as number,
         updatedAt: now,
       })
-      .where(and(eq(broadcasts.id, id), eq(broadcasts.orgId, orgId), eq(broadcasts.status, 'finished'), sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${retryable(orgId, id)})`))
+      .where(
+        and(
+          eq(broadcasts.id, id),
+          eq(broadcasts.orgId, orgId),
+          eq(broadcasts.status, 'finished'),
+          sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${retryable(orgId, id)})`,
+        ),
+      )
       .returning(),
-    requeueStatement(db, and(retryable(orgId, id), sql`EXISTS (SELECT 1 FROM ${broadcasts} WHERE ${broadcasts.id} = ${id} AND ${broadcasts.status} = 'sending' AND ${broadcasts.updatedAt} = ${now})`)!, now),
+    requeueStatement(
+      db,
+      and(
+        retryable(orgId, id),
+        sql`EXISTS (SELECT 1 FROM ${broadcasts} WHERE ${broadcasts.id} = ${id} AND ${broadcasts.status} = 'sending' AND ${broadcasts.updatedAt} = ${now})`,
+      )!,
+      now,
+    ),
   ]);
   const row = moved.results[0];
   return row ? fromRaw(row) : undefined;

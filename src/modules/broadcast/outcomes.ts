@@ -46,7 +46,18 @@ export async function recordBroadcastOutcomes(
       WHERE id = ${id} AND org_id = ${orgId}`),
   );
   const finishes = broadcastIds.map((id) => finishBroadcast(db, { id, orgId }, now));
-  const reads = broadcastIds.map((id) => db.select().from(broadcasts).where(and(eq(broadcasts.id, id), eq(broadcasts.orgId, orgId))));
-  const results = await rawBatch(db, [...counters, messageOutcomeStats(db, orgId, token, json), finishStatement(db, 'messages', token, json), ...finishes, ...reads]);
+  const reads = broadcastIds.map((id) =>
+    db
+      .select()
+      .from(broadcasts)
+      .where(and(eq(broadcasts.id, id), eq(broadcasts.orgId, orgId))),
+  );
+  const results = await rawBatch(db, [
+    ...counters,
+    messageOutcomeStats(db, orgId, token, json),
+    finishStatement(db, 'messages', token, json),
+    ...finishes,
+    ...reads,
+  ]);
   return results.slice(-reads.length).flatMap((r) => r.results.map(fromRaw));
 }

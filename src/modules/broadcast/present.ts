@@ -19,12 +19,23 @@ export async function presentBroadcasts(c: Ctx, rows: BroadcastRow[]): Promise<B
   const subscriptionIds = ids((r) => r.subscriptionId);
   const scope = <T extends typeof senders | typeof templates | typeof subscriptions>(table: T) => new TenantScope(c.var.db, table, orgId);
   const [senderRows, templateRows, subscriptionRows] = await Promise.all([
-    senderIds.length ? c.var.db.select({ id: senders.id, value: senders.value, name: senders.name }).from(senders).where(scope(senders).where(inArray(senders.id, senderIds))) : [],
+    senderIds.length
+      ? c.var.db
+          .select({ id: senders.id, value: senders.value, name: senders.name })
+          .from(senders)
+          .where(scope(senders).where(inArray(senders.id, senderIds)))
+      : [],
     templateIds.length
-      ? c.var.db.select({ id: templates.id, name: templates.name, type: templates.type }).from(templates).where(scope(templates).where(inArray(templates.id, templateIds)))
+      ? c.var.db
+          .select({ id: templates.id, name: templates.name, type: templates.type })
+          .from(templates)
+          .where(scope(templates).where(inArray(templates.id, templateIds)))
       : [],
     subscriptionIds.length
-      ? c.var.db.select({ id: subscriptions.id, name: subscriptions.name }).from(subscriptions).where(scope(subscriptions).where(sql`${subscriptions.id} IN (SELECT value FROM json_each(${JSON.stringify(subscriptionIds)}))`))
+      ? c.var.db
+          .select({ id: subscriptions.id, name: subscriptions.name })
+          .from(subscriptions)
+          .where(scope(subscriptions).where(sql`${subscriptions.id} IN (SELECT value FROM json_each(${JSON.stringify(subscriptionIds)}))`))
       : [],
   ]);
   const sender = new Map(senderRows.map((s) => [s.id, s]));

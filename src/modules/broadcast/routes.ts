@@ -51,7 +51,10 @@ async function wake(c: Ctx, id: number, redispatch = false): Promise<void> {
 
 async function createBroadcast(c: Ctx, input: BroadcastInput): Promise<BroadcastRow> {
   const scheduled = input.delayed_at !== null && Date.parse(input.delayed_at) > Date.now();
-  const [org] = await c.var.db.select({ opens: organizations.trackOpens, clicks: organizations.trackClicks }).from(organizations).where(eq(organizations.id, c.var.org.id));
+  const [org] = await c.var.db
+    .select({ opens: organizations.trackOpens, clicks: organizations.trackClicks })
+    .from(organizations)
+    .where(eq(organizations.id, c.var.org.id));
   const [row] = await new TenantScope(c.var.db, broadcasts, c.var.org.id).insert({
     name: input.name,
     alias: input.alias,
@@ -127,7 +130,11 @@ export const broadcastRoutes = new Hono<AppEnv>()
     const row = await applyAction(c.var.db, c.var.org.id, existing.id, action);
     if (!row) {
       const now = (await rowOr404(c, broadcasts)).status as BroadcastStatus;
-      throw new ApiError(409, 'invalid_transition', action === 'retry-failed' && now === 'finished' ? BROADCAST_MESSAGES.nothingToRetry : BROADCAST_MESSAGES.transition(action, now));
+      throw new ApiError(
+        409,
+        'invalid_transition',
+        action === 'retry-failed' && now === 'finished' ? BROADCAST_MESSAGES.nothingToRetry : BROADCAST_MESSAGES.transition(action, now),
+      );
     }
     await wake(c, row.id, action === 'resume' || action === 'retry-failed');
     await recordActivity(c, 'broadcast', row.id, 'update', [{ field: 'status', previous: existing.status, next: row.status }]);
@@ -149,7 +156,12 @@ export const broadcastRoutes = new Hono<AppEnv>()
     // All of the broadcast's recipients: the count kept with its messages; a status or a search: counted to the cap.
     const kept: KeptCount | null = query.status || query.search ? null : { list: 'broadcast_messages', key: b.id };
     const cap = listTotalCap(c.env);
-    const matches = () => c.var.db.select({ one: sql<number>`1`.as('one') }).from(messages).leftJoin(contacts, joined).where(where);
+    const matches = () =>
+      c.var.db
+        .select({ one: sql<number>`1`.as('one') })
+        .from(messages)
+        .leftJoin(contacts, joined)
+        .where(where);
     const [totals, rows] = await c.var.db.batch([
       totalQuery(c.var.db, c.var.org.id, kept, matches, cap),
       c.var.db

@@ -32,7 +32,10 @@ export function ruleOf(b: BroadcastRow): RecipientRule {
 
 /** The broadcast as stored now. */
 export async function loadBroadcast(db: Database, orgId: number, id: number): Promise<BroadcastRow | undefined> {
-  const [row] = await db.select().from(broadcasts).where(and(eq(broadcasts.id, id), eq(broadcasts.orgId, orgId)));
+  const [row] = await db
+    .select()
+    .from(broadcasts)
+    .where(and(eq(broadcasts.id, id), eq(broadcasts.orgId, orgId)));
   return row;
 }
 
@@ -70,14 +73,7 @@ export async function queuedAfter(db: Database, b: BroadcastRow, afterId: number
   const rows = await db
     .select({ id: messages.id })
     .from(messages)
-    .where(
-      and(
-        eq(messages.orgId, b.orgId),
-        eq(messages.broadcastId, b.id),
-        eq(messages.status, 'queued'),
-        sql`${messages.id} > ${afterId}`,
-      ),
-    )
+    .where(and(eq(messages.orgId, b.orgId), eq(messages.broadcastId, b.id), eq(messages.status, 'queued'), sql`${messages.id} > ${afterId}`))
     .orderBy(messages.id)
     .limit(limit);
   return rows.map((r) => r.id);
@@ -87,7 +83,12 @@ export async function queuedAfter(db: Database, b: BroadcastRow, afterId: number
  * Messages of the broadcast stranded on their way: queued but untouched since `queuedBefore` (their queue message
  * was lost), or claimed (sending) by a delivery whose lease ended before `leaseEndedBefore` (it died mid-send).
  */
-export async function strandedRows(db: Database, b: BroadcastRow, before: { queuedBefore: string; leaseEndedBefore: string }, limit: number): Promise<number[]> {
+export async function strandedRows(
+  db: Database,
+  b: BroadcastRow,
+  before: { queuedBefore: string; leaseEndedBefore: string },
+  limit: number,
+): Promise<number[]> {
   const rows = await db
     .select({ id: messages.id })
     .from(messages)
@@ -120,4 +121,3 @@ export async function skipCancelled(db: Database, b: BroadcastRow, limit: number
   ]);
   return Number((counted.results[0] as { changed?: number } | undefined)?.changed ?? 0);
 }
-

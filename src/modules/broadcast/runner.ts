@@ -163,7 +163,12 @@ export class BroadcastRunner extends DurableObject<Env> {
     }
     const lease = leaseMs(this.env);
     const now = Date.now();
-    const stranded = await strandedRows(db, b, { queuedBefore: new Date(now - 2 * lease).toISOString(), leaseEndedBefore: new Date(now - lease).toISOString() }, PAGE);
+    const stranded = await strandedRows(
+      db,
+      b,
+      { queuedBefore: new Date(now - 2 * lease).toISOString(), leaseEndedBefore: new Date(now - lease).toISOString() },
+      PAGE,
+    );
     if (stranded.length) await enqueueBatches(this.env, b.orgId, b.id, stranded);
     const every = Math.min(WATCH_MS, lease / 2, b.sleep > 0 ? b.sleep * 1000 : WATCH_MS);
     await this.ctx.storage.setAlarm(Date.now() + every);

@@ -49,7 +49,9 @@ export async function takeSnapshot(
   const sender = senderId ? await new TenantScope(db, senders, orgId).findById(senderId) : undefined;
   if (!sender) return { problem: 'The sender of this broadcast was deleted' };
   const [org] = await db.select({ name: organizations.name, domain: organizations.domain }).from(organizations).where(eq(organizations.id, orgId));
-  const stored = await new TenantScope(db, templateAttachments, orgId).selectWhere(eq(templateAttachments.templateId, template.id)).orderBy(asc(templateAttachments.id));
+  const stored = await new TenantScope(db, templateAttachments, orgId)
+    .selectWhere(eq(templateAttachments.templateId, template.id))
+    .orderBy(asc(templateAttachments.id));
   const attachments: BroadcastSnapshot['template']['attachments'] = [];
   for (const file of stored) {
     const object = await files.get(file.fileKey);

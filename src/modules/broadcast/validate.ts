@@ -45,6 +45,9 @@ export async function validateBroadcast(c: Ctx, input: BroadcastInput): Promise<
 /** Which of the ids are rows of the organisation in the table. */
 async function idsOf(c: Ctx, table: typeof contacts | typeof tags, ids: number[]): Promise<Set<number>> {
   const scope = new TenantScope(c.var.db, table, c.var.org.id);
-  const rows = await c.var.db.select({ id: table.id }).from(table).where(scope.where(sql`${table.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`));
+  const rows = await c.var.db
+    .select({ id: table.id })
+    .from(table)
+    .where(scope.where(sql`${table.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`));
   return new Set(rows.map((r) => r.id));
 }

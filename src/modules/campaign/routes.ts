@@ -20,8 +20,14 @@ async function validateSettings(c: Ctx, input: Partial<CampaignInput>) {
   const templateScope = new TenantScope(c.var.db, templates, orgId);
   const senderScope = new TenantScope(c.var.db, senders, orgId);
   const [templateRows, senderRows] = await c.var.db.batch([
-    c.var.db.select({ id: templates.id, type: templates.type }).from(templates).where(templateScope.where(templateScope.idIn(input.settings.map((s) => s.template_id)))),
-    c.var.db.select({ id: senders.id, type: senders.type }).from(senders).where(senderScope.where(senderScope.idIn(input.settings.map((s) => s.sender_id)))),
+    c.var.db
+      .select({ id: templates.id, type: templates.type })
+      .from(templates)
+      .where(templateScope.where(templateScope.idIn(input.settings.map((s) => s.template_id)))),
+    c.var.db
+      .select({ id: senders.id, type: senders.type })
+      .from(senders)
+      .where(senderScope.where(senderScope.idIn(input.settings.map((s) => s.sender_id)))),
   ]);
   const templateType = new Map(templateRows.map((t) => [t.id, t.type as TemplateType]));
   const senderType = new Map(senderRows.map((s) => [s.id, s.type as SenderType]));
@@ -138,7 +144,10 @@ export const campaignRoutes = crudRoutes<typeof campaigns, CampaignInput, Campai
       if (input.name !== undefined) values.name = input.name;
       if (input.alias !== undefined) values.alias = input.alias;
       if (input.note !== undefined) values.note = input.note;
-      const update = c.var.db.update(campaigns).set(values).where(scope.where(eq(campaigns.id, id)));
+      const update = c.var.db
+        .update(campaigns)
+        .set(values)
+        .where(scope.where(eq(campaigns.id, id)));
       if (!input.settings) {
         await update;
         return;

@@ -67,10 +67,7 @@ export function withAttributes(filters: AttributeFilter[], orgId: number): SQL[]
 }
 
 /** All list filters of a contact list (see contactFilterShape in the contract for the query encoding). */
-export function contactFilterConditions(
-  filter: { tags?: number[]; address?: string; attributes?: AttributeFilter[] },
-  orgId: number,
-): (SQL | undefined)[] {
+export function contactFilterConditions(filter: { tags?: number[]; address?: string; attributes?: AttributeFilter[] }, orgId: number): (SQL | undefined)[] {
   return [
     filter.tags?.length ? withAnyTag(filter.tags, orgId) : undefined,
     filter.address ? withAddressLike(filter.address, orgId) : undefined,

@@ -92,9 +92,19 @@ export function relationQueries(db: Database, orgId: number, contactIds: number[
  */
 export async function presentContacts(c: Ctx, rows: Row[]): Promise<Contact[]> {
   if (rows.length === 0) return [];
-  const [addressRows, tagRows, attributeRows] = await c.var.db.batch(relationQueries(c.var.db, c.var.org.id, rows.map((row) => row.id)));
+  const [addressRows, tagRows, attributeRows] = await c.var.db.batch(
+    relationQueries(
+      c.var.db,
+      c.var.org.id,
+      rows.map((row) => row.id),
+    ),
+  );
   const addresses = groupBy(addressRows);
-  const blocked = await blacklistedAmong(c.var.db, c.var.org.id, addressRows.map((a) => ({ type: a.type as AddressType, value: a.value })));
+  const blocked = await blacklistedAmong(
+    c.var.db,
+    c.var.org.id,
+    addressRows.map((a) => ({ type: a.type as AddressType, value: a.value })),
+  );
   const tagsOf = groupBy(tagRows);
   const attributes = groupBy(attributeRows);
   return rows.map((row) => ({

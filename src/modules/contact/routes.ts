@@ -21,11 +21,7 @@ export const contactRoutes = crudRoutes<typeof contacts, ContactInput, Contact>(
   searchWhere: (text, c) => contactSearch(text, c.var.org.id),
   filters: {
     shape: contactFilterShape,
-    where: (filter, c) =>
-      contactFilterConditions(
-        filter as { tags?: number[]; address?: string; attributes?: AttributeFilter[] },
-        c.var.org.id,
-      ),
+    where: (filter, c) => contactFilterConditions(filter as { tags?: number[]; address?: string; attributes?: AttributeFilter[] }, c.var.org.id),
   },
   keptTotal: { whole: 'contacts', per: { filter: 'tags', list: 'tag' } },
   audit: 'contact',

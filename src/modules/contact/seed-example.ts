@@ -23,7 +23,13 @@ export const EXAMPLE_AUDIENCE = {
       subject: 'Welcome, {{ contact.name }}',
       body: '<h1>Hello {{ contact.name }}!</h1><p>Thanks for joining {{ organization.name }}.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>',
     },
-    { alias: 'example-sms', type: 'text', name: 'Hello SMS (example)', subject: null, body: 'Hi {{ contact.name }}, news from {{ organization.name }}. Reply STOP to opt out.' },
+    {
+      alias: 'example-sms',
+      type: 'text',
+      name: 'Hello SMS (example)',
+      subject: null,
+      body: 'Hi {{ contact.name }}, news from {{ organization.name }}. Reply STOP to opt out.',
+    },
   ],
 } as const;
 

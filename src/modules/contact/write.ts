@@ -69,7 +69,11 @@ export async function createContact(c: Ctx, input: ContactInput): Promise<number
   const contactId = newContactId(orgId);
   const statements: BatchStatement[] = [
     new TenantScope(c.var.db, contacts, orgId).insert({ name: input.name, note: input.note ?? null }),
-    insertAddresses(c, contactId, (plan.addresses ?? []).map((a, position) => ({ ...a, position }))),
+    insertAddresses(
+      c,
+      contactId,
+      (plan.addresses ?? []).map((a, position) => ({ ...a, position })),
+    ),
   ];
   if (plan.tagIds?.length) statements.push(insertTags(c, contactId, plan.tagIds));
   if (plan.attributes?.length) statements.push(insertAttributes(c, contactId, plan.attributes));
@@ -93,8 +97,14 @@ function replaceAddresses(c: Ctx, contactId: number, addresses: Address[]) {
   return [
     db.delete(contactAddresses).where(ofContact(sql`${contactAddresses.id} NOT IN (SELECT value FROM json_each(${keptIds}))`)),
     // Through a placeholder first, so two addresses trading values never trip the (org_id, type, value) unique index.
-    db.update(contactAddresses).set({ value: sql`char(0) || ${contactAddresses.id}` }).where(ofContact(inKept)),
-    db.update(contactAddresses).set({ value: fromKept('v'), position: fromKept('p') }).where(ofContact(inKept)),
+    db
+      .update(contactAddresses)
+      .set({ value: sql`char(0) || ${contactAddresses.id}` })
+      .where(ofContact(inKept)),
+    db
+      .update(contactAddresses)
+      .set({ value: fromKept('v'), position: fromKept('p') })
+      .where(ofContact(inKept)),
     ...(added.length ? [insertAddresses(c, contactId, added)] : []),
   ];
 }

@@ -144,7 +144,11 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
       const kept = config.keptTotal ? keptTotalOf(config.keptTotal, Object.keys(extraShape), query) : null;
       const cap = listTotalCap(c.env);
       // A kept count, or a count that stops at the cap: a page never pays for counting a million matches.
-      const matches = () => c.var.db.select({ one: sql<number>`1`.as('one') }).from(table).where(where);
+      const matches = () =>
+        c.var.db
+          .select({ one: sql<number>`1`.as('one') })
+          .from(table)
+          .where(where);
       const [totals, rows] = await c.var.db.batch([
         totalQuery(c.var.db, c.var.org.id, kept, matches, cap),
         c.var.db
@@ -177,14 +181,23 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
       let more = false;
       if (all) {
         const size = pageSize ?? REMOVING_PAGE_SIZE;
-        const page = await c.var.db.select({ id: config.table.id }).from(table).where(matching).orderBy(asc(config.table.id)).limit(size + 1);
+        const page = await c.var.db
+          .select({ id: config.table.id })
+          .from(table)
+          .where(matching)
+          .orderBy(asc(config.table.id))
+          .limit(size + 1);
         more = page.length > size;
         where = and(matching, scopeOf(c).idIn(page.slice(0, size).map((r) => r.id as number)));
       }
       const started = Date.now();
       const deleted = await c.var.db.delete(config.table).where(where).returning({ id: config.table.id });
       if (all) await new Promise((resolve) => setTimeout(resolve, Date.now() - started));
-      if (deleted.length) await config.afterDelete?.(c, deleted.map((d) => d.id as number));
+      if (deleted.length)
+        await config.afterDelete?.(
+          c,
+          deleted.map((d) => d.id as number),
+        );
       if (config.audit && deleted.length) {
         const ids = deleted.map((d) => d.id as number);
         const summary = ids.length <= 1000 ? JSON.stringify(ids) : `${ids.length} items`;
@@ -200,7 +213,10 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
     app.post('/priorities', validJson(prioritiesSchema), async (c) => {
       const { ids } = c.req.valid('json');
       const scope = scopeOf(c);
-      const rows = await c.var.db.select({ id: config.table.id, priority }).from(table).where(scope.where(scope.idIn(ids)));
+      const rows = await c.var.db
+        .select({ id: config.table.id, priority })
+        .from(table)
+        .where(scope.where(scope.idIn(ids)));
       if (rows.length !== ids.length) throw notFound();
       // The moved rows keep the set of priority slots they already had, handed out in the new order,
       // so reordering one page never disturbs rows on other pages.

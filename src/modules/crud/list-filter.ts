@@ -22,9 +22,5 @@ export function filterCondition<T extends TenantTable>(
   filter: ListFilter,
   extra?: (filter: ListFilter) => (SQL | undefined)[],
 ): SQL {
-  return scope.where(
-    searchCondition(searchColumns, filter.search),
-    filter.ids?.length ? scope.idIn(filter.ids) : undefined,
-    ...(extra ? extra(filter) : []),
-  );
+  return scope.where(searchCondition(searchColumns, filter.search), filter.ids?.length ? scope.idIn(filter.ids) : undefined, ...(extra ? extra(filter) : []));
 }

@@ -23,7 +23,6 @@ export function namedEntityRoutes(table: NamedTable, audit: string, input: Param
     priority: table.priority,
     audit,
     toValues: (values) => (values.name === undefined ? {} : { name: values.name }),
-    present: (_c, rows) =>
-      rows.map((row) => ({ id: row.id, name: row.name, priority: row.priority, created_at: row.createdAt, updated_at: row.updatedAt })),
+    present: (_c, rows) => rows.map((row) => ({ id: row.id, name: row.name, priority: row.priority, created_at: row.createdAt, updated_at: row.updatedAt })),
   });
 }

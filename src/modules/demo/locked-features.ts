@@ -14,8 +14,7 @@ export interface LockedFeature {
 
 const WRITES: readonly Method[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
-const actionIs = (action: string) => (body: unknown) =>
-  typeof body === 'object' && body !== null && (body as Record<string, unknown>).action === action;
+const actionIs = (action: string) => (body: unknown) => typeof body === 'object' && body !== null && (body as Record<string, unknown>).action === action;
 
 export const LOCKED_FEATURES: readonly LockedFeature[] = [
   { methods: ['PUT', 'PATCH', 'DELETE'], path: '/internal-user/:id', why: 'profile edit and account deletion' },

@@ -26,9 +26,26 @@ const SUBSCRIPTIONS = ['Product news', 'Weekly digest'];
 const PLANS = ['Free', 'Pro', 'Enterprise'];
 const CITIES = ['Lisbon', 'Berlin', 'Bucharest', 'Madrid', 'Lyon', 'Shanghai', 'Moscow', 'Toronto'];
 const PEOPLE = [
-  'Alice Martin', 'Bruno Costa', 'Chloé Dubois', 'Dmitri Volkov', 'Elena Popescu', 'Felix Wagner', 'Grace Chen',
-  'Hugo Fernández', 'Ines Moreau', 'Jonas Becker', 'Kira Ivanova', 'Luca Rossi', 'Maria Silva', 'Noah Schmidt',
-  'Olivia Brown', 'Pablo García', 'Qing Li', 'Rosa Ionescu', 'Samuel Lefèvre', 'Tanya Sokolova',
+  'Alice Martin',
+  'Bruno Costa',
+  'Chloé Dubois',
+  'Dmitri Volkov',
+  'Elena Popescu',
+  'Felix Wagner',
+  'Grace Chen',
+  'Hugo Fernández',
+  'Ines Moreau',
+  'Jonas Becker',
+  'Kira Ivanova',
+  'Luca Rossi',
+  'Maria Silva',
+  'Noah Schmidt',
+  'Olivia Brown',
+  'Pablo García',
+  'Qing Li',
+  'Rosa Ionescu',
+  'Samuel Lefèvre',
+  'Tanya Sokolova',
 ];
 
 const WELCOME_HTML = `<h1>Welcome, {{ contact.name }}!</h1>
@@ -76,7 +93,15 @@ export async function seedDemoOrganization(db: Database, domain: string): Promis
       .returning({ id: fields.id, alias: fields.alias }),
     db.insert(subscriptions).values(SUBSCRIPTIONS.map((name, i) => ({ orgId, name, priority: i + 1 }))),
     db.insert(templates).values([
-      { orgId, type: 'email', name: 'Welcome email', alias: 'welcome', subject: 'Welcome to {{ organization.name }}', body: WELCOME_HTML, bodyPlain: WELCOME_TEXT },
+      {
+        orgId,
+        type: 'email',
+        name: 'Welcome email',
+        alias: 'welcome',
+        subject: 'Welcome to {{ organization.name }}',
+        body: WELCOME_HTML,
+        bodyPlain: WELCOME_TEXT,
+      },
       { orgId, type: 'text', name: 'Appointment reminder', alias: 'reminder', body: REMINDER_TEXT },
     ]),
   ]);

@@ -52,9 +52,7 @@ export async function replaceOptions(c: Ctx, fieldId: number, options: OptionInp
   const orgId = c.var.org.id;
   const scope = scopeOf(c);
   const ofField = (...more: (SQL | undefined)[]) => scope.where(eq(fieldOptions.fieldId, fieldId), ...more);
-  const existing = new Set(
-    (await db.select({ id: fieldOptions.id }).from(fieldOptions).where(ofField())).map((r) => r.id),
-  );
+  const existing = new Set((await db.select({ id: fieldOptions.id }).from(fieldOptions).where(ofField())).map((r) => r.id));
   const errors: Record<string, string[]> = {};
   options.forEach((o, i) => {
     if (o.id !== undefined && !existing.has(o.id)) errors[`options.${i}.id`] = [FIELD_MESSAGES.unknownOption];
@@ -71,12 +69,17 @@ export async function replaceOptions(c: Ctx, fieldId: number, options: OptionInp
   return [
     db.delete(fieldOptions).where(ofField(sql`${fieldOptions.id} NOT IN (SELECT value FROM json_each(${keptIds}))`)),
     // Renames go through a placeholder first, so swapping two values never trips the (field_id, value) unique index.
-    db.update(fieldOptions).set({ value: sql`char(0) || ${fieldOptions.id}` }).where(ofField(inKept)),
-    db.update(fieldOptions).set({ value: fromKept('value'), position: fromKept('position') }).where(ofField(inKept)),
+    db
+      .update(fieldOptions)
+      .set({ value: sql`char(0) || ${fieldOptions.id}` })
+      .where(ofField(inKept)),
+    db
+      .update(fieldOptions)
+      .set({ value: fromKept('value'), position: fromKept('position') })
+      .where(ofField(inKept)),
     db.run(sql`
       INSERT INTO ${fieldOptions} (org_id, field_id, value, position)
       SELECT ${orgId}, ${fieldId}, json_extract(j.value, '$.value'), json_extract(j.value, '$.position')
       FROM json_each(${JSON.stringify(added.map((o) => ({ value: o.value, position: o.position })))}) j`),
   ] as const;
 }
-

@@ -3,15 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../context';
 import { fields } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
-import {
-  fieldFilterShape,
-  fieldInputSchema,
-  fieldUpdateSchema,
-  hasOptions,
-  type Field,
-  type FieldInput,
-  type FieldType,
-} from '../../shared/contracts/field';
+import { fieldFilterShape, fieldInputSchema, fieldUpdateSchema, hasOptions, type Field, type FieldInput, type FieldType } from '../../shared/contracts/field';
 import { crudRoutes } from '../crud/crud-routes';
 import { rawBatch } from '../crud/raw-batch';
 import { nextPriority } from '../crud/rows';

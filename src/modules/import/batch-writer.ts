@@ -184,15 +184,5 @@ function cursorStatement(d1: D1Database, cursor: CursorUpdate): D1PreparedStatem
          rejections = COALESCE(?8, rejections), updated_at = ?9
        WHERE id = ?1 AND org_id = ?2`,
     )
-    .bind(
-      cursor.importId,
-      cursor.orgId,
-      cursor.bytes,
-      cursor.row,
-      cursor.created,
-      cursor.updated,
-      cursor.rejected,
-      cursor.rejections,
-      cursor.now,
-    );
+    .bind(cursor.importId, cursor.orgId, cursor.bytes, cursor.row, cursor.created, cursor.updated, cursor.rejected, cursor.rejections, cursor.now);
 }

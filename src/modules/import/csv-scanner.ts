@@ -211,9 +211,9 @@ export class CsvScanner {
             }
           } else {
             for (let k = 0; k < record.count; k++) {
-            const f = record.first + k;
-            const value = this.decoder.decode(buf.subarray(this.fieldStart[f], this.fieldEnd[f]));
-            fields[k] = this.fieldEscaped[f] ? value.replaceAll('""', '"') : value;
+              const f = record.first + k;
+              const value = this.decoder.decode(buf.subarray(this.fieldStart[f], this.fieldEnd[f]));
+              fields[k] = this.fieldEscaped[f] ? value.replaceAll('""', '"') : value;
             }
           }
         } catch {

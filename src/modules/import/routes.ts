@@ -65,7 +65,10 @@ importRoutes.post('/', validJson(importCreateSchema), async (c) => {
   const fieldIds = input.mapping.flatMap((entry) => (entry.target === 'field' ? [entry.field_id] : []));
   if (fieldIds.length) {
     const scope = new TenantScope(c.var.db, fields, orgId);
-    const found = await c.var.db.select({ id: fields.id }).from(fields).where(scope.where(scope.idIn(fieldIds)));
+    const found = await c.var.db
+      .select({ id: fields.id })
+      .from(fields)
+      .where(scope.where(scope.idIn(fieldIds)));
     const known = new Set(found.map((f) => f.id));
     input.mapping.forEach((entry, i) => {
       if (entry.target === 'field' && !known.has(entry.field_id)) add(`mapping.${i}.field_id`, IMPORT_MESSAGES.unknownField);

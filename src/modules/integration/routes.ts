@@ -92,10 +92,7 @@ const crud = crudRoutes<typeof integrations, IntegrationInput & IntegrationUpdat
       type: z.enum(INTEGRATION_TYPES, { error: INTEGRATION_MESSAGES.type }).optional(),
       status: z.enum(INTEGRATION_STATUSES, { error: 'status must be active or merging' }).optional(),
     },
-    where: (f) => [
-      f.type ? eq(integrations.type, f.type as string) : undefined,
-      f.status ? eq(integrations.status, f.status as string) : undefined,
-    ],
+    where: (f) => [f.type ? eq(integrations.type, f.type as string) : undefined, f.status ? eq(integrations.status, f.status as string) : undefined],
   },
   audit: 'integration',
   typeSegment: { field: 'type', values: INTEGRATION_TYPES },
@@ -106,7 +103,9 @@ const crud = crudRoutes<typeof integrations, IntegrationInput & IntegrationUpdat
 /** Credentials body by the type in the path: user + password (smtp) or sid + token (twilio). */
 const credentialsBody = validJsonBy((value, c) => {
   const schema = c.req.param('type') === 'smtp' ? smtpCredentialsSchema : twilioCredentialsSchema;
-  return schema.safeParse(value) as { success: true; data: { user?: string; password?: string; sid?: string; token?: string } } | { success: false; error: z.ZodError };
+  return schema.safeParse(value) as
+    | { success: true; data: { user?: string; password?: string; sid?: string; token?: string } }
+    | { success: false; error: z.ZodError };
 });
 
 /** /integration: the shared contract (with optional type segment), plus credentials, sync and connection test. */

@@ -23,18 +23,38 @@ export interface MessageContent {
 export async function messageContent(env: Env, db: Database, row: Row): Promise<MessageContent> {
   if (row.broadcastId === null) {
     const [template] = row.templateId
-      ? await db.select({ type: templates.type }).from(templates).where(and(eq(templates.id, row.templateId), eq(templates.orgId, row.orgId)))
+      ? await db
+          .select({ type: templates.type })
+          .from(templates)
+          .where(and(eq(templates.id, row.templateId), eq(templates.orgId, row.orgId)))
       : [];
-    return { body: row.body, body_plain: row.bodyPlain, html: row.type === 'email' && (template ? template.type !== 'text' : /<[a-z][\s\S]*>/i.test(row.body)) };
+    return {
+      body: row.body,
+      body_plain: row.bodyPlain,
+      html: row.type === 'email' && (template ? template.type !== 'text' : /<[a-z][\s\S]*>/i.test(row.body)),
+    };
   }
-  const [b] = await db.select({ snapshot: broadcasts.snapshot }).from(broadcasts).where(and(eq(broadcasts.id, row.broadcastId), eq(broadcasts.orgId, row.orgId)));
+  const [b] = await db
+    .select({ snapshot: broadcasts.snapshot })
+    .from(broadcasts)
+    .where(and(eq(broadcasts.id, row.broadcastId), eq(broadcasts.orgId, row.orgId)));
   const snapshot = b?.snapshot as BroadcastSnapshot | null | undefined;
   if (!snapshot) return { body: '', body_plain: null, html: false };
   const html = row.type === 'email' && snapshot.template.type !== 'text';
   try {
     const contact = row.contactId ? await loadContactPlaceholders(db, row.orgId, row.contactId) : null;
-    const render = prepareTemplate({ type: snapshot.template.type, subject: snapshot.template.subject, body: snapshot.template.body, bodyPlain: snapshot.template.body_plain });
-    const link = await unsubscribeUrl(env, snapshot.organization.domain, { orgId: row.orgId, contactId: row.contactId, messageId: row.id, broadcastId: row.broadcastId });
+    const render = prepareTemplate({
+      type: snapshot.template.type,
+      subject: snapshot.template.subject,
+      body: snapshot.template.body,
+      bodyPlain: snapshot.template.body_plain,
+    });
+    const link = await unsubscribeUrl(env, snapshot.organization.domain, {
+      orgId: row.orgId,
+      contactId: row.contactId,
+      messageId: row.id,
+      broadcastId: row.broadcastId,
+    });
     const rendered = render({ contact: contact ?? {}, organization: snapshot.organization, unsubscribe_url: link });
     return { body: rendered.body, body_plain: rendered.body_plain, html };
   } catch (error) {

@@ -15,12 +15,8 @@ export const operatorRoutes = new Hono<AppEnv>();
 operatorRoutes.use('*', requireOperator);
 operatorRoutes
   .get('/settings', async (c) => c.json({ data: await readSignupSettings(c.env, c.var.db) }))
-  .put('/settings', validJson(signupSettingsUpdateSchema), async (c) =>
-    c.json({ data: await writeSignupSettings(c.env, c.var.db, c.req.valid('json')) }),
-  )
-  .get('/pre-registrations', validQuery(listQuery), async (c) =>
-    c.json({ data: await listPreRegistrations(c.var.db, c.req.valid('query').status) }),
-  )
+  .put('/settings', validJson(signupSettingsUpdateSchema), async (c) => c.json({ data: await writeSignupSettings(c.env, c.var.db, c.req.valid('json')) }))
+  .get('/pre-registrations', validQuery(listQuery), async (c) => c.json({ data: await listPreRegistrations(c.var.db, c.req.valid('query').status) }))
   .post('/pre-registrations/:id/:decision{approve|decline}', validJson(preRegistrationReviewSchema), async (c) => {
     const id = parseId(c.req.param('id'));
     if (!id) throw notFound();

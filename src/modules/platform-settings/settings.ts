@@ -42,7 +42,10 @@ function defaults(env: Pick<Env, 'PUBLIC_URL'>): SignupSettings {
  */
 export async function readSignupSettings(env: Env, db: Database): Promise<SignupSettings> {
   const settings = defaults(env);
-  const rows = await db.select().from(platformSettings).where(inArray(platformSettings.key, [...SIGNUP_KEYS]));
+  const rows = await db
+    .select()
+    .from(platformSettings)
+    .where(inArray(platformSettings.key, [...SIGNUP_KEYS]));
   for (const row of rows) {
     let value: unknown;
     try {

@@ -58,7 +58,9 @@ function unchanged(orgId: number, rows: Row[], events: number) {
 /** Writes one month's chunk and removes its rows; answers how many messages left D1 (0 when they changed meanwhile). */
 async function archiveChunk(db: Database, bucket: R2Bucket, orgId: number, month: string, rows: Row[]): Promise<number> {
   const ids = JSON.stringify(rows.map((r) => r.id));
-  const events = await db.all<EventRow>(sql`SELECT * FROM tracking_events WHERE org_id = ${orgId} AND message_id IN (SELECT value FROM json_each(${ids})) ORDER BY at, id`);
+  const events = await db.all<EventRow>(
+    sql`SELECT * FROM tracking_events WHERE org_id = ${orgId} AND message_id IN (SELECT value FROM json_each(${ids})) ORDER BY at, id`,
+  );
   const byMessage = groupBy(events, (e) => e.message_id);
   const lines = `${rows.map((message) => JSON.stringify({ message, events: byMessage.get(message.id) ?? [] })).join('\n')}\n`;
   const key = `${archiveFolder(orgId, month)}${rows[0].id}-${rows[rows.length - 1].id}.ndjson.gz`;
@@ -81,7 +83,12 @@ async function archiveChunk(db: Database, bucket: R2Bucket, orgId: number, month
  * Archives the messages of every organisation that are past its retention, at most `maxChunks` chunks; answers
  * how many messages left D1.
  */
-export async function archiveOldMessages(db: Database, env: Pick<Env, 'FILES' | 'MESSAGE_RETENTION_DAYS'>, now = Date.now(), maxChunks = ARCHIVE_CHUNKS_PER_RUN): Promise<number> {
+export async function archiveOldMessages(
+  db: Database,
+  env: Pick<Env, 'FILES' | 'MESSAGE_RETENTION_DAYS'>,
+  now = Date.now(),
+  maxChunks = ARCHIVE_CHUNKS_PER_RUN,
+): Promise<number> {
   const orgs = await db.select({ id: organizations.id, days: organizations.messageRetentionDays }).from(organizations);
   let chunks = 0;
   let archived = 0;

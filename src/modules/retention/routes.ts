@@ -35,7 +35,11 @@ export const messageArchiveRoutes = new Hono<AppEnv>()
     const [[org], rows] = await Promise.all([
       c.var.db.select({ days: organizations.messageRetentionDays }).from(organizations).where(eq(organizations.id, orgId)),
       c.var.db
-        .select({ month: messageArchives.month, messages: sql<number>`sum(${messageArchives.messages})`, bytes: sql<number>`coalesce(sum(${storedFiles.bytes}), 0)` })
+        .select({
+          month: messageArchives.month,
+          messages: sql<number>`sum(${messageArchives.messages})`,
+          bytes: sql<number>`coalesce(sum(${storedFiles.bytes}), 0)`,
+        })
         .from(messageArchives)
         .leftJoin(storedFiles, eq(storedFiles.key, messageArchives.key))
         .where(eq(messageArchives.orgId, orgId))
@@ -55,11 +59,17 @@ export const messageArchiveRoutes = new Hono<AppEnv>()
       .where(and(eq(messageArchives.orgId, c.var.org.id), eq(messageArchives.month, month)))
       .orderBy(asc(messageArchives.firstId));
     if (chunks.length === 0) throw notFound();
-    return new Response(concatenated(c.env.FILES, chunks.map((r) => r.key)), {
-      headers: {
-        'content-type': 'application/gzip',
-        'content-disposition': `attachment; filename="messages-${c.var.org.domain}-${month}.ndjson.gz"`,
-        'cache-control': 'private, no-store',
+    return new Response(
+      concatenated(
+        c.env.FILES,
+        chunks.map((r) => r.key),
+      ),
+      {
+        headers: {
+          'content-type': 'application/gzip',
+          'content-disposition': `attachment; filename="messages-${c.var.org.domain}-${month}.ndjson.gz"`,
+          'cache-control': 'private, no-store',
+        },
       },
-    });
+    );
   });

@@ -116,7 +116,9 @@ export function skipQueuedStatement(db: Database, pending: SQL, reason: string, 
 
 /** failed -> queued with the attempts counted from 0, for the messages `where` selects (retry failed). */
 export function requeueStatement(db: Database, where: SQL, now: string): BatchStatement {
-  return db.run(sql`UPDATE messages SET status = 'queued', attempts = 0, error = NULL, retryable = NULL, updated_at = ${now} WHERE ${where} AND +status = 'failed'`);
+  return db.run(
+    sql`UPDATE messages SET status = 'queued', attempts = 0, error = NULL, retryable = NULL, updated_at = ${now} WHERE ${where} AND +status = 'failed'`,
+  );
 }
 
 /**

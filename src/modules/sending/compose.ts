@@ -40,8 +40,21 @@ export interface ClaimedMessage {
 
 /** The columns of a claimed message that composing and recording read (the claim answers only these). */
 export const CLAIMED_COLUMNS = [
-  'id', 'org_id', 'type', 'status', 'sender_id', 'template_id', 'contact_id', 'broadcast_id',
-  'from_address', 'from_name', 'to_address', 'subject', 'body', 'body_plain', 'attempts',
+  'id',
+  'org_id',
+  'type',
+  'status',
+  'sender_id',
+  'template_id',
+  'contact_id',
+  'broadcast_id',
+  'from_address',
+  'from_name',
+  'to_address',
+  'subject',
+  'body',
+  'body_plain',
+  'attempts',
 ] as const satisfies readonly (keyof ClaimedMessage)[];
 
 export type Composed =
@@ -117,13 +130,24 @@ export async function composeBatch(env: Env, db: Database, orgId: number, rows: 
   for (const broadcastId of new Set(rows.map((r) => r.broadcast_id))) {
     const b = broadcastId === null ? null : await cache.broadcast(env, db, orgId, broadcastId);
     const rule = b && { subscriptionId: b.subscription?.id ?? null, skipUnsubscribed: b.skipUnsubscribed };
-    const found = await sendTimeSkips(db, orgId, rule, rows.filter((r) => r.broadcast_id === broadcastId));
+    const found = await sendTimeSkips(
+      db,
+      orgId,
+      rule,
+      rows.filter((r) => r.broadcast_id === broadcastId),
+    );
     for (const [id, reason] of found) skips.set(id, reason);
   }
   const toSend = rows.filter((r) => !skips.has(r.id));
   return [
     ...rows.filter((r) => skips.has(r.id)).map((row) => ({ row, skip: skips.get(row.id)! })),
-    ...(await composeBroadcastRows(env, db, orgId, toSend.filter((r) => r.broadcast_id !== null), cache)),
+    ...(await composeBroadcastRows(
+      env,
+      db,
+      orgId,
+      toSend.filter((r) => r.broadcast_id !== null),
+      cache,
+    )),
     ...(await Promise.all(toSend.filter((r) => r.broadcast_id === null).map((r) => composeStoredRow(env, db, r, cache)))),
   ];
 }
@@ -168,7 +192,11 @@ async function loadBroadcastForSending(env: Env, db: Database, orgId: number, id
 
 async function composeBroadcastRows(env: Env, db: Database, orgId: number, rows: ClaimedMessage[], cache: ComposeCache): Promise<Composed[]> {
   if (rows.length === 0) return [];
-  const people = await loadContactPlaceholdersMany(db, orgId, rows.map((r) => r.contact_id).filter((id): id is number => id !== null));
+  const people = await loadContactPlaceholdersMany(
+    db,
+    orgId,
+    rows.map((r) => r.contact_id).filter((id): id is number => id !== null),
+  );
   return Promise.all(
     rows.map(async (row): Promise<Composed> => {
       const b = await cache.broadcast(env, db, orgId, row.broadcast_id!);
@@ -188,7 +216,11 @@ async function composeBroadcastRows(env: Env, db: Database, orgId: number, rows:
         return { row, integrationId: b.snapshot.sender.integration_id, message: base };
       }
       const template = b.snapshot.template;
-      const attachments = await readAttachments(env, cache, template.attachments.map((a) => ({ filename: a.file_name, contentType: a.content_type, key: a.file_key, size: a.size })));
+      const attachments = await readAttachments(
+        env,
+        cache,
+        template.attachments.map((a) => ({ filename: a.file_name, contentType: a.content_type, key: a.file_key, size: a.size })),
+      );
       if (typeof attachments === 'string') return { row, failure: attachments };
       return {
         row,
@@ -211,17 +243,29 @@ async function composeBroadcastRows(env: Env, db: Database, orgId: number, rows:
 async function composeStoredRow(env: Env, db: Database, row: ClaimedMessage, cache: ComposeCache): Promise<Composed> {
   const sender = row.sender_id ? await new TenantScope(db, senders, row.org_id).findById(row.sender_id) : undefined;
   if (!sender) return { row, failure: 'The sender of this message no longer exists' };
-  const base: OutgoingMessage = { id: row.id, from: { address: row.from_address, name: row.type === 'email' ? row.from_name : null }, to: row.to_address, body: row.body };
+  const base: OutgoingMessage = {
+    id: row.id,
+    from: { address: row.from_address, name: row.type === 'email' ? row.from_name : null },
+    to: row.to_address,
+    body: row.body,
+  };
   if (row.type !== 'email') return { row, integrationId: sender.integrationId, message: base };
   let templateType: string | null = null;
   let attachments: OutgoingAttachment[] = [];
   if (row.template_id) {
-    const [template] = await db.select({ type: templates.type }).from(templates).where(and(eq(templates.id, row.template_id), eq(templates.orgId, row.org_id)));
+    const [template] = await db
+      .select({ type: templates.type })
+      .from(templates)
+      .where(and(eq(templates.id, row.template_id), eq(templates.orgId, row.org_id)));
     templateType = template?.type ?? null;
     const files = await new TenantScope(db, templateAttachments, row.org_id)
       .selectWhere(sql`${templateAttachments.templateId} = ${row.template_id}`)
       .orderBy(asc(templateAttachments.id));
-    const read = await readAttachments(env, cache, files.map((f) => ({ filename: f.fileName, contentType: f.contentType, key: f.fileKey, size: f.size })));
+    const read = await readAttachments(
+      env,
+      cache,
+      files.map((f) => ({ filename: f.fileName, contentType: f.contentType, key: f.fileKey, size: f.size })),
+    );
     if (typeof read === 'string') return { row, failure: read };
     attachments = read;
   }
@@ -229,12 +273,23 @@ async function composeStoredRow(env: Env, db: Database, row: ClaimedMessage, cac
   // Text templates sent by email are plain text; html and email templates are html. Test messages are tracked
   // as the organisation's defaults say, so their opens and clicks show on the message like any other, by the
   // same two steps as a broadcast's messages.
-  if (templateType === 'text') return { row, integrationId: sender.integrationId, message: { ...base, subject, bodyPlain: row.body_plain, html: false, attachments } };
+  if (templateType === 'text')
+    return { row, integrationId: sender.integrationId, message: { ...base, subject, bodyPlain: row.body_plain, html: false, attachments } };
   const org = await cache.organization(db, row.org_id);
   const tracking = org?.tracking ?? { opens: false, clicks: false };
   const origin = orgOrigin(env, org?.domain ?? '');
-  const content = await prepareFinishedContent(env, { orgId: row.org_id, messageId: row.id, origin }, { subject, body: row.body, bodyPlain: row.body_plain }, tracking);
-  const made = await renderMessage(env, content, { id: row.id, contactId: row.contact_id }, { contact: {}, organization: { name: '', domain: org?.domain ?? '' } });
+  const content = await prepareFinishedContent(
+    env,
+    { orgId: row.org_id, messageId: row.id, origin },
+    { subject, body: row.body, bodyPlain: row.body_plain },
+    tracking,
+  );
+  const made = await renderMessage(
+    env,
+    content,
+    { id: row.id, contactId: row.contact_id },
+    { contact: {}, organization: { name: '', domain: org?.domain ?? '' } },
+  );
   return { row, integrationId: sender.integrationId, message: { ...base, body: made.body, subject, bodyPlain: made.bodyPlain, html: true, attachments } };
 }
 

@@ -132,7 +132,13 @@ async function sendGroup(
  * with backoff) when some rows failed in a way worth retrying; rows held back by a send limit (attempt given
  * back) or a provider's "try later" go on a new, delayed queue message instead.
  */
-export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' | 'ids'>, attempt: number, channels: SendChannels, faults: DeliverFaults = {}): Promise<void> {
+export async function deliverBatch(
+  env: Env,
+  body: Pick<SendBatchBody, 'orgId' | 'ids'>,
+  attempt: number,
+  channels: SendChannels,
+  faults: DeliverFaults = {},
+): Promise<void> {
   const orgId = body?.orgId;
   const ids = body?.ids;
   if (!Number.isSafeInteger(orgId) || !Array.isArray(ids) || ids.length === 0 || ids.length > 1000 || !ids.every(Number.isSafeInteger)) {
@@ -150,7 +156,13 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
   });
   if (claim.rows.length === 0) return;
   for (const row of claim.rows) row.attempts = Math.max(Number(row.attempts), attempt);
-  const heartbeat = startHeartbeat(db, 'messages', claim.token, claim.rows.map((r) => r.id), lease);
+  const heartbeat = startHeartbeat(
+    db,
+    'messages',
+    claim.token,
+    claim.rows.map((r) => r.id),
+    lease,
+  );
   const broadcastIds = [...new Set(claim.rows.map((r) => r.broadcast_id).filter((id): id is number => id !== null))];
   const reporter = new OutcomeReporter(env, db, orgId, claim.token, broadcastIds);
 
@@ -189,7 +201,10 @@ export async function deliverBatch(env: Env, body: Pick<SendBatchBody, 'orgId' |
   for (const row of claim.rows) {
     if (!outcomes.has(row.id)) {
       const error = `Interrupted: ${String(crash).slice(0, 300)}`;
-      outcomes.set(row.id, row.attempts < QUEUE_MAX_DELIVERIES ? { id: row.id, status: 'queued', error } : { id: row.id, status: 'failed', error, retryable: true });
+      outcomes.set(
+        row.id,
+        row.attempts < QUEUE_MAX_DELIVERIES ? { id: row.id, status: 'queued', error } : { id: row.id, status: 'failed', error, retryable: true },
+      );
     }
     const outcome = outcomes.get(row.id)!;
     if (outcome.status === 'queued' && outcome.later) deferred.push(row.id);

@@ -42,7 +42,14 @@ export interface Heartbeat {
  * already finished (their claim cleared) are not touched. A renewal that fails is logged and tried again at the
  * next beat: the lease has three more quarters to run.
  */
-export function startHeartbeat(db: Database, table: ClaimTable, token: string, ids: readonly number[], lease: number, deadlineMs = BATCH_DEADLINE_MS): Heartbeat {
+export function startHeartbeat(
+  db: Database,
+  table: ClaimTable,
+  token: string,
+  ids: readonly number[],
+  lease: number,
+  deadlineMs = BATCH_DEADLINE_MS,
+): Heartbeat {
   const deadline = Date.now() + deadlineMs;
   const json = JSON.stringify(ids);
   let stopped = false;

@@ -60,7 +60,12 @@ export async function prepareBroadcastContent(
   const ownText = template.type === 'email' && template.body_plain?.trim() ? template.body_plain : null;
   // Parsed as an email template whatever its type, so that the text made from the html is rendered too; a
   // template of type html has no subject of its own.
-  const render = prepareTemplate({ type: 'email', subject: template.type === 'email' ? template.subject : null, body: compiled.html, bodyPlain: ownText ?? compiled.text });
+  const render = prepareTemplate({
+    type: 'email',
+    subject: template.type === 'email' ? template.subject : null,
+    body: compiled.html,
+    bodyPlain: ownText ?? compiled.text,
+  });
   const signed = await signLinks(env, compiled, { broadcastId: ids.broadcastId, messageId: null, origin: ids.origin });
   return { ...ids, html: true, tracked: compiled.opens || compiled.clicks, render, signed };
 }

@@ -15,7 +15,13 @@ export type SendBatchBody = {
 };
 
 /** Puts message ids on the send queue, BATCH_SIZE per queue message (optionally delayed). */
-export async function enqueueBatches(env: Pick<Env, 'SEND_QUEUE'>, orgId: number, broadcastId: number | null, ids: readonly number[], delaySeconds?: number): Promise<void> {
+export async function enqueueBatches(
+  env: Pick<Env, 'SEND_QUEUE'>,
+  orgId: number,
+  broadcastId: number | null,
+  ids: readonly number[],
+  delaySeconds?: number,
+): Promise<void> {
   const bodies: { body: SendBatchBody; delaySeconds?: number }[] = [];
   for (let i = 0; i < ids.length; i += BATCH_SIZE) {
     bodies.push({ body: { kind: SEND_BATCH_KIND, orgId, broadcastId, ids: ids.slice(i, i + BATCH_SIZE) }, ...(delaySeconds ? { delaySeconds } : {}) });

@@ -30,7 +30,11 @@ export async function sendTimeSkips(db: Database, orgId: number, rule: SkipRule 
   const skips = new Map<number, string>();
   const skip = (id: number, reason: string) => void (skips.has(id) || skips.set(id, reason));
   const addressed = rows.filter((r) => r.to_address);
-  const blocked = await blacklistedAmong(db, orgId, addressed.map((r) => ({ type: addressType(r), value: r.to_address })));
+  const blocked = await blacklistedAmong(
+    db,
+    orgId,
+    addressed.map((r) => ({ type: addressType(r), value: r.to_address })),
+  );
   for (const r of addressed) if (blocked.has(addressKey(addressType(r), r.to_address))) skip(r.id, SKIP_REASONS.blacklisted);
 
   const contactIds = rows.map((r) => r.contact_id).filter((id): id is number => id !== null);

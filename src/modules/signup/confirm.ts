@@ -34,7 +34,7 @@ export async function confirmPayment(env: Env, db: Database, signupId: string): 
   const mail = completionMail(signup.email, signup.name, signup.orgName, link);
   // Every statement after the first runs only for the batch whose UPDATE took the sign-up from pending to paid
   // (D1 runs batches one at a time, and the last statement sets org_id, so a second batch finds it set).
-  const won = 'EXISTS (SELECT 1 FROM signups WHERE id = ?9 AND status = \'paid\' AND org_id IS NULL)';
+  const won = "EXISTS (SELECT 1 FROM signups WHERE id = ?9 AND status = 'paid' AND org_id IS NULL)";
   const orgOf = 'SELECT id FROM organizations WHERE domain = ?1';
   const userOf = `SELECT id FROM users WHERE org_id = (${orgOf}) AND username = ?2`;
   const bind = (statement: string, ...values: unknown[]) => env.DB.prepare(statement).bind(signup.domain, username, ...values);
@@ -45,17 +45,44 @@ export async function confirmPayment(env: Env, db: Database, signupId: string): 
       bind(`INSERT INTO organizations (name, domain) SELECT ?3, ?1 WHERE ${won}`, signup.orgName, null, null, null, null, null, signup.id),
       bind(
         `INSERT INTO users (org_id, name, username, email, password_hash, registration_pending) SELECT (${orgOf}), ?3, ?2, ?4, ?5, 1 WHERE ${won}`,
-        signup.name, signup.email, signup.passwordHash, null, null, null, signup.id,
+        signup.name,
+        signup.email,
+        signup.passwordHash,
+        null,
+        null,
+        null,
+        signup.id,
       ),
       bind(
         `INSERT INTO one_time_codes (org_id, user_id, purpose, code_hash, expires_at) SELECT (${orgOf}), (${userOf}), ?3, ?4, ?5 WHERE ${won}`,
-        SIGN_COMPLETE_PURPOSE, await sha256Hex(code), new Date(Date.now() + SIGN_COMPLETE_TTL_MS).toISOString(), null, null, null, signup.id,
+        SIGN_COMPLETE_PURPOSE,
+        await sha256Hex(code),
+        new Date(Date.now() + SIGN_COMPLETE_TTL_MS).toISOString(),
+        null,
+        null,
+        null,
+        signup.id,
       ),
       bind(
         `INSERT INTO system_mails (org_id, to_address, subject, text, html) SELECT (${orgOf}), ?3, ?4, ?5, ?6 WHERE ${won} RETURNING id`,
-        mail.to, mail.subject, mail.text, mail.html ?? null, null, null, signup.id,
+        mail.to,
+        mail.subject,
+        mail.text,
+        mail.html ?? null,
+        null,
+        null,
+        signup.id,
       ),
-      bind(`UPDATE signups SET org_id = (${orgOf}), user_id = (${userOf}), updated_at = ?3 WHERE id = ?9 AND ${won}`, now, null, null, null, null, null, signup.id),
+      bind(
+        `UPDATE signups SET org_id = (${orgOf}), user_id = (${userOf}), updated_at = ?3 WHERE id = ?9 AND ${won}`,
+        now,
+        null,
+        null,
+        null,
+        null,
+        null,
+        signup.id,
+      ),
     ]);
   } catch (error) {
     if (!/UNIQUE constraint failed: organizations\.domain/.test(errorText(error))) throw error;

@@ -90,7 +90,10 @@ export const signupRoutes = new Hono<AppEnv>()
         throw new ApiError(409, 'payment_failed', 'The payment could not be started. Try again later.');
       }
     }
-    const [created] = await c.var.db.insert(signups).values({ ...row, checkoutRef }).returning();
+    const [created] = await c.var.db
+      .insert(signups)
+      .values({ ...row, checkoutRef })
+      .returning();
     return c.json({ data: await signupView(c.env, created, checkoutUrl) }, 201);
   })
   .get('/:id', async (c) => {

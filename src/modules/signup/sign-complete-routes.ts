@@ -19,7 +19,12 @@ export const signCompleteRoutes = new Hono<AppEnv>().post('/sign-complete', vali
   const now = new Date().toISOString();
   // Using the code is one conditional UPDATE: of two requests with the same code only one gets the row back.
   const [used] = await new TenantScope(c.var.db, oneTimeCodes, org.id).update(
-    and(eq(oneTimeCodes.codeHash, await sha256Hex(code)), eq(oneTimeCodes.purpose, SIGN_COMPLETE_PURPOSE), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, now))!,
+    and(
+      eq(oneTimeCodes.codeHash, await sha256Hex(code)),
+      eq(oneTimeCodes.purpose, SIGN_COMPLETE_PURPOSE),
+      isNull(oneTimeCodes.usedAt),
+      gt(oneTimeCodes.expiresAt, now),
+    )!,
     { usedAt: now },
   );
   if (!used) throw new ApiError(400, 'link_invalid', MESSAGES.signCompleteInvalid);

@@ -14,16 +14,23 @@ export function deliveryStatusOf(value: string | null | undefined): DeliveryStat
   return (DELIVERY_STATUSES as readonly string[]).includes(value ?? '') ? (value as DeliveryStatus) : null;
 }
 
-const stepOf = (column: unknown) => sql`CASE ${column} ${sql.join(
-  Object.entries(STEP).map(([status, step]) => sql`WHEN ${status} THEN ${step}`),
-  sql` `,
-)} ELSE -1 END`;
+const stepOf = (column: unknown) =>
+  sql`CASE ${column} ${sql.join(
+    Object.entries(STEP).map(([status, step]) => sql`WHEN ${status} THEN ${step}`),
+    sql` `,
+  )} ELSE -1 END`;
 
 /**
  * Moves the organisation's SMS with this provider id to `status` when that is further than where it stands;
  * answers whether it moved. The error code is kept with undelivered and failed only.
  */
-export async function advanceDeliveryStatus(db: Database, orgId: number, externalId: string, status: DeliveryStatus, errorCode: string | null): Promise<boolean> {
+export async function advanceDeliveryStatus(
+  db: Database,
+  orgId: number,
+  externalId: string,
+  status: DeliveryStatus,
+  errorCode: string | null,
+): Promise<boolean> {
   const code = status === 'undelivered' || status === 'failed' ? errorCode : null;
   const result = await db.run(sql`UPDATE ${messages} SET delivery_status = ${status}, delivery_error_code = ${code}
     WHERE org_id = ${orgId} AND external_id = ${externalId} AND type = 'sms' AND ${stepOf(sql`delivery_status`)} < ${STEP[status]}`);

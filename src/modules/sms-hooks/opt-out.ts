@@ -19,7 +19,10 @@ export function optChangeOf(body: string | null | undefined, optOutType?: string
   const type = optOutType?.trim().toUpperCase();
   if (type === 'STOP') return { kind: 'out', keyword: (body ?? '').trim().toUpperCase() || 'STOP' };
   if (type === 'START') return { kind: 'in', keyword: (body ?? '').trim().toUpperCase() || 'START' };
-  const word = (body ?? '').trim().replace(/[.!]+$/, '').toUpperCase();
+  const word = (body ?? '')
+    .trim()
+    .replace(/[.!]+$/, '')
+    .toUpperCase();
   if (OPT_OUT.has(word)) return { kind: 'out', keyword: word };
   if (OPT_IN.has(word)) return { kind: 'in', keyword: word };
   return null;
@@ -28,10 +31,14 @@ export function optChangeOf(body: string | null | undefined, optOutType?: string
 /** Records an opt-out (a repeat keeps the first) or lifts it; answers whether anything changed. */
 export async function applyOptChange(db: Database, orgId: number, integrationId: number, phone: string, change: NonNullable<OptChange>): Promise<boolean> {
   if (change.kind === 'in') {
-    const gone = await db.delete(smsOptOuts).where(and(eq(smsOptOuts.orgId, orgId), eq(smsOptOuts.phone, phone))).returning({ id: smsOptOuts.id });
+    const gone = await db
+      .delete(smsOptOuts)
+      .where(and(eq(smsOptOuts.orgId, orgId), eq(smsOptOuts.phone, phone)))
+      .returning({ id: smsOptOuts.id });
     return gone.length > 0;
   }
-  const result = await db.run(sql`INSERT INTO ${smsOptOuts} (org_id, phone, keyword, integration_id) VALUES (${orgId}, ${phone}, ${change.keyword}, ${integrationId})
+  const result =
+    await db.run(sql`INSERT INTO ${smsOptOuts} (org_id, phone, keyword, integration_id) VALUES (${orgId}, ${phone}, ${change.keyword}, ${integrationId})
     ON CONFLICT (org_id, phone) DO NOTHING`);
   return (result.meta.changes ?? 0) > 0;
 }

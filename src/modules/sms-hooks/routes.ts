@@ -31,7 +31,12 @@ const forbidden = () => new ApiError(403, 'webhook_invalid', 'The request is not
 /** The integration of the URL, the form body, and a valid X-Twilio-Signature over both; 403/404 otherwise. */
 async function verifiedCall(c: Context<AppEnv>, hook: TwilioHook): Promise<VerifiedCall> {
   const integrationId = parseId(c.req.param('integrationId'));
-  const [row] = integrationId ? await c.var.db.select().from(integrations).where(and(eq(integrations.id, integrationId), eq(integrations.type, 'twilio'))) : [];
+  const [row] = integrationId
+    ? await c.var.db
+        .select()
+        .from(integrations)
+        .where(and(eq(integrations.id, integrationId), eq(integrations.type, 'twilio')))
+    : [];
   if (!row) throw new ApiError(404, 'not_found', 'No such integration');
   const text = await c.req.text();
   if (text.length > MAX_BODY) throw new ApiError(413, 'bad_request', 'The request body is too large');

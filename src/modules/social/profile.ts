@@ -10,8 +10,7 @@ export interface SocialProfile {
 
 const GITHUB_API = 'https://api.github.com';
 
-const text = (value: unknown, max: number): string | null =>
-  typeof value === 'string' && value.trim() ? value.trim().slice(0, max) : null;
+const text = (value: unknown, max: number): string | null => (typeof value === 'string' && value.trim() ? value.trim().slice(0, max) : null);
 
 async function getJson(url: string, accessToken: string): Promise<unknown> {
   let res: Response;

@@ -8,8 +8,7 @@ export type SocialAccount = typeof socialAccounts.$inferSelect;
 /** Queries on one organisation's linked social accounts (always through its TenantScope). */
 export function socialAccountsOf(db: Database, orgId: number) {
   const scope = new TenantScope(db, socialAccounts, orgId);
-  const first = async (...conditions: Parameters<typeof scope.where>) =>
-    (await scope.selectWhere(and(...conditions)).limit(1))[0] as SocialAccount | undefined;
+  const first = async (...conditions: Parameters<typeof scope.where>) => (await scope.selectWhere(and(...conditions)).limit(1))[0] as SocialAccount | undefined;
   return {
     scope,
     /** Every account a user has linked. */

@@ -34,9 +34,18 @@ export function addDaily(db: Database, orgId: number, counts: DailyCounts, day =
   const entries = DAILY_COUNTERS.map((name) => [name, Math.trunc(counts[name] ?? 0)] as const).filter(([, n]) => n !== 0);
   if (entries.length === 0) return null;
   // Only while the organisation exists: sums flushed after its deletion are dropped, not retried forever.
-  return db.run(sql`INSERT INTO org_daily_stats (org_id, day, ${sql.join(entries.map(([name]) => column(name)), sql`, `)})
-    SELECT ${orgId}, ${day}, ${sql.join(entries.map(([, n]) => sql`${n}`), sql`, `)} WHERE EXISTS (SELECT 1 FROM organizations WHERE id = ${orgId})
-    ON CONFLICT (org_id, day) DO UPDATE SET ${sql.join(entries.map(([name]) => sql`${column(name)} = ${column(name)} + excluded.${column(name)}`), sql`, `)}`);
+  return db.run(sql`INSERT INTO org_daily_stats (org_id, day, ${sql.join(
+    entries.map(([name]) => column(name)),
+    sql`, `,
+  )})
+    SELECT ${orgId}, ${day}, ${sql.join(
+      entries.map(([, n]) => sql`${n}`),
+      sql`, `,
+    )} WHERE EXISTS (SELECT 1 FROM organizations WHERE id = ${orgId})
+    ON CONFLICT (org_id, day) DO UPDATE SET ${sql.join(
+      entries.map(([name]) => sql`${column(name)} = ${column(name)} + excluded.${column(name)}`),
+      sql`, `,
+    )}`);
 }
 
 /**

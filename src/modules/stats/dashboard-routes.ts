@@ -25,26 +25,54 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
   const today = Date.parse(`${dayOf()}T00:00:00.000Z`);
   const days = Array.from({ length: DASHBOARD_DAYS }, (_, i) => dayOf(today - (DASHBOARD_DAYS - 1 - i) * DAY_MS));
   const [rows, [{ total }], [usage], [before]] = await Promise.all([
-    c.var.db.select().from(orgDailyStats).where(and(eq(orgDailyStats.orgId, orgId), gte(orgDailyStats.day, days[0]))),
+    c.var.db
+      .select()
+      .from(orgDailyStats)
+      .where(and(eq(orgDailyStats.orgId, orgId), gte(orgDailyStats.day, days[0]))),
     keptCountQuery(c.var.db, orgId, { list: 'contacts', key: 0 }),
     c.var.db.select().from(orgUsage).where(eq(orgUsage.orgId, orgId)),
     // The volumes as they stood when the window opened: the last gauges before it.
     c.var.db
       .select({ fileBytes: sql<number | null>`max(${orgDailyStats.fileBytes})`, dataBytes: sql<number | null>`max(${orgDailyStats.dataBytes})` })
       .from(orgDailyStats)
-      .where(and(eq(orgDailyStats.orgId, orgId), eq(orgDailyStats.day, c.var.db.select({ day: sql`max(${orgDailyStats.day})` }).from(orgDailyStats).where(and(eq(orgDailyStats.orgId, orgId), lt(orgDailyStats.day, days[0]), isNotNull(orgDailyStats.fileBytes)))))),
+      .where(
+        and(
+          eq(orgDailyStats.orgId, orgId),
+          eq(
+            orgDailyStats.day,
+            c.var.db
+              .select({ day: sql`max(${orgDailyStats.day})` })
+              .from(orgDailyStats)
+              .where(and(eq(orgDailyStats.orgId, orgId), lt(orgDailyStats.day, days[0]), isNotNull(orgDailyStats.fileBytes))),
+          ),
+        ),
+      ),
   ]);
   // Data volume is the cron's hourly measurement; an organisation it has not measured yet (new since, or a fresh
   // local start) is measured once now, after answering.
-  if (!usage?.dataMeasuredAt) c.executionCtx.waitUntil(measureDataVolumeIfDue(c.var.db, new Date(), orgId).catch((error) => console.error(JSON.stringify({ level: 'error', stats: 'data volume not measured', error: String(error) }))));
+  if (!usage?.dataMeasuredAt)
+    c.executionCtx.waitUntil(
+      measureDataVolumeIfDue(c.var.db, new Date(), orgId).catch((error) =>
+        console.error(JSON.stringify({ level: 'error', stats: 'data volume not measured', error: String(error) })),
+      ),
+    );
   const byDay = new Map(rows.map((r) => [r.day, r]));
   const figures = days.map((day): DashboardFigures => {
     const r = byDay.get(day);
     if (!r) return zero();
     return {
-      requests: r.requests, request_bytes: r.requestBytes, emails_sent: r.emailsSent, sms_sent: r.smsSent, messages_failed: r.messagesFailed,
-      opens: r.opens, human_opens: r.humanOpens, clicks: r.clicks, human_clicks: r.humanClicks, unsubscribes: r.unsubscribes,
-      contacts_created: r.contactsCreated, contacts_deleted: r.contactsDeleted,
+      requests: r.requests,
+      request_bytes: r.requestBytes,
+      emails_sent: r.emailsSent,
+      sms_sent: r.smsSent,
+      messages_failed: r.messagesFailed,
+      opens: r.opens,
+      human_opens: r.humanOpens,
+      clicks: r.clicks,
+      human_clicks: r.humanClicks,
+      unsubscribes: r.unsubscribes,
+      contacts_created: r.contactsCreated,
+      contacts_deleted: r.contactsDeleted,
     };
   });
   // Contacts at the end of each day: today's count, walked back through each later day's creations and deletions.

@@ -64,7 +64,11 @@ export function keptCountQuery(db: Database, orgId: number, count: KeptCount) {
  */
 export function totalQuery(db: Database, orgId: number, kept: KeptCount | null, matches: () => CappableSelect, cap: number) {
   if (kept) return keptCountQuery(db, orgId, kept);
-  return db.select({ total: count() }).from(matches().limit(cap + 1).as('matches'));
+  return db.select({ total: count() }).from(
+    matches()
+      .limit(cap + 1)
+      .as('matches'),
+  );
 }
 
 /** A select of matching rows that can be limited and used as a subquery. */

@@ -47,7 +47,10 @@ export async function flushRequestCounts(db: Database): Promise<void> {
   windowOpen = false;
   if (sums.size === 0) return;
   try {
-    await rawBatch(db, [...sums.values()].map((s) => addDaily(db, s.orgId, { requests: s.requests, request_bytes: s.bytes }, s.day)!));
+    await rawBatch(
+      db,
+      [...sums.values()].map((s) => addDaily(db, s.orgId, { requests: s.requests, request_bytes: s.bytes }, s.day)!),
+    );
   } catch (error) {
     for (const [key, s] of sums) {
       const now = pending.get(key);

@@ -49,7 +49,10 @@ export const templateFolder = (orgId: number, templateId: number) => `${orgFiles
 /** The file's own name: no folders, no control characters, at most 255 characters. */
 function cleanFileName(raw: string): string {
   const base = raw.split(/[\\/]/).pop() ?? '';
-  return base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(-255);
+  return base
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(-255);
 }
 
 const extensionOf = (name: string) => (/\.([^.]+)$/.exec(name)?.[1] ?? '').toLowerCase();
@@ -83,7 +86,11 @@ export async function deleteTemplateFiles(bucket: R2Bucket, db: Database, orgId:
   const prefixes = templateIds.length <= 5 ? templateIds.map((id) => templateFolder(orgId, id)) : [`${orgFilesPrefix(orgId)}templates/`];
   try {
     for (const prefix of prefixes) await deleteR2Prefix(bucket, prefix, (key) => wanted.has(key.split('/')[3]));
-    await forgetFilesUnder(db, orgId, templateIds.map((id) => templateFolder(orgId, id)));
+    await forgetFilesUnder(
+      db,
+      orgId,
+      templateIds.map((id) => templateFolder(orgId, id)),
+    );
   } catch (error) {
     console.error(JSON.stringify({ level: 'error', what: 'template files not deleted', orgId, templateIds: templateIds.slice(0, 100), error: String(error) }));
   }

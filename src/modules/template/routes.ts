@@ -50,7 +50,11 @@ function columns(type: TemplateType, input: Partial<Input>): Partial<typeof temp
 }
 
 async function presentTemplates(c: Ctx, rows: Row[], withBodies: boolean): Promise<(Template | TemplateListItem)[]> {
-  const files = await attachmentsByTemplate(c.var.db, c.var.org.id, rows.map((r) => r.id));
+  const files = await attachmentsByTemplate(
+    c.var.db,
+    c.var.org.id,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => {
     const item: TemplateListItem = {
       id: row.id,
@@ -102,7 +106,10 @@ const crud = crudRoutes<typeof templates, Input, Template | TemplateListItem>({
     },
     update: async (c, existing, input) => {
       const scope = new TenantScope(c.var.db, templates, c.var.org.id);
-      const [row] = await scope.update(eq(templates.id, existing.id), { ...columns(existing.type as TemplateType, input), updatedAt: new Date().toISOString() });
+      const [row] = await scope.update(eq(templates.id, existing.id), {
+        ...columns(existing.type as TemplateType, input),
+        updatedAt: new Date().toISOString(),
+      });
       return row;
     },
   },

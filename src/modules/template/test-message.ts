@@ -39,7 +39,8 @@ export async function sendTestMessage(c: Ctx, template: typeof templates.$inferS
   const problem = addressError(senderType, input.to);
   if (problem) throw validationFailed({ to: [problem] });
   const to = normalizeAddress(senderType, input.to);
-  if (await isBlacklisted(c.var.db, orgId, senderType, to)) throw new ApiError(422, 'validation_failed', TEMPLATE_MESSAGES.blacklisted, { to: [TEMPLATE_MESSAGES.blacklisted] });
+  if (await isBlacklisted(c.var.db, orgId, senderType, to))
+    throw new ApiError(422, 'validation_failed', TEMPLATE_MESSAGES.blacklisted, { to: [TEMPLATE_MESSAGES.blacklisted] });
 
   const rendered = renderForRequest(template, await scopeForContact(c, input.contact_id));
   const sms = senderType === 'phone';

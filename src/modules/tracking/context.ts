@@ -72,8 +72,16 @@ export interface MessageTally {
  */
 export function tally(hits: readonly (Verdict & Pick<StoredHit, 'kind' | 'at' | 'linkIndex' | 'url'>)[]): MessageTally {
   const t: MessageTally = {
-    opens_total: 0, opens_unique: 0, opened_at: null, human_opens: 0, human_opened_at: null,
-    clicks_total: 0, clicks_unique: 0, clicked_at: null, human_clicks: 0, human_clicked_at: null,
+    opens_total: 0,
+    opens_unique: 0,
+    opened_at: null,
+    human_opens: 0,
+    human_opened_at: null,
+    clicks_total: 0,
+    clicks_unique: 0,
+    clicked_at: null,
+    human_clicks: 0,
+    human_clicked_at: null,
     links: new Map(),
   };
   const first = (current: string | null, at: string) => (current === null || at < current ? at : current);

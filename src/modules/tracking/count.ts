@@ -39,23 +39,58 @@ interface EventRow {
 }
 
 const storedOf = (e: EventRow): StoredHit & Pick<ClassifiedHit, 'class' | 'reason'> => ({
-  id: e.id, kind: e.kind, method: e.method, userAgent: e.user_agent, asn: e.asn, asOrganization: e.as_organization,
-  honeypot: e.link_index === -1, at: e.at, ipHash: e.ip_hash, linkIndex: e.link_index, url: e.url, class: e.class, reason: e.reason,
+  id: e.id,
+  kind: e.kind,
+  method: e.method,
+  userAgent: e.user_agent,
+  asn: e.asn,
+  asOrganization: e.as_organization,
+  honeypot: e.link_index === -1,
+  at: e.at,
+  ipHash: e.ip_hash,
+  linkIndex: e.link_index,
+  url: e.url,
+  class: e.class,
+  reason: e.reason,
 });
 
 /** A hit from the queue as stored, its address replaced by the address's hash (the address is never kept). */
 const hitOf = (h: TrackingHit, ipHash: string | null): StoredHit => ({
-  id: h.id, kind: h.kind, method: h.method, userAgent: h.ua, asn: h.asn, asOrganization: h.aso,
-  honeypot: h.h === 1, at: h.at, ipHash, linkIndex: h.l ?? null, url: h.u ?? null,
+  id: h.id,
+  kind: h.kind,
+  method: h.method,
+  userAgent: h.ua,
+  asn: h.asn,
+  asOrganization: h.aso,
+  honeypot: h.h === 1,
+  at: h.at,
+  ipHash,
+  linkIndex: h.l ?? null,
+  url: h.u ?? null,
 });
 
-const BROADCAST_COUNTERS = ['opens', 'opens_unique', 'human_opens', 'human_opens_unique', 'clicks', 'clicks_unique', 'human_clicks', 'human_clicks_unique'] as const;
+const BROADCAST_COUNTERS = [
+  'opens',
+  'opens_unique',
+  'human_opens',
+  'human_opens_unique',
+  'clicks',
+  'clicks_unique',
+  'human_clicks',
+  'human_clicks_unique',
+] as const;
 type BroadcastDelta = Record<(typeof BROADCAST_COUNTERS)[number], number>;
 
 function broadcastFigures(t: MessageTally): BroadcastDelta {
   return {
-    opens: t.opens_total, opens_unique: t.opens_unique, human_opens: t.human_opens, human_opens_unique: t.human_opened_at ? 1 : 0,
-    clicks: t.clicks_total, clicks_unique: t.clicks_unique, human_clicks: t.human_clicks, human_clicks_unique: t.human_clicked_at ? 1 : 0,
+    opens: t.opens_total,
+    opens_unique: t.opens_unique,
+    human_opens: t.human_opens,
+    human_opens_unique: t.human_opened_at ? 1 : 0,
+    clicks: t.clicks_total,
+    clicks_unique: t.clicks_unique,
+    human_clicks: t.human_clicks,
+    human_clicks_unique: t.human_clicked_at ? 1 : 0,
   };
 }
 
@@ -74,7 +109,9 @@ function linkDeltas(broadcastId: number, before: MessageTally, after: MessageTal
   for (const [index, link] of after.links) {
     const was = before.links.get(index) ?? { clicks: 0, human_clicks: 0 };
     const d = {
-      b: broadcastId, l: index, u: link.url,
+      b: broadcastId,
+      l: index,
+      u: link.url,
       c: link.clicks - was.clicks,
       cu: Number(link.clicks > 0) - Number(was.clicks > 0),
       h: link.human_clicks - was.human_clicks,
@@ -139,7 +176,22 @@ async function countOrgHits(env: Env, db: Database, orgId: number, hits: Trackin
     const classified = classifyMessageHits([...old, ...fresh.values()], message?.sent_at ?? null);
     for (const hit of classified) {
       if (fresh.has(hit.id)) {
-        inserts.push({ i: hit.id, m: messageId, b: message?.broadcast_id ?? null, k: hit.kind, l: hit.linkIndex, u: hit.url, c: hit.class, r: hit.reason, me: hit.method, ua: hit.userAgent, ip: hit.ipHash, asn: hit.asn, aso: hit.asOrganization, at: hit.at });
+        inserts.push({
+          i: hit.id,
+          m: messageId,
+          b: message?.broadcast_id ?? null,
+          k: hit.kind,
+          l: hit.linkIndex,
+          u: hit.url,
+          c: hit.class,
+          r: hit.reason,
+          me: hit.method,
+          ua: hit.userAgent,
+          ip: hit.ipHash,
+          asn: hit.asn,
+          aso: hit.asOrganization,
+          at: hit.at,
+        });
       } else {
         const before = oldById.get(hit.id)!;
         if (before.class !== hit.class || before.reason !== hit.reason) reclassified.push({ i: hit.id, c: hit.class, r: hit.reason });
@@ -150,8 +202,17 @@ async function countOrgHits(env: Env, db: Database, orgId: number, hits: Trackin
     const before = tally(old);
     const after = tally(classified);
     messageUpdates.push({
-      i: messageId, ot: after.opens_total, ou: after.opens_unique, oa: after.opened_at, ho: after.human_opens, hoa: after.human_opened_at,
-      ct: after.clicks_total, cu: after.clicks_unique, ca: after.clicked_at, hc: after.human_clicks, hca: after.human_clicked_at,
+      i: messageId,
+      ot: after.opens_total,
+      ou: after.opens_unique,
+      oa: after.opened_at,
+      ho: after.human_opens,
+      hoa: after.human_opened_at,
+      ct: after.clicks_total,
+      cu: after.clicks_unique,
+      ca: after.clicked_at,
+      hc: after.human_clicks,
+      hca: after.human_clicked_at,
     });
     daily.opens += after.opens_total - before.opens_total;
     daily.human_opens += after.human_opens - before.human_opens;
@@ -175,34 +236,42 @@ async function countOrgHits(env: Env, db: Database, orgId: number, hits: Trackin
       FROM json_each(${JSON.stringify(inserts)}) j`),
   ];
   if (reclassified.length) {
-    statements.push(db.run(sql`
+    statements.push(
+      db.run(sql`
       UPDATE tracking_events SET class = j.value ->> 'c', reason = j.value ->> 'r'
-      FROM json_each(${JSON.stringify(reclassified)}) j WHERE tracking_events.id = j.value ->> 'i' AND tracking_events.org_id = ${orgId}`));
+      FROM json_each(${JSON.stringify(reclassified)}) j WHERE tracking_events.id = j.value ->> 'i' AND tracking_events.org_id = ${orgId}`),
+    );
   }
   if (messageUpdates.length) {
-    statements.push(db.run(sql`
+    statements.push(
+      db.run(sql`
       UPDATE messages SET opens_total = j.value ->> 'ot', opens_unique = j.value ->> 'ou', opened_at = j.value ->> 'oa',
         human_opens = j.value ->> 'ho', human_opened_at = j.value ->> 'hoa', clicks_total = j.value ->> 'ct',
         clicks_unique = j.value ->> 'cu', clicked_at = j.value ->> 'ca', human_clicks = j.value ->> 'hc', human_clicked_at = j.value ->> 'hca'
-      FROM json_each(${JSON.stringify(messageUpdates)}) j WHERE messages.id = j.value ->> 'i' AND +messages.org_id = ${orgId}`));
+      FROM json_each(${JSON.stringify(messageUpdates)}) j WHERE messages.id = j.value ->> 'i' AND +messages.org_id = ${orgId}`),
+    );
   }
   for (const [broadcastId, d] of broadcastDeltas) {
     if (BROADCAST_COUNTERS.every((k) => d[k] === 0)) continue;
-    statements.push(db.run(sql`
+    statements.push(
+      db.run(sql`
       UPDATE broadcasts SET opens = opens + ${d.opens}, opens_unique = opens_unique + ${d.opens_unique},
         human_opens = human_opens + ${d.human_opens}, human_opens_unique = human_opens_unique + ${d.human_opens_unique},
         clicks = clicks + ${d.clicks}, clicks_unique = clicks_unique + ${d.clicks_unique},
         human_clicks = human_clicks + ${d.human_clicks}, human_clicks_unique = human_clicks_unique + ${d.human_clicks_unique}
-      WHERE id = ${broadcastId} AND +org_id = ${orgId}`));
+      WHERE id = ${broadcastId} AND +org_id = ${orgId}`),
+    );
   }
   if (links.length) {
-    statements.push(db.run(sql`
+    statements.push(
+      db.run(sql`
       INSERT INTO broadcast_links (org_id, broadcast_id, link_index, url, clicks, clicks_unique, human_clicks, human_clicks_unique)
       SELECT ${orgId}, j.value ->> 'b', j.value ->> 'l', j.value ->> 'u', j.value ->> 'c', j.value ->> 'cu', j.value ->> 'h', j.value ->> 'hu'
       FROM json_each(${JSON.stringify(links)}) j WHERE true
       ON CONFLICT (org_id, broadcast_id, link_index) DO UPDATE SET clicks = clicks + excluded.clicks,
         clicks_unique = clicks_unique + excluded.clicks_unique, human_clicks = human_clicks + excluded.human_clicks,
-        human_clicks_unique = human_clicks_unique + excluded.human_clicks_unique`));
+        human_clicks_unique = human_clicks_unique + excluded.human_clicks_unique`),
+    );
   }
   const dailyStatement = addDaily(db, orgId, daily);
   if (dailyStatement) statements.push(dailyStatement);

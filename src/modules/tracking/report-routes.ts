@@ -36,7 +36,14 @@ export const broadcastReportRoutes = new Hono<AppEnv>()
   .get('/:id/unsubscribes', async (c) => {
     const b = await rowOr404(c, broadcasts);
     const rows = await c.var.db
-      .select({ contactId: unsubscribes.contactId, name: contacts.name, reason: unsubscribes.reason, comment: unsubscribes.comment, source: unsubscribes.source, createdAt: unsubscribes.createdAt })
+      .select({
+        contactId: unsubscribes.contactId,
+        name: contacts.name,
+        reason: unsubscribes.reason,
+        comment: unsubscribes.comment,
+        source: unsubscribes.source,
+        createdAt: unsubscribes.createdAt,
+      })
       .from(unsubscribes)
       .leftJoin(contacts, and(eq(contacts.id, unsubscribes.contactId), eq(contacts.orgId, unsubscribes.orgId)))
       .where(and(eq(unsubscribes.orgId, c.var.org.id), eq(unsubscribes.broadcastId, b.id)))
@@ -73,17 +80,43 @@ export const messageReportRoutes = new Hono<AppEnv>().get('/:id/engagement', asy
       .orderBy(asc(trackingEvents.linkIndex)),
     c.var.db.select().from(trackingEvents).where(mine).orderBy(desc(trackingEvents.at)).limit(MESSAGE_HITS_SHOWN),
     c.var.db
-      .select({ subscriptionId: unsubscribes.subscriptionId, name: subscriptions.name, reason: unsubscribes.reason, comment: unsubscribes.comment, createdAt: unsubscribes.createdAt })
+      .select({
+        subscriptionId: unsubscribes.subscriptionId,
+        name: subscriptions.name,
+        reason: unsubscribes.reason,
+        comment: unsubscribes.comment,
+        createdAt: unsubscribes.createdAt,
+      })
       .from(unsubscribes)
       .leftJoin(subscriptions, eq(subscriptions.id, unsubscribes.subscriptionId))
       .where(and(eq(unsubscribes.orgId, orgId), eq(unsubscribes.messageId, m.id)))
       .limit(1),
   ]);
   const data: MessageEngagement = {
-    links: links.map((l) => ({ link_index: l.linkIndex ?? 0, url: l.url, clicks: Number(l.clicks), human_clicks: Number(l.humanClicks ?? 0), first_clicked_at: l.first })),
-    hits: hits.map((h) => ({ kind: h.kind as 'open' | 'click', class: h.class as HitClass, reason: h.reason as HitReason, url: h.url, at: h.at, user_agent: h.userAgent, as_organization: h.asOrganization })),
+    links: links.map((l) => ({
+      link_index: l.linkIndex ?? 0,
+      url: l.url,
+      clicks: Number(l.clicks),
+      human_clicks: Number(l.humanClicks ?? 0),
+      first_clicked_at: l.first,
+    })),
+    hits: hits.map((h) => ({
+      kind: h.kind as 'open' | 'click',
+      class: h.class as HitClass,
+      reason: h.reason as HitReason,
+      url: h.url,
+      at: h.at,
+      user_agent: h.userAgent,
+      as_organization: h.asOrganization,
+    })),
     unsubscribe: unsubscribe[0]
-      ? { subscription_id: unsubscribe[0].subscriptionId, subscription_name: unsubscribe[0].name, reason: unsubscribe[0].reason, comment: unsubscribe[0].comment, created_at: unsubscribe[0].createdAt }
+      ? {
+          subscription_id: unsubscribe[0].subscriptionId,
+          subscription_name: unsubscribe[0].name,
+          reason: unsubscribe[0].reason,
+          comment: unsubscribe[0].comment,
+          created_at: unsubscribe[0].createdAt,
+        }
       : null,
   };
   return c.json({ data });

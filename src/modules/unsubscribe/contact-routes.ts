@@ -36,7 +36,12 @@ export const contactOptOutRoutes = new Hono<AppEnv>()
       c.var.db
         .select({ phone: smsOptOuts.phone, keyword: smsOptOuts.keyword, createdAt: smsOptOuts.createdAt })
         .from(smsOptOuts)
-        .where(and(eq(smsOptOuts.orgId, orgId), sql`${smsOptOuts.phone} IN (SELECT value FROM contact_addresses WHERE org_id = ${orgId} AND contact_id = ${contact.id} AND type = 'phone')`)),
+        .where(
+          and(
+            eq(smsOptOuts.orgId, orgId),
+            sql`${smsOptOuts.phone} IN (SELECT value FROM contact_addresses WHERE org_id = ${orgId} AND contact_id = ${contact.id} AND type = 'phone')`,
+          ),
+        ),
     ]);
     const data: ContactOptOuts = {
       unsubscribes: left.map((u) => ({
@@ -57,7 +62,10 @@ export const contactOptOutRoutes = new Hono<AppEnv>()
     const contact = await rowOr404(c, contacts);
     const subscriptionId = parseId(c.req.param('subscriptionId'));
     const [subscription] = subscriptionId
-      ? await c.var.db.select({ id: subscriptions.id, name: subscriptions.name }).from(subscriptions).where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.orgId, c.var.org.id)))
+      ? await c.var.db
+          .select({ id: subscriptions.id, name: subscriptions.name })
+          .from(subscriptions)
+          .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.orgId, c.var.org.id)))
       : [];
     const change = subscription ? await resubscribe(c.var.db, { orgId: c.var.org.id, contactId: contact.id }, subscription.id) : null;
     if (!subscription || !change?.changed) throw notFound();

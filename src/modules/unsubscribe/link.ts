@@ -24,7 +24,10 @@ export interface LinkTarget extends MessageOf {
  * Counts the request against `key` (the page: the client's address; the one-click POST: the contact, since mail
  * providers send those for all their users from a few addresses); 429 past the limit.
  */
-export async function limitPublicRequest(c: Context<AppEnv>, key = `ip:${c.req.header('cf-connecting-ip') ?? c.req.header('x-forwarded-for') ?? 'local'}`): Promise<void> {
+export async function limitPublicRequest(
+  c: Context<AppEnv>,
+  key = `ip:${c.req.header('cf-connecting-ip') ?? c.req.header('x-forwarded-for') ?? 'local'}`,
+): Promise<void> {
   const state = await hit(c.var.db, `unsubscribe:${key}`, UNSUBSCRIBE_LIMIT);
   if (state.count > UNSUBSCRIBE_LIMIT.max) {
     throw new ApiError(429, 'rate_limited', MESSAGES.rateLimited, undefined, { 'Retry-After': String(state.retryAfter) });

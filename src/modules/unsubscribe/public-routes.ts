@@ -54,7 +54,12 @@ export const unsubscribePublicRoutes = new Hono<AppEnv>()
     const input = c.req.valid('json');
     const link = await readLink(c, input.m);
     const categories = await categoriesWith(c, link.orgId, input.subscription_id);
-    const change = await unsubscribe(c.var.db, link, { subscriptionId: input.subscription_id, reason: input.reason ?? null, comment: input.comment || null, source: 'page' });
+    const change = await unsubscribe(c.var.db, link, {
+      subscriptionId: input.subscription_id,
+      reason: input.reason ?? null,
+      comment: input.comment || null,
+      source: 'page',
+    });
     c.executionCtx.waitUntil(announceUnsubscribes(c.env, c.var.db, link.orgId, [change]));
     return c.json({ data: await pageData(c, link, categories) });
   })

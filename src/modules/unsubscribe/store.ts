@@ -32,12 +32,19 @@ export interface UnsubscribeInput {
 
 /** The organisation's categories, in their order. */
 export function categoriesOf(db: Database, orgId: number) {
-  return db.select({ id: subscriptions.id, name: subscriptions.name }).from(subscriptions).where(eq(subscriptions.orgId, orgId)).orderBy(asc(subscriptions.priority), asc(subscriptions.id));
+  return db
+    .select({ id: subscriptions.id, name: subscriptions.name })
+    .from(subscriptions)
+    .where(eq(subscriptions.orgId, orgId))
+    .orderBy(asc(subscriptions.priority), asc(subscriptions.id));
 }
 
 /** The categories the contact has left. */
 export async function unsubscribedFrom(db: Database, who: Who): Promise<Set<number>> {
-  const rows = await db.select({ id: unsubscribes.subscriptionId }).from(unsubscribes).where(and(eq(unsubscribes.orgId, who.orgId), eq(unsubscribes.contactId, who.contactId)));
+  const rows = await db
+    .select({ id: unsubscribes.subscriptionId })
+    .from(unsubscribes)
+    .where(and(eq(unsubscribes.orgId, who.orgId), eq(unsubscribes.contactId, who.contactId)));
   return new Set(rows.map((r) => r.id));
 }
 

@@ -71,12 +71,18 @@ export const SKIP_REASONS = {
 export const BROADCAST_TEMPLATE_TYPES: Record<BroadcastType, readonly TemplateType[]> = { email: ['html', 'email'], phone: ['text'] };
 
 const id = (label: string) =>
-  z.number({ error: (i) => (i.input == null ? MESSAGES.required : `Choose a ${label}`) }).int(`Choose a ${label}`).positive(`Choose a ${label}`);
+  z
+    .number({ error: (i) => (i.input == null ? MESSAGES.required : `Choose a ${label}`) })
+    .int(`Choose a ${label}`)
+    .positive(`Choose a ${label}`);
 
 /** The recipients filter (spec 5): ids, attributes, tags, address, skip_unsubscribed. Query-style values are accepted. */
 export const recipientFilterSchema = z
   .object({
-    ids: z.array(z.number({ error: 'ids must be contact ids' }).int('ids must be contact ids').positive('ids must be contact ids')).max(IDS_MAX, `At most ${IDS_MAX} contacts`).optional(),
+    ids: z
+      .array(z.number({ error: 'ids must be contact ids' }).int('ids must be contact ids').positive('ids must be contact ids'))
+      .max(IDS_MAX, `At most ${IDS_MAX} contacts`)
+      .optional(),
     tags: contactFilterShape.tags,
     address: contactFilterShape.address,
     attributes: contactFilterShape.attributes,
@@ -113,7 +119,10 @@ export const broadcastInputSchema = z
       .max(BROADCAST_LIMITS.maxSleep, `At most ${BROADCAST_LIMITS.maxSleep} seconds`)
       .nullish()
       .transform((v) => v ?? 0),
-    delayed_at: z.iso.datetime({ offset: true, error: MESSAGES.mustBeDate }).nullish().transform((v) => (v ? new Date(v).toISOString() : null)),
+    delayed_at: z.iso
+      .datetime({ offset: true, error: MESSAGES.mustBeDate })
+      .nullish()
+      .transform((v) => (v ? new Date(v).toISOString() : null)),
     subscription_id: id('subscription').nullish(),
     do_not_unsubscribe: z.boolean({ error: MESSAGES.mustBeBoolean }).optional().default(false),
     /** Open pixel and click redirects in the email html; omitted: the organisation's defaults. */
@@ -128,7 +137,8 @@ export const broadcastInputSchema = z
       const at = Date.parse(v.delayed_at);
       // A minute of grace: the form's clock and the request take a moment.
       if (at < Date.now() - 60_000) ctx.addIssue({ code: 'custom', message: BROADCAST_MESSAGES.past, path: ['delayed_at'] });
-      if (at > Date.now() + BROADCAST_LIMITS.maxScheduleDays * 86_400_000) ctx.addIssue({ code: 'custom', message: BROADCAST_MESSAGES.tooFar, path: ['delayed_at'] });
+      if (at > Date.now() + BROADCAST_LIMITS.maxScheduleDays * 86_400_000)
+        ctx.addIssue({ code: 'custom', message: BROADCAST_MESSAGES.tooFar, path: ['delayed_at'] });
     }
   });
 export type BroadcastInput = z.infer<typeof broadcastInputSchema>;
@@ -175,7 +185,7 @@ const broadcastProgressShape = {
   started_at: moment().nullable(),
   finished_at: moment().nullable(),
   paused_reason: z.string().nullable().describe('Why the engine paused it (e.g. the SMTP server refused every connection); null when a user paused it'),
-  held_until: moment().nullable().describe("Until when the integration's send limit (or a provider's \"try later\") holds messages back"),
+  held_until: moment().nullable().describe('Until when the integration\'s send limit (or a provider\'s "try later") holds messages back'),
   expected_finish_at: moment().nullable().describe("When it should end at the current pace: sleep between sends, or the integration's limit"),
   updated_at: moment().describe('When the row last changed: of two progress reports, the later one is current'),
   engagement: broadcastEngagementSchema,

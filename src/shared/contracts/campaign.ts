@@ -9,7 +9,10 @@ import { TEMPLATE_TYPES, aliasText } from './template';
 // and sender belong to the organisation and fit each other: html/email templates with email senders, text
 // templates with phone senders (SMS) or email senders (plain-text email).
 const id = (label: string) =>
-  z.number({ error: (i) => (i.input == null ? MESSAGES.required : `Choose a ${label}`) }).int(`Choose a ${label}`).positive(`Choose a ${label}`);
+  z
+    .number({ error: (i) => (i.input == null ? MESSAGES.required : `Choose a ${label}`) })
+    .int(`Choose a ${label}`)
+    .positive(`Choose a ${label}`);
 
 export const campaignSettingSchema = z
   .object({
@@ -39,8 +42,12 @@ export const campaignSettingAnswer = answer({
   template_id: whole(),
   sender_id: whole(),
   to_address: z.string().nullable(),
-  template: namedRef({ type: z.enum(TEMPLATE_TYPES) }).nullable().describe('Read-only'),
-  sender: answer({ id: whole(), value: z.string(), name: z.string().nullable(), type: z.enum(SENDER_TYPES) }).nullable().describe('Read-only'),
+  template: namedRef({ type: z.enum(TEMPLATE_TYPES) })
+    .nullable()
+    .describe('Read-only'),
+  sender: answer({ id: whole(), value: z.string(), name: z.string().nullable(), type: z.enum(SENDER_TYPES) })
+    .nullable()
+    .describe('Read-only'),
 });
 export type CampaignSetting = z.infer<typeof campaignSettingAnswer>;
 

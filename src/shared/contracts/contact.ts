@@ -102,7 +102,9 @@ export type ContactAddress = z.infer<typeof contactAddressSchema>;
 const chosenOption = answer({ option_id: whole() });
 export const contactAttributeSchema = answer({
   field_id: whole(),
-  value: z.union([z.number(), z.string(), z.boolean(), chosenOption, z.array(chosenOption)]).describe('As the field type: number, text, boolean, one option or several'),
+  value: z
+    .union([z.number(), z.string(), z.boolean(), chosenOption, z.array(chosenOption)])
+    .describe('As the field type: number, text, boolean, one option or several'),
 });
 export type ContactAttribute = z.infer<typeof contactAttributeSchema>;
 
@@ -138,7 +140,10 @@ const asArray = (v: unknown) => (v === undefined || Array.isArray(v) ? v : [v]);
 export const contactFilterShape = {
   tags: z.preprocess(
     asArray,
-    z.array(z.coerce.number({ error: 'tags must be tag ids' }).int('tags must be tag ids').positive('tags must be tag ids')).max(100).optional(),
+    z
+      .array(z.coerce.number({ error: 'tags must be tag ids' }).int('tags must be tag ids').positive('tags must be tag ids'))
+      .max(100)
+      .optional(),
   ),
   address: searchText('address').max(254, 'address is too long').optional(),
   attributes: z.preprocess(

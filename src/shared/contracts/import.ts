@@ -82,7 +82,10 @@ export const importMappingEntrySchema = z.discriminatedUnion(
       .object({
         column: columnIndex,
         target: z.literal('field'),
-        field_id: z.number({ error: (i) => (i.input == null ? MESSAGES.required : 'Must be a field id') }).int().positive('Must be a field id'),
+        field_id: z
+          .number({ error: (i) => (i.input == null ? MESSAGES.required : 'Must be a field id') })
+          .int()
+          .positive('Must be a field id'),
       })
       .strict(),
     z.object({ column: columnIndex, target: z.literal('tags') }).strict(),

@@ -25,7 +25,8 @@ export const TWILIO_SID = /^AC[0-9a-fA-F]{32}$/;
 
 const port = z.preprocess(
   (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
-  z.number({ error: (i) => (i.input === undefined || i.input === null ? MESSAGES.required : INTEGRATION_MESSAGES.port) })
+  z
+    .number({ error: (i) => (i.input === undefined || i.input === null ? MESSAGES.required : INTEGRATION_MESSAGES.port) })
     .int(INTEGRATION_MESSAGES.port)
     .min(1, greaterThan(0))
     .max(65535, INTEGRATION_MESSAGES.port),
@@ -59,11 +60,7 @@ export const MAX_RATE_LIMIT = 10_000;
  * Optional ceiling on sends through the integration, in messages per second (e.g. 14 for a new Amazon SES
  * account, 1 for a Twilio long-code number); null means as fast as the provider takes them.
  */
-const maxRate = z
-  .number({ error: MESSAGES.mustBeNumber })
-  .gt(0, greaterThan(0))
-  .max(MAX_RATE_LIMIT, `At most ${MAX_RATE_LIMIT} messages per second`)
-  .nullish();
+const maxRate = z.number({ error: MESSAGES.mustBeNumber }).gt(0, greaterThan(0)).max(MAX_RATE_LIMIT, `At most ${MAX_RATE_LIMIT} messages per second`).nullish();
 
 /** POST /integration (or /integration/{type}). Fields of the other type are ignored. */
 export const integrationInputSchema = z
@@ -116,9 +113,7 @@ export const integrationUpdateSchema = z
 export type IntegrationUpdate = z.infer<typeof integrationUpdateSchema>;
 
 /** PATCH /integration/{id}/smtp/credentials */
-export const smtpCredentialsSchema = z
-  .object({ user: requiredText(320), password: secretText(1000).min(1, MESSAGES.required) })
-  .strict();
+export const smtpCredentialsSchema = z.object({ user: requiredText(320), password: secretText(1000).min(1, MESSAGES.required) }).strict();
 /** PATCH /integration/{id}/twilio/credentials */
 export const twilioCredentialsSchema = z
   .object({
@@ -128,7 +123,15 @@ export const twilioCredentialsSchema = z
   .strict();
 
 export const smtpDetailsAnswer = answer(
-  { server: z.string(), port: whole(), ssl: z.boolean(), tls: z.boolean(), domain: z.string().nullable(), return_path: z.string().nullable(), user: z.string() },
+  {
+    server: z.string(),
+    port: whole(),
+    ssl: z.boolean(),
+    tls: z.boolean(),
+    domain: z.string().nullable(),
+    return_path: z.string().nullable(),
+    user: z.string(),
+  },
   'SMTP: never the password',
 );
 export type SmtpDetails = z.infer<typeof smtpDetailsAnswer>;

@@ -19,7 +19,11 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const messageFilterShape = {
   status: z.enum(MESSAGE_STATUSES, { error: 'status must be queued, sent, failed or skipped' }).optional(),
   type: z.enum(MESSAGE_TYPES, { error: 'type must be email or sms' }).optional(),
-  broadcast_id: z.coerce.number({ error: 'broadcast_id must be a broadcast id' }).int('broadcast_id must be a broadcast id').positive('broadcast_id must be a broadcast id').optional(),
+  broadcast_id: z.coerce
+    .number({ error: 'broadcast_id must be a broadcast id' })
+    .int('broadcast_id must be a broadcast id')
+    .positive('broadcast_id must be a broadcast id')
+    .optional(),
 };
 
 export const messageSchema = answer({

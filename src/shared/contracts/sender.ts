@@ -22,7 +22,10 @@ export const SENDER_INTEGRATION: Record<SenderType, IntegrationType> = { email: 
 
 export const senderInputSchema = z
   .object({
-    integration_id: z.number({ error: (i) => (i.input == null ? MESSAGES.required : 'Choose an integration') }).int().positive(),
+    integration_id: z
+      .number({ error: (i) => (i.input == null ? MESSAGES.required : 'Choose an integration') })
+      .int()
+      .positive(),
     type: z.enum(SENDER_TYPES, { error: (i) => (i.input === undefined ? MESSAGES.required : SENDER_MESSAGES.type) }),
     value: requiredText(254),
     /** Email senders only (the display name); dropped for phone senders. */
@@ -42,15 +45,15 @@ export const senderInputSchema = z
 export type SenderInput = z.infer<typeof senderInputSchema>;
 
 /** PUT/PATCH: the integration and type are fixed at creation; the value is checked against the sender's type. */
-export const senderUpdateSchema = z
-  .object({ value: requiredText(254), name: optionalText(100), note: optionalText(1000) })
-  .strict();
+export const senderUpdateSchema = z.object({ value: requiredText(254), name: optionalText(100), note: optionalText(1000) }).strict();
 export type SenderUpdate = z.infer<typeof senderUpdateSchema>;
 
 export const senderSchema = answer({
   id: whole(),
   integration_id: whole(),
-  integration: namedRef({ type: z.enum(INTEGRATION_TYPES) }).nullable().describe('Read-only: the integration it sends through'),
+  integration: namedRef({ type: z.enum(INTEGRATION_TYPES) })
+    .nullable()
+    .describe('Read-only: the integration it sends through'),
   type: z.enum(SENDER_TYPES),
   value: z.string(),
   name: z.string().nullable(),

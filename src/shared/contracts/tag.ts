@@ -7,4 +7,3 @@ export type TagInput = z.infer<typeof tagInputSchema>;
 
 export const tagSchema = answer({ id: whole(), name: z.string(), priority: whole(), ...stampsShape });
 export type Tag = z.infer<typeof tagSchema>;
-

@@ -89,7 +89,10 @@ const templateFields = {
   note: optionalText(1000),
   /** Email templates only (dropped for html and text). Liquid placeholders allowed. */
   subject: optionalText(TEMPLATE_LIMITS.subject),
-  body: z.string().max(TEMPLATE_LIMITS.body, atMostCharacters(TEMPLATE_LIMITS.body)).refine((v) => v.trim().length > 0, MESSAGES.required),
+  body: z
+    .string()
+    .max(TEMPLATE_LIMITS.body, atMostCharacters(TEMPLATE_LIMITS.body))
+    .refine((v) => v.trim().length > 0, MESSAGES.required),
   /** Email templates only: plain-text alternative; when empty the sender derives it from the html. */
   body_plain: keptText(TEMPLATE_LIMITS.bodyPlain),
 };
@@ -129,9 +132,7 @@ export const templateListItemSchema = templateSchema.omit({ body: true, body_pla
 export type TemplateListItem = z.infer<typeof templateListItemSchema>;
 
 /** POST /template/{id}/preview: render for one contact of the organisation (none = placeholders empty). */
-export const templatePreviewSchema = z
-  .object({ contact_id: z.number({ error: 'Choose a contact' }).int().positive().nullish() })
-  .strict();
+export const templatePreviewSchema = z.object({ contact_id: z.number({ error: 'Choose a contact' }).int().positive().nullish() }).strict();
 
 export interface TemplatePreview {
   subject: string | null;
@@ -148,7 +149,10 @@ export interface TemplatePreview {
  */
 export const testMessageSchema = z
   .object({
-    sender_id: z.number({ error: (i) => (i.input == null ? MESSAGES.required : 'Choose a sender') }).int().positive(),
+    sender_id: z
+      .number({ error: (i) => (i.input == null ? MESSAGES.required : 'Choose a sender') })
+      .int()
+      .positive(),
     to: requiredText(254),
     contact_id: z.number({ error: 'Choose a contact' }).int().positive().nullish(),
   })
@@ -178,8 +182,7 @@ export const TEMPLATE_VARIABLES: { name: string; description: string; example: s
   },
   {
     name: 'contact.fields.<alias>',
-    description:
-      'A custom field by its alias: a number, text, true/false, the chosen option of a select, or the list of chosen options of a multiselect',
+    description: 'A custom field by its alias: a number, text, true/false, the chosen option of a select, or the list of chosen options of a multiselect',
     example: "{{ contact.fields.city }} {{ contact.fields.interests | join: ', ' }}",
   },
   { name: 'organization.name', description: 'The name of your organisation', example: '{{ organization.name }}' },

@@ -21,8 +21,15 @@ export const UNSUBSCRIBE_MESSAGES = {
   unknownCategory: 'This category does not exist',
 } as const;
 
-const token = z.string({ error: UNSUBSCRIBE_MESSAGES.linkInvalid }).trim().min(1, UNSUBSCRIBE_MESSAGES.linkInvalid).max(UNSUBSCRIBE_LIMITS.token, UNSUBSCRIBE_MESSAGES.linkInvalid);
-const subscriptionId = z.number({ error: UNSUBSCRIBE_MESSAGES.chooseCategory }).int(UNSUBSCRIBE_MESSAGES.chooseCategory).positive(UNSUBSCRIBE_MESSAGES.chooseCategory);
+const token = z
+  .string({ error: UNSUBSCRIBE_MESSAGES.linkInvalid })
+  .trim()
+  .min(1, UNSUBSCRIBE_MESSAGES.linkInvalid)
+  .max(UNSUBSCRIBE_LIMITS.token, UNSUBSCRIBE_MESSAGES.linkInvalid);
+const subscriptionId = z
+  .number({ error: UNSUBSCRIBE_MESSAGES.chooseCategory })
+  .int(UNSUBSCRIBE_MESSAGES.chooseCategory)
+  .positive(UNSUBSCRIBE_MESSAGES.chooseCategory);
 
 /** POST /api/v1/unsubscribe: leave one category, with an optional reason. */
 export const unsubscribeBody = z.object({

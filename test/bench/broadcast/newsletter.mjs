@@ -2,7 +2,8 @@
 // header image, 40 stories each with an image, a teaser and a link, a personal greeting and a footer with the
 // unsubscribe link and the postal address; about 60 KB of html. Deterministic, so runs compare.
 
-const STORY_WORDS = 'market quarterly growth customers product launch design team community event update release partners feature report city weekend offer guide'.split(' ');
+const STORY_WORDS =
+  'market quarterly growth customers product launch design team community event update release partners feature report city weekend offer guide'.split(' ');
 
 function teaser(i) {
   const words = [];

@@ -15,7 +15,6 @@ const RTT_MS = Math.max(0, Number(process.env.RTT_MS) || 0);
 /** ONLY=relay,worker-mailer,nodemailer picks the clients to run (default: all three). */
 const ONLY = (process.env.ONLY || 'relay,worker-mailer,nodemailer').split(',').map((s) => s.trim());
 
-
 /** A TCP proxy to `targetPort` that holds every chunk for `oneWayMs` in each direction (order kept). */
 async function startDelayProxy(targetPort, oneWayMs) {
   const sockets = new Set();
@@ -46,7 +45,6 @@ async function startDelayProxy(targetPort, oneWayMs) {
     },
   };
 }
-
 
 /**
  * worker-mailer never clears the timer it starts for each server reply, and workerd refuses more than 10,000 active
@@ -154,11 +152,15 @@ async function main() {
       results[`${label}/${connections}`] = value;
       const note = sent !== N || arrived !== N ? `  (!) sent ${sent}, sink received ${arrived}${firstError ? `: ${firstError}` : ''}` : '';
       if (note) problems++;
-      console.log(`  ${label.padEnd(34)} ${String(connections).padStart(1)} connection(s): ${String(value).padStart(6)} msg/s  (${(ms / 1000).toFixed(2)} s)${note}`);
+      console.log(
+        `  ${label.padEnd(34)} ${String(connections).padStart(1)} connection(s): ${String(value).padStart(6)} msg/s  (${(ms / 1000).toFixed(2)} s)${note}`,
+      );
     };
     if (ONLY.includes('relay')) for (const c of CONNECTIONS) await measure('relay (src/lib/smtp, workerd)', c, () => inWorker(worker, 'relay', target, N, c));
-    if (ONLY.includes('worker-mailer')) for (const c of CONNECTIONS) await measure('worker-mailer 1.2.1 (workerd)', c, () => inWorker(worker, 'worker-mailer', target, N, c));
-    if (ONLY.includes('nodemailer')) for (const c of CONNECTIONS) await measure('nodemailer 10.6.0 pooled (Node)', c, () => withNodemailer(sample, target, N, c));
+    if (ONLY.includes('worker-mailer'))
+      for (const c of CONNECTIONS) await measure('worker-mailer 1.2.1 (workerd)', c, () => inWorker(worker, 'worker-mailer', target, N, c));
+    if (ONLY.includes('nodemailer'))
+      for (const c of CONNECTIONS) await measure('nodemailer 10.6.0 pooled (Node)', c, () => withNodemailer(sample, target, N, c));
 
     const ours = results['relay (src/lib/smtp, workerd)/1'];
     const base = results['worker-mailer 1.2.1 (workerd)/1'];

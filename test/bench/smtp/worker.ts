@@ -33,11 +33,7 @@ function message(i: number): OutgoingMessage {
 }
 
 async function runRelay({ port, n, connections, offset = 0 }: RunRequest) {
-  const transport = openTransport(
-    { type: 'smtp', details: { server: '127.0.0.1', port, domain: 'bench.relay.test' }, secret: null },
-    {},
-    { connections },
-  );
+  const transport = openTransport({ type: 'smtp', details: { server: '127.0.0.1', port, domain: 'bench.relay.test' }, secret: null }, {}, { connections });
   // Like the send queue: batches of up to 100 messages per connection.
   const batch = 100 * connections;
   let sent = 0;
@@ -64,7 +60,13 @@ async function runWorkerMailer({ port, n, connections, offset = 0 }: RunRequest)
         const m = message(offset + next++);
         try {
           // The same content as ours: html plus the derived plain text.
-          await mailer.send({ from: { name: m.from.name ?? '', email: m.from.address }, to: m.to, subject: m.subject ?? '', html: m.body, text: htmlToText(m.body) });
+          await mailer.send({
+            from: { name: m.from.name ?? '', email: m.from.address },
+            to: m.to,
+            subject: m.subject ?? '',
+            html: m.body,
+            text: htmlToText(m.body),
+          });
           sent++;
         } catch (error) {
           firstError ??= String(error);

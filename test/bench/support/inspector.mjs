@@ -59,9 +59,7 @@ export function connectInspector(port) {
         const payload = Buffer.from(text, 'utf8');
         const mask = randomBytes(4);
         const header =
-          payload.length < 126
-            ? Buffer.from([0x81, 0x80 | payload.length])
-            : Buffer.from([0x81, 0x80 | 126, payload.length >> 8, payload.length & 0xff]);
+          payload.length < 126 ? Buffer.from([0x81, 0x80 | payload.length]) : Buffer.from([0x81, 0x80 | 126, payload.length >> 8, payload.length & 0xff]);
         const masked = Buffer.alloc(payload.length);
         for (let i = 0; i < payload.length; i++) masked[i] = payload[i] ^ mask[i % 4];
         socket.write(Buffer.concat([header, mask, masked]));

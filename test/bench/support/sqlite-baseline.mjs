@@ -13,7 +13,9 @@ export function createSchemaDb(file) {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   const dir = path.join(ROOT, 'migrations');
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
     for (const statement of readFileSync(path.join(dir, name), 'utf8').split('--> statement-breakpoint')) {
       if (statement.trim()) db.exec(statement);
     }

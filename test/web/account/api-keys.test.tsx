@@ -7,7 +7,13 @@ import { renderApp } from '../render-app';
 import { fakeAccountApi } from './fake-account-api';
 import { alertTexts, asApi, find } from './shared';
 
-const KEY: ApiKeyRow = { id: 31, name: 'key-abc', note: 'Nightly export from the warehouse to the mailing list', created_at: '2026-10-01T10:00:00.000Z', updated_at: '2026-10-02T10:00:00.000Z' };
+const KEY: ApiKeyRow = {
+  id: 31,
+  name: 'key-abc',
+  note: 'Nightly export from the warehouse to the mailing list',
+  created_at: '2026-10-01T10:00:00.000Z',
+  updated_at: '2026-10-02T10:00:00.000Z',
+};
 
 const firstRow = async () => {
   await waitFor(() => expect(screen.getAllByTestId('list-row').length).toBeGreaterThan(0), { timeout: 3000 });
@@ -125,7 +131,7 @@ describe('API key form', () => {
     expect(alertTexts().some((text) => text.includes('Saved successfully'))).toBe(true);
   });
 
-  it('says not found for a key that is not the user\'s', async () => {
+  it("says not found for a key that is not the user's", async () => {
     renderApp(asApi(fakeAccountApi({ apiKeys: [KEY] })), { path: '/me/api/update/99', signedIn: true });
     expect((await find('api-key-missing')).textContent).toBe(MESSAGES.notFound);
   });

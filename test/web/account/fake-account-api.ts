@@ -21,9 +21,42 @@ export interface FakeAccountOptions {
 }
 
 export const SESSIONS: SessionRow[] = [
-  { id: 'sess-current', device: 'Firefox on Linux', user_agent: 'Mozilla/5.0 (X11; Linux) Firefox/140', ip: '10.0.0.1', expires_at: '2026-12-01T10:00:00.000Z', refreshes_at: '2026-11-01T10:15:00.000Z', created_at: NOW, updated_at: NOW, current: true, loggedIn: true },
-  { id: 'sess-phone', device: null, user_agent: 'Mozilla/5.0 (iPhone) Safari/605', ip: '10.0.0.2', expires_at: '2026-12-02T10:00:00.000Z', refreshes_at: null, created_at: NOW, updated_at: NOW, current: false, loggedIn: false },
-  { id: 'sess-office', device: 'Chrome on Windows', user_agent: 'Mozilla/5.0 (Windows) Chrome/130', ip: '10.0.0.3', expires_at: '2026-12-03T10:00:00.000Z', refreshes_at: null, created_at: NOW, updated_at: NOW, current: false, loggedIn: false },
+  {
+    id: 'sess-current',
+    device: 'Firefox on Linux',
+    user_agent: 'Mozilla/5.0 (X11; Linux) Firefox/140',
+    ip: '10.0.0.1',
+    expires_at: '2026-12-01T10:00:00.000Z',
+    refreshes_at: '2026-11-01T10:15:00.000Z',
+    created_at: NOW,
+    updated_at: NOW,
+    current: true,
+    loggedIn: true,
+  },
+  {
+    id: 'sess-phone',
+    device: null,
+    user_agent: 'Mozilla/5.0 (iPhone) Safari/605',
+    ip: '10.0.0.2',
+    expires_at: '2026-12-02T10:00:00.000Z',
+    refreshes_at: null,
+    created_at: NOW,
+    updated_at: NOW,
+    current: false,
+    loggedIn: false,
+  },
+  {
+    id: 'sess-office',
+    device: 'Chrome on Windows',
+    user_agent: 'Mozilla/5.0 (Windows) Chrome/130',
+    ip: '10.0.0.3',
+    expires_at: '2026-12-03T10:00:00.000Z',
+    refreshes_at: null,
+    created_at: NOW,
+    updated_at: NOW,
+    current: false,
+    loggedIn: false,
+  },
 ];
 
 export const SOCIAL: SocialProviderView[] = [
@@ -54,7 +87,9 @@ export function fakeAccountApi(options: FakeAccountOptions = {}) {
     const path = new URL(call.url, 'http://acme.localhost').pathname.replace('/api/v1', '');
     const body = (call.body ?? {}) as Record<string, unknown>;
     if (path === '/init/guest') {
-      const answer = (await (await base.fn(call.url, { method: 'GET', headers: call.headers })).json()) as { data: { settings: Record<string, unknown>; social_providers: unknown[] } };
+      const answer = (await (await base.fn(call.url, { method: 'GET', headers: call.headers })).json()) as {
+        data: { settings: Record<string, unknown>; social_providers: unknown[] };
+      };
       answer.data.settings.demo = options.demo ?? false;
       answer.data.social_providers = state.social.map(({ id, name }) => ({ id, name }));
       return json(200, answer);
@@ -62,7 +97,8 @@ export function fakeAccountApi(options: FakeAccountOptions = {}) {
     if (call.headers.authorization !== 'Bearer acc') return null;
     if (path === '/internal-user/me') return json(200, { data: state.user });
     const write = call.method !== 'GET';
-    const account = path.startsWith('/internal-user/') || ['/organization', '/social', '/internal-api-key', '/session'].some((p) => path === p || path.startsWith(`${p}/`));
+    const account =
+      path.startsWith('/internal-user/') || ['/organization', '/social', '/internal-api-key', '/session'].some((p) => path === p || path.startsWith(`${p}/`));
     if (account && write && options.locked) return locked();
 
     const id = state.user.id;
@@ -82,7 +118,9 @@ export function fakeAccountApi(options: FakeAccountOptions = {}) {
       if (state.password) {
         if (!body.current_password) return invalid({ current_password: [MESSAGES.required] });
         if (body.current_password !== state.password) {
-          return json(422, { error: { code: 'current_password_wrong', message: MESSAGES.currentPasswordWrong, fields: { current_password: [MESSAGES.currentPasswordWrong] } } });
+          return json(422, {
+            error: { code: 'current_password_wrong', message: MESSAGES.currentPasswordWrong, fields: { current_password: [MESSAGES.currentPasswordWrong] } },
+          });
         }
       }
       state.password = String(body.password);
@@ -127,7 +165,8 @@ export function fakeAccountApi(options: FakeAccountOptions = {}) {
     if (social && call.method === 'DELETE') {
       const found = state.social.find((s) => s.id === social[1] && s.linked);
       if (!found) return json(404, { error: { code: 'not_found', message: MESSAGES.notFound } });
-      if (!state.password && state.social.filter((s) => s.linked).length === 1) return json(409, { error: { code: 'last_login_method', message: MESSAGES.lastLoginMethod } });
+      if (!state.password && state.social.filter((s) => s.linked).length === 1)
+        return json(409, { error: { code: 'last_login_method', message: MESSAGES.lastLoginMethod } });
       found.linked = false;
       found.account = null;
       return json(200, { data: { deleted: 1 } });
@@ -171,8 +210,13 @@ export function fakeAccountApi(options: FakeAccountOptions = {}) {
     return null;
   };
 
-  const mock = mockFetch(async (call) => (await handle(call)) ?? base.fn(call.url, { method: call.method, headers: call.headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) }));
+  const mock = mockFetch(
+    async (call) =>
+      (await handle(call)) ??
+      base.fn(call.url, { method: call.method, headers: call.headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) }),
+  );
   /** Calls the console sent, by method and path (under /api/v1). */
-  const sent = (method: string, path: string) => mock.calls.filter((c) => c.method === method && new URL(c.url, 'http://acme.localhost').pathname === `/api/v1${path}`);
+  const sent = (method: string, path: string) =>
+    mock.calls.filter((c) => c.method === method && new URL(c.url, 'http://acme.localhost').pathname === `/api/v1${path}`);
   return { ...mock, state, sent };
 }

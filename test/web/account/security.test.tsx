@@ -98,7 +98,12 @@ describe('security: password', () => {
 describe('security: social accounts and notices', () => {
   it('reads status, provider and error from the query', () => {
     expect(parseSecurityStatus('?status=social-link&provider=google')).toEqual({ action: 'link', provider: 'google', error: null, state: null });
-    expect(parseSecurityStatus('status=social-unlink&provider=github&error=Nope')).toEqual({ action: 'unlink', provider: 'github', error: 'Nope', state: null });
+    expect(parseSecurityStatus('status=social-unlink&provider=github&error=Nope')).toEqual({
+      action: 'unlink',
+      provider: 'github',
+      error: 'Nope',
+      state: null,
+    });
     expect(parseSecurityStatus('?status=social-link&provider=google&state=abc')).toEqual({ action: 'link', provider: 'google', error: null, state: 'abc' });
     expect(parseSecurityStatus('?status=bogus')).toBeNull();
     expect(parseSecurityStatus('')).toBeNull();

@@ -6,7 +6,10 @@ import { renderIdentity } from '../render-identity';
 
 const byTestId = (id: string) => screen.findByTestId(id, undefined, { timeout: 3000 });
 const type = async (id: string, value: string) => fireEvent.change(await byTestId(id), { target: { value } });
-const rules = () => Object.fromEntries(screen.getAllByTestId(/^password-reset-password-rule-/).map((el) => [el.dataset.testid!.replace('password-reset-password-rule-', ''), el.dataset.ok]));
+const rules = () =>
+  Object.fromEntries(
+    screen.getAllByTestId(/^password-reset-password-rule-/).map((el) => [el.dataset.testid!.replace('password-reset-password-rule-', ''), el.dataset.ok]),
+  );
 let assign: ReturnType<typeof vi.spyOn>;
 
 beforeEach(() => {
@@ -100,7 +103,12 @@ describe('forgot and reset password', () => {
 
 describe('social sign-in', () => {
   it('lists the providers on the Social tab and goes to the provider', async () => {
-    const api = identityApi({ socialProviders: [{ id: 'google', name: 'Google' }, { id: 'github', name: 'GitHub' }] });
+    const api = identityApi({
+      socialProviders: [
+        { id: 'google', name: 'Google' },
+        { id: 'github', name: 'GitHub' },
+      ],
+    });
     renderIdentity(api);
     fireEvent.click(await byTestId('signin-tab-social'));
     expect((await byTestId('social-login-google')).textContent).toBe('Continue with Google');
@@ -157,7 +165,9 @@ describe('social sign-in', () => {
   it('refuses tokens when this tab started no sign-in, or the state is missing (translated)', async () => {
     const api = identityApi();
     renderIdentity(api, `/social-login?${TOKENS}&state=attacker-state`, 'de');
-    expect((await byTestId('social-login-error')).textContent).toBe('Diese Anmeldung oder Verknüpfung wurde nicht in diesem Browser gestartet. Beginnen Sie erneut.');
+    expect((await byTestId('social-login-error')).textContent).toBe(
+      'Diese Anmeldung oder Verknüpfung wurde nicht in diesem Browser gestartet. Beginnen Sie erneut.',
+    );
     await waitFor(() => expect(api.callsTo('/internal-auth/logout')).toHaveLength(1));
     expect(localStorage.getItem('accessToken')).toBeNull();
   });

@@ -70,7 +70,13 @@ describe('the broadcast form', () => {
   it('previews with the subscription only when the broadcast has one, and pairs templates by channel', () => {
     expect(previewInput(filled())).toEqual({ type: 'email', subscription_id: 7, contacts: { filter: { skip_unsubscribed: true, tags: [2] } } });
     expect(previewInput({ ...filled(), do_not_unsubscribe: true }).subscription_id).toBeNull();
-    expect([templateFits('email', 'html'), templateFits('email', 'email'), templateFits('email', 'text'), templateFits('phone', 'text'), templateFits('phone', 'html')]).toEqual([true, true, false, true, false]);
+    expect([
+      templateFits('email', 'html'),
+      templateFits('email', 'email'),
+      templateFits('email', 'text'),
+      templateFits('phone', 'text'),
+      templateFits('phone', 'html'),
+    ]).toEqual([true, true, false, true, false]);
   });
 
   it('sends the tracking switches only when the user set them, and never for SMS', () => {
@@ -80,6 +86,9 @@ describe('the broadcast form', () => {
     expect(sms).not.toHaveProperty('track_opens');
     expect(sms).not.toHaveProperty('track_clicks');
     // A copy keeps the source's choice.
-    expect(broadcastFormValues({ track_opens: false, track_clicks: true, contacts: { filter: {} } } as unknown as Broadcast)).toMatchObject({ track_opens: false, track_clicks: true });
+    expect(broadcastFormValues({ track_opens: false, track_clicks: true, contacts: { filter: {} } } as unknown as Broadcast)).toMatchObject({
+      track_opens: false,
+      track_clicks: true,
+    });
   });
 });

@@ -16,20 +16,65 @@ function broadcastsApi(options: { matching: number }) {
   const handle = (call: FetchCall): Response | null => {
     const path = new URL(call.url, 'http://acme.localhost').pathname.replace('/api/v1', '');
     if (call.headers.authorization !== 'Bearer acc') return null;
-    if (path === '/sender') return list([{ id: 1, type: 'email', value: 'hello@acme.test', name: 'Acme' }, { id: 2, type: 'phone', value: '+15005550006', name: null }]);
-    if (path === '/template') return list([{ id: 3, type: 'email', name: 'News' }, { id: 4, type: 'text', name: 'SMS text' }]);
+    if (path === '/sender')
+      return list([
+        { id: 1, type: 'email', value: 'hello@acme.test', name: 'Acme' },
+        { id: 2, type: 'phone', value: '+15005550006', name: null },
+      ]);
+    if (path === '/template')
+      return list([
+        { id: 3, type: 'email', name: 'News' },
+        { id: 4, type: 'text', name: 'SMS text' },
+      ]);
     if (path === '/subscription' || path === '/field') return list([]);
     if (path === '/broadcast/preview') {
       previews.push(call.body);
-      return json(200, { data: { total: options.matching, skipped: 0, sample: options.matching ? [{ id: 9, name: 'Ann', address: 'ann@example.com', skipped_reason: null }] : [] } });
+      return json(200, {
+        data: {
+          total: options.matching,
+          skipped: 0,
+          sample: options.matching ? [{ id: 9, name: 'Ann', address: 'ann@example.com', skipped_reason: null }] : [],
+        },
+      });
     }
     if (path === '/message/5')
       return json(200, {
-        data: { id: 5, type: 'email', status: 'sent', to_address: 'ann@example.com', from_address: 'hello@acme.test', from_name: 'Acme', subject: 'Hi Ann', html: true, body: '<p>Hi Ann</p><script>window.ran = true</script>', body_plain: null, opens_total: 0, opens_unique: 0, clicks_total: 0, clicks_unique: 0, attempts: 1, created_at: NOW, updated_at: NOW, broadcast_id: 1, contact_id: 9, external_id: 'relay-5@acme.test', error: null, sent_at: NOW, clicked_at: null, delayed_at: null, is_test: false, sender_id: 1, template_id: 3 },
+        data: {
+          id: 5,
+          type: 'email',
+          status: 'sent',
+          to_address: 'ann@example.com',
+          from_address: 'hello@acme.test',
+          from_name: 'Acme',
+          subject: 'Hi Ann',
+          html: true,
+          body: '<p>Hi Ann</p><script>window.ran = true</script>',
+          body_plain: null,
+          opens_total: 0,
+          opens_unique: 0,
+          clicks_total: 0,
+          clicks_unique: 0,
+          attempts: 1,
+          created_at: NOW,
+          updated_at: NOW,
+          broadcast_id: 1,
+          contact_id: 9,
+          external_id: 'relay-5@acme.test',
+          error: null,
+          sent_at: NOW,
+          clicked_at: null,
+          delayed_at: null,
+          is_test: false,
+          sender_id: 1,
+          template_id: 3,
+        },
       });
     return null;
   };
-  const mock = mockFetch(async (call) => handle(call) ?? base.fn(call.url, { method: call.method, headers: call.headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) }));
+  const mock = mockFetch(
+    async (call) =>
+      handle(call) ?? base.fn(call.url, { method: call.method, headers: call.headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) }),
+  );
   return { ...mock, previews } as unknown as ReturnType<typeof fakeApi> & { previews: unknown[] };
 }
 
@@ -69,4 +114,3 @@ describe('message view', () => {
     expect((window as unknown as { ran?: boolean }).ran).toBeUndefined();
   });
 });
-

@@ -50,7 +50,13 @@ describe('campaign settings validation', () => {
   it('checks the fixed recipient against the sender type', () => {
     expect(validateSettings([entry(htmlTemplate, emailSender, 'not-an-address')])).toEqual({ 'settings.0.to_address': [MESSAGES.invalidEmail] });
     expect(Object.keys(validateSettings([entry(textTemplate, phoneSender, '12345')]))).toEqual(['settings.0.to_address']);
-    expect(validateSettings([entry(textTemplate, phoneSender, '+15551234567'), entry(htmlTemplate, emailSender, 'grace@example.com'), entry(htmlTemplate, emailSender)])).toEqual({});
+    expect(
+      validateSettings([
+        entry(textTemplate, phoneSender, '+15551234567'),
+        entry(htmlTemplate, emailSender, 'grace@example.com'),
+        entry(htmlTemplate, emailSender),
+      ]),
+    ).toEqual({});
   });
 
   it('needs a campaign name too', () => {

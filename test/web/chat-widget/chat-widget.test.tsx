@@ -13,7 +13,8 @@ const WIDGET = { base_url: 'https://chat.example.com', website_token: 'wt-123' }
 function withWidget() {
   const base = fakeApi();
   return mockFetch(async (call: FetchCall) => {
-    const forward = () => base.fn(call.url, { method: call.method, headers: call.headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
+    const forward = () =>
+      base.fn(call.url, { method: call.method, headers: call.headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
     if (!call.url.endsWith('/init/guest')) return forward();
     const answer = (await (await forward()).json()) as { data: Record<string, unknown> };
     return json(200, { data: { ...answer.data, chat_widget: WIDGET } });

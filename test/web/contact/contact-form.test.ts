@@ -3,7 +3,14 @@ import { contactInputSchema } from '@shared/contracts/contact';
 import { MESSAGES } from '@shared/messages';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { attributeDraft, attributeValue, contactFormValues, contactPayload, newAddressDraft, validateContact } from '../../../web/src/features/contact/contact-form';
+import {
+  attributeDraft,
+  attributeValue,
+  contactFormValues,
+  contactPayload,
+  newAddressDraft,
+  validateContact,
+} from '../../../web/src/features/contact/contact-form';
 import { liveAddressError } from '../../../web/src/features/contact/address-rules';
 import type { fakeApi } from '../fake-api';
 import { json } from '../helpers';
@@ -114,9 +121,15 @@ describe('contact form screen', () => {
 
     fireEvent.click(await find('form-submit'));
     expect((await find('form-error')).textContent).toContain('Some fields are filled incorrectly');
-    expect(posted).toMatchObject({ name: 'Ann', addresses: [{ type: 'email', value: 'ann@x.io' }, { type: 'phone', value: '+15550001' }] });
+    expect(posted).toMatchObject({
+      name: 'Ann',
+      addresses: [
+        { type: 'email', value: 'ann@x.io' },
+        { type: 'phone', value: '+15550001' },
+      ],
+    });
     // The duplicate message sits under the second address, the attribute message under the first field.
-    await waitFor(() => expect(within((screen.getAllByTestId('address-row'))[1]).queryByText(MESSAGES.duplicate)).not.toBeNull());
+    await waitFor(() => expect(within(screen.getAllByTestId('address-row')[1]).queryByText(MESSAGES.duplicate)).not.toBeNull());
     expect(within(screen.getAllByTestId('address-row')[0]).queryByText(MESSAGES.duplicate)).toBeNull();
     expect(screen.getByText('Must be a number')).toBeTruthy();
 

@@ -21,13 +21,40 @@ vi.mock('react-chartjs-2', () => ({
   ),
 }));
 
-const ZERO: DashboardFigures = { requests: 0, request_bytes: 0, emails_sent: 0, sms_sent: 0, messages_failed: 0, opens: 0, human_opens: 0, clicks: 0, human_clicks: 0, unsubscribes: 0, contacts_created: 0, contacts_deleted: 0 };
+const ZERO: DashboardFigures = {
+  requests: 0,
+  request_bytes: 0,
+  emails_sent: 0,
+  sms_sent: 0,
+  messages_failed: 0,
+  opens: 0,
+  human_opens: 0,
+  clicks: 0,
+  human_clicks: 0,
+  unsubscribes: 0,
+  contacts_created: 0,
+  contacts_deleted: 0,
+};
 
 function dashboard(days: Partial<DashboardDay>[]): Dashboard {
-  const full = Array.from({ length: 14 }, (_, i): DashboardDay => ({ ...ZERO, day: `2026-11-${String(i + 10).padStart(2, '0')}`, contacts_total: 0, data_bytes: null, file_bytes: 0, ...days[i] }));
-  const sum = (list: DashboardDay[]) => Object.fromEntries(Object.keys(ZERO).map((k) => [k, list.reduce((s, d) => s + (d[k as keyof DashboardFigures] as number), 0)])) as unknown as DashboardFigures;
+  const full = Array.from(
+    { length: 14 },
+    (_, i): DashboardDay => ({ ...ZERO, day: `2026-11-${String(i + 10).padStart(2, '0')}`, contacts_total: 0, data_bytes: null, file_bytes: 0, ...days[i] }),
+  );
+  const sum = (list: DashboardDay[]) =>
+    Object.fromEntries(
+      Object.keys(ZERO).map((k) => [k, list.reduce((s, d) => s + (d[k as keyof DashboardFigures] as number), 0)]),
+    ) as unknown as DashboardFigures;
   const last = full[13];
-  return { days: full, week: sum(full.slice(7)), previous_week: sum(full.slice(0, 7)), contacts_total: last.contacts_total, file_bytes: last.file_bytes, data_bytes: last.data_bytes, data_measured_at: null };
+  return {
+    days: full,
+    week: sum(full.slice(7)),
+    previous_week: sum(full.slice(0, 7)),
+    contacts_total: last.contacts_total,
+    file_bytes: last.file_bytes,
+    data_bytes: last.data_bytes,
+    data_measured_at: null,
+  };
 }
 
 function dashboardApi(answers: Dashboard[]) {
@@ -38,7 +65,10 @@ function dashboardApi(answers: Dashboard[]) {
     if (call.headers.authorization !== 'Bearer acc' || path !== '/dashboard') return null;
     return json(200, { data: answers[Math.min(served++, answers.length - 1)] });
   };
-  return mockFetch(async (call) => handle(call) ?? base.fn(call.url, { method: call.method, headers: call.headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) })) as unknown as ReturnType<typeof fakeApi>;
+  return mockFetch(
+    async (call) =>
+      handle(call) ?? base.fn(call.url, { method: call.method, headers: call.headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) }),
+  ) as unknown as ReturnType<typeof fakeApi>;
 }
 
 describe('the dashboard', () => {

@@ -22,32 +22,115 @@ const PAGE = {
 };
 
 const BROADCAST = {
-  id: 7, name: 'Launch', alias: null, note: null, type: 'email', status: 'finished', total: 3, recipients_final: true, sent: 3, failed: 0, skipped: 0,
-  started_at: NOW, finished_at: NOW, paused_reason: null, held_until: null, expected_finish_at: null, updated_at: NOW, created_at: NOW,
-  engagement: { opens: 9, opens_unique: 3, human_opens: 4, human_opens_unique: 2, clicks: 5, clicks_unique: 2, human_clicks: 2, human_clicks_unique: 1, unsubscribes: 1 },
-  sender_id: 1, template_id: 3, subscription_id: 1, do_not_unsubscribe: false, skip_unsubscribed: true, track_opens: true, track_clicks: true, sleep: 0,
-  delayed_at: null, immediate: true, contacts: { filter: { tags: [1] } }, opens: 9, clicks: 5, unsubscribes: 1,
-  sender: { id: 1, value: 'hello@acme.test', name: 'Acme' }, template: { id: 3, name: 'News', type: 'email' }, subscription: { id: 1, name: 'News' }, actions: [],
+  id: 7,
+  name: 'Launch',
+  alias: null,
+  note: null,
+  type: 'email',
+  status: 'finished',
+  total: 3,
+  recipients_final: true,
+  sent: 3,
+  failed: 0,
+  skipped: 0,
+  started_at: NOW,
+  finished_at: NOW,
+  paused_reason: null,
+  held_until: null,
+  expected_finish_at: null,
+  updated_at: NOW,
+  created_at: NOW,
+  engagement: {
+    opens: 9,
+    opens_unique: 3,
+    human_opens: 4,
+    human_opens_unique: 2,
+    clicks: 5,
+    clicks_unique: 2,
+    human_clicks: 2,
+    human_clicks_unique: 1,
+    unsubscribes: 1,
+  },
+  sender_id: 1,
+  template_id: 3,
+  subscription_id: 1,
+  do_not_unsubscribe: false,
+  skip_unsubscribed: true,
+  track_opens: true,
+  track_clicks: true,
+  sleep: 0,
+  delayed_at: null,
+  immediate: true,
+  contacts: { filter: { tags: [1] } },
+  opens: 9,
+  clicks: 5,
+  unsubscribes: 1,
+  sender: { id: 1, value: 'hello@acme.test', name: 'Acme' },
+  template: { id: 3, name: 'News', type: 'email' },
+  subscription: { id: 1, name: 'News' },
+  actions: [],
 } as unknown as Broadcast;
 
 const MESSAGE = {
-  id: 5, type: 'email', status: 'sent', to_address: 'ann@example.com', from_address: 'hello@acme.test', from_name: 'Acme', subject: 'Hi Ann', html: true, body: '<p>Hi</p>',
-  body_plain: null, opens_total: 3, opens_unique: 1, opened_at: NOW, clicks_total: 1, clicks_unique: 1, clicked_at: NOW, human_opens: 1, human_opened_at: NOW, human_clicks: 1,
-  human_clicked_at: NOW, delivery_status: null, delivery_error_code: null, attempts: 1, created_at: NOW, updated_at: NOW, broadcast_id: 7, contact_id: 9,
-  external_id: 'x', error: null, sent_at: NOW, delayed_at: null, is_test: false, sender_id: 1, template_id: 3,
+  id: 5,
+  type: 'email',
+  status: 'sent',
+  to_address: 'ann@example.com',
+  from_address: 'hello@acme.test',
+  from_name: 'Acme',
+  subject: 'Hi Ann',
+  html: true,
+  body: '<p>Hi</p>',
+  body_plain: null,
+  opens_total: 3,
+  opens_unique: 1,
+  opened_at: NOW,
+  clicks_total: 1,
+  clicks_unique: 1,
+  clicked_at: NOW,
+  human_opens: 1,
+  human_opened_at: NOW,
+  human_clicks: 1,
+  human_clicked_at: NOW,
+  delivery_status: null,
+  delivery_error_code: null,
+  attempts: 1,
+  created_at: NOW,
+  updated_at: NOW,
+  broadcast_id: 7,
+  contact_id: 9,
+  external_id: 'x',
+  error: null,
+  sent_at: NOW,
+  delayed_at: null,
+  is_test: false,
+  sender_id: 1,
+  template_id: 3,
 };
 
 /** The fake API plus the engagement routes; records every call. */
 function engagementApi(options: { pageStatus?: number } = {}) {
   const base = fakeApi();
   let page = structuredClone(PAGE);
-  let optOuts = [{ subscription_id: 1, subscription_name: 'News', reason: 'too_frequent', comment: 'Twice a day', source: 'page', message_id: 5, broadcast_id: 7, created_at: NOW }];
+  let optOuts = [
+    {
+      subscription_id: 1,
+      subscription_name: 'News',
+      reason: 'too_frequent',
+      comment: 'Twice a day',
+      source: 'page',
+      message_id: 5,
+      broadcast_id: 7,
+      created_at: NOW,
+    },
+  ];
   const handle = (call: FetchCall): Response | null => {
     const url = new URL(call.url, 'http://acme.localhost');
     const path = url.pathname.replace('/api/v1', '');
     const body = (call.body ?? {}) as { m?: string; subscription_id?: number };
     if (path === '/unsubscribe' && call.method === 'GET') {
-      if (options.pageStatus === 404 || url.searchParams.get('m') !== M) return json(404, { error: { code: 'link_invalid', message: 'This unsubscribe link is not valid' } });
+      if (options.pageStatus === 404 || url.searchParams.get('m') !== M)
+        return json(404, { error: { code: 'link_invalid', message: 'This unsubscribe link is not valid' } });
       return json(200, { data: page });
     }
     if (path === '/unsubscribe' || path === '/unsubscribe/resubscribe') {
@@ -57,33 +140,58 @@ function engagementApi(options: { pageStatus?: number } = {}) {
     }
     if (call.headers.authorization !== 'Bearer acc') return null;
     if (path === '/broadcast/7') return json(200, { data: BROADCAST });
-    if (path === '/broadcast/7/clicks') return json(200, { data: [{ link_index: 0, url: 'https://shop.example.com/a', clicks: 5, clicks_unique: 2, human_clicks: 2, human_clicks_unique: 1 }] });
-    if (path === '/broadcast/7/unsubscribes') return json(200, { data: [{ contact_id: 9, contact_name: 'Ann', reason: 'too_frequent', comment: 'Twice a day', source: 'page', created_at: NOW }] });
+    if (path === '/broadcast/7/clicks')
+      return json(200, { data: [{ link_index: 0, url: 'https://shop.example.com/a', clicks: 5, clicks_unique: 2, human_clicks: 2, human_clicks_unique: 1 }] });
+    if (path === '/broadcast/7/unsubscribes')
+      return json(200, { data: [{ contact_id: 9, contact_name: 'Ann', reason: 'too_frequent', comment: 'Twice a day', source: 'page', created_at: NOW }] });
     if (path === '/message/5') return json(200, { data: MESSAGE });
-    if (path === '/message/6') return json(200, { data: { ...MESSAGE, id: 6, type: 'sms', html: false, subject: null, delivery_status: 'undelivered', delivery_error_code: '30003' } });
+    if (path === '/message/6')
+      return json(200, { data: { ...MESSAGE, id: 6, type: 'sms', html: false, subject: null, delivery_status: 'undelivered', delivery_error_code: '30003' } });
     if (path === '/message/5/engagement' || path === '/message/6/engagement')
       return json(200, {
         data: {
           links: path.includes('/5/') ? [{ link_index: 0, url: 'https://shop.example.com/a', clicks: 1, human_clicks: 1, first_clicked_at: NOW }] : [],
           hits: path.includes('/5/')
             ? [
-                { kind: 'click', class: 'human', reason: 'browser', url: 'https://shop.example.com/a', at: NOW, user_agent: 'Mozilla/5.0', as_organization: 'Example ISP' },
-                { kind: 'open', class: 'prefetch', reason: 'apple_privacy_proxy', url: null, at: NOW, user_agent: 'Mozilla/5.0', as_organization: 'Apple Inc.' },
+                {
+                  kind: 'click',
+                  class: 'human',
+                  reason: 'browser',
+                  url: 'https://shop.example.com/a',
+                  at: NOW,
+                  user_agent: 'Mozilla/5.0',
+                  as_organization: 'Example ISP',
+                },
+                {
+                  kind: 'open',
+                  class: 'prefetch',
+                  reason: 'apple_privacy_proxy',
+                  url: null,
+                  at: NOW,
+                  user_agent: 'Mozilla/5.0',
+                  as_organization: 'Apple Inc.',
+                },
               ]
             : [],
           unsubscribe: null,
         },
       });
-    if (path === '/contact/9/unsubscribes' && call.method === 'GET') return json(200, { data: { unsubscribes: optOuts, sms_opt_outs: [{ phone: '+15550000001', keyword: 'STOP', created_at: NOW }] } });
+    if (path === '/contact/9/unsubscribes' && call.method === 'GET')
+      return json(200, { data: { unsubscribes: optOuts, sms_opt_outs: [{ phone: '+15550000001', keyword: 'STOP', created_at: NOW }] } });
     if (path === '/contact/9/unsubscribes/1' && call.method === 'DELETE') {
       optOuts = [];
       return new Response(null, { status: 204 });
     }
-    if (path === '/contact/9') return json(200, { data: { id: 9, name: 'Ann', note: null, addresses: [], tags: [], attributes: [], created_at: NOW, updated_at: NOW } });
-    if (path === '/field' || path === '/tag' || path === '/dictionary/address-types') return json(200, { items: [], meta: { total: 0, page: 1, page_size: 100, total_pages: 0 } });
+    if (path === '/contact/9')
+      return json(200, { data: { id: 9, name: 'Ann', note: null, addresses: [], tags: [], attributes: [], created_at: NOW, updated_at: NOW } });
+    if (path === '/field' || path === '/tag' || path === '/dictionary/address-types')
+      return json(200, { items: [], meta: { total: 0, page: 1, page_size: 100, total_pages: 0 } });
     return null;
   };
-  const mock = mockFetch(async (call) => handle(call) ?? base.fn(call.url, { method: call.method, headers: call.headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) }));
+  const mock = mockFetch(
+    async (call) =>
+      handle(call) ?? base.fn(call.url, { method: call.method, headers: call.headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) }),
+  );
   const writes = () => mock.calls.filter((c) => c.method !== 'GET' && new URL(c.url, 'http://x').pathname.includes('unsubscribe'));
   return Object.assign(mock, { writes }) as unknown as ReturnType<typeof fakeApi> & { calls: FetchCall[]; writes: () => FetchCall[] };
 }

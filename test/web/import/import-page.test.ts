@@ -10,7 +10,10 @@ const find = (id: string) => screen.findByTestId(id, undefined, { timeout: 3000 
 function renderImport() {
   const api = fakeAudienceApi({
     fields: FIELDS,
-    answer: (call) => (call.method === 'GET' && new URL(call.url, 'http://x').pathname === '/api/v1/import' ? json(200, { items: [], meta: { total: 0, page: 1, page_size: 10, total_pages: 0 } }) : null),
+    answer: (call) =>
+      call.method === 'GET' && new URL(call.url, 'http://x').pathname === '/api/v1/import'
+        ? json(200, { items: [], meta: { total: 0, page: 1, page_size: 10, total_pages: 0 } })
+        : null,
   });
   renderApp(api as unknown as ReturnType<typeof fakeApi>, { path: '/contact/import', signedIn: true });
   return api;

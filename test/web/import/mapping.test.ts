@@ -2,7 +2,15 @@ import { IMPORT_MESSAGES } from '@shared/contracts/import';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../../web/src/app/i18n';
 import { problemText } from '../../../web/src/features/import/import-labels';
-import { checkMapping, choiceFromHeader, defaultMapping, mappingIsValid, mappingPayload, newMappingDraft, type MappingDraft } from '../../../web/src/features/import/mapping';
+import {
+  checkMapping,
+  choiceFromHeader,
+  defaultMapping,
+  mappingIsValid,
+  mappingPayload,
+  newMappingDraft,
+  type MappingDraft,
+} from '../../../web/src/features/import/mapping';
 
 const FIELDS = [
   { id: 7, name: 'Loyalty level', alias: 'level' },

@@ -229,6 +229,12 @@ describe('pre-registration', () => {
     await type('pre-registration-domain', 'Pat-Co');
     fireEvent.click(await byTestId('pre-registration-submit'));
     expect((await byTestId('pre-registration-sent')).textContent).toBe('Request sent: it is under review and you will be notified by email.');
-    expect(api.callsTo('/pre-registration').at(-1)!.body).toEqual({ name: 'Pat', email: 'pat@x.test', organization: 'Pat Co', comments: 'We send newsletters.', domain: 'pat-co' });
+    expect(api.callsTo('/pre-registration').at(-1)!.body).toEqual({
+      name: 'Pat',
+      email: 'pat@x.test',
+      organization: 'Pat Co',
+      comments: 'We send newsletters.',
+      domain: 'pat-co',
+    });
   });
 });

@@ -91,7 +91,9 @@ describe('attachment upload', () => {
 
   it("throws the server's 422 and keeps its field messages for the form", async () => {
     const fields = { attachments: ['File x.exe has an unsupported type'] };
-    const { fetch } = api([json(422, { error: { code: 'validation_failed', message: 'Some fields are filled incorrectly. Fix the errors and try again.', fields } })]);
+    const { fetch } = api([
+      json(422, { error: { code: 'validation_failed', message: 'Some fields are filled incorrectly. Fix the errors and try again.', fields } }),
+    ]);
     const made = services(fetch);
     const error = await uploadAttachments(made.client, 7, [new File(['x'], 'x.exe')]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);

@@ -11,7 +11,28 @@ const file = (name: string, size = 10) => ({ name, size });
 
 describe('attachment checks in the browser', () => {
   it('accepts every allowed extension, in any letter case', () => {
-    const names = ['a.pdf', 'b.DOC', 'c.docx', 'd.xls', 'e.xlsx', 'f.ppt', 'g.pptx', 'h.txt', 'i.csv', 'j.JPG', 'k.jpeg', 'l.png', 'm.gif', 'n.bmp', 'o.svg', 'p.zip', 'q.rar', 'r.7z', 's.json', 't.xml'];
+    const names = [
+      'a.pdf',
+      'b.DOC',
+      'c.docx',
+      'd.xls',
+      'e.xlsx',
+      'f.ppt',
+      'g.pptx',
+      'h.txt',
+      'i.csv',
+      'j.JPG',
+      'k.jpeg',
+      'l.png',
+      'm.gif',
+      'n.bmp',
+      'o.svg',
+      'p.zip',
+      'q.rar',
+      'r.7z',
+      's.json',
+      't.xml',
+    ];
     const { accepted, problems } = checkAttachments(names.map((n) => file(n)));
     expect(accepted.map((f) => f.name)).toEqual(names);
     expect(problems).toEqual([]);

@@ -6,8 +6,27 @@ import { renderApp } from '../render-app';
 
 // The template preview opens rendered for a contact (the first of the list), never for nobody ("Hello ,").
 
-const TEMPLATE = { id: 3, name: 'Welcome', type: 'html', subject: 'Hi', body: '<p>Hello {{ contact.name }}!</p>', body_plain: null, attachments: [], created_at: '2026-11-01T00:00:00Z', updated_at: '2026-11-01T00:00:00Z' };
-const GRACE = { id: 7, name: 'Grace Hopper', note: null, addresses: [{ id: 1, type: 'email', value: 'grace@example.com' }], tags: [], attributes: [], created_at: '2026-11-01T00:00:00Z', updated_at: '2026-11-01T00:00:00Z' };
+const TEMPLATE = {
+  id: 3,
+  name: 'Welcome',
+  type: 'html',
+  subject: 'Hi',
+  body: '<p>Hello {{ contact.name }}!</p>',
+  body_plain: null,
+  attachments: [],
+  created_at: '2026-11-01T00:00:00Z',
+  updated_at: '2026-11-01T00:00:00Z',
+};
+const GRACE = {
+  id: 7,
+  name: 'Grace Hopper',
+  note: null,
+  addresses: [{ id: 1, type: 'email', value: 'grace@example.com' }],
+  tags: [],
+  attributes: [],
+  created_at: '2026-11-01T00:00:00Z',
+  updated_at: '2026-11-01T00:00:00Z',
+};
 
 function previewApi() {
   const base = fakeApi();
@@ -25,7 +44,10 @@ function previewApi() {
     }
     return null;
   };
-  const api = mockFetch(async (call) => handle(call) ?? base.fn(call.url, { method: call.method, headers: call.headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) }));
+  const api = mockFetch(
+    async (call) =>
+      handle(call) ?? base.fn(call.url, { method: call.method, headers: call.headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) }),
+  );
   return { api: api as unknown as ReturnType<typeof fakeApi>, previews };
 }
 

@@ -37,8 +37,24 @@ describe('template type change while creating', () => {
 
 describe('template payloads', () => {
   it('sends subject and plain body only for email templates', () => {
-    expect(templateCreatePayload(filled)).toEqual({ type: 'email', name: 'Welcome', alias: 'welcome', note: 'n', subject: 'Hi {{ contact.name }}', body: '<p>Hello</p>', body_plain: 'Hello' });
-    expect(templateCreatePayload({ ...filled, type: 'html' })).toEqual({ type: 'html', name: 'Welcome', alias: 'welcome', note: 'n', subject: null, body: '<p>Hello</p>', body_plain: null });
+    expect(templateCreatePayload(filled)).toEqual({
+      type: 'email',
+      name: 'Welcome',
+      alias: 'welcome',
+      note: 'n',
+      subject: 'Hi {{ contact.name }}',
+      body: '<p>Hello</p>',
+      body_plain: 'Hello',
+    });
+    expect(templateCreatePayload({ ...filled, type: 'html' })).toEqual({
+      type: 'html',
+      name: 'Welcome',
+      alias: 'welcome',
+      note: 'n',
+      subject: null,
+      body: '<p>Hello</p>',
+      body_plain: null,
+    });
   });
 
   it('keeps the body as written and empties optional texts to null', () => {

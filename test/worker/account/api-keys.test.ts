@@ -153,7 +153,17 @@ describe('API-key authentication', () => {
     }
     const org = await bareHostCall('/api/v1/organization', { xOrg: 'key-403', apiKey });
     expect(org.status).toBe(200);
-    expect(await body(org)).toEqual({ data: { id: orgId, name: 'key-403 Inc', domain: 'key-403', track_opens: true, track_clicks: true, message_retention_days: null, effective_retention_days: 90 } });
+    expect(await body(org)).toEqual({
+      data: {
+        id: orgId,
+        name: 'key-403 Inc',
+        domain: 'key-403',
+        track_opens: true,
+        track_clicks: true,
+        message_retention_days: null,
+        effective_retention_days: 90,
+      },
+    });
     // Nothing changed: the key still works and the profile is as it was.
     expect((await tagsWithKey('key-403', apiKey)).status).toBe(200);
     expect((await body(await call('key-403', '/api/v1/internal-user/me', { token }))).data.username).toBe(username);

@@ -37,7 +37,15 @@ export async function activityOf(orgId: number, entity: string) {
     'SELECT user_id, entity, entity_id, action, field, previous_value, new_value FROM activity_log WHERE org_id = ? AND entity = ? ORDER BY id',
   )
     .bind(orgId, entity)
-    .all<{ user_id: number | null; entity: string; entity_id: number | null; action: string; field: string; previous_value: string | null; new_value: string | null }>();
+    .all<{
+      user_id: number | null;
+      entity: string;
+      entity_id: number | null;
+      action: string;
+      field: string;
+      previous_value: string | null;
+      new_value: string | null;
+    }>();
   return results;
 }
 

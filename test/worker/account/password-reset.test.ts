@@ -110,7 +110,9 @@ describe('password reset', () => {
     const { username, orgId } = await createOrg('pwr-expired');
     await remind('pwr-expired', username);
     const code = await resetCodeFrom(username);
-    await env.DB.prepare('UPDATE one_time_codes SET expires_at = ? WHERE org_id = ?').bind(new Date(Date.now() - 1000).toISOString(), orgId).run();
+    await env.DB.prepare('UPDATE one_time_codes SET expires_at = ? WHERE org_id = ?')
+      .bind(new Date(Date.now() - 1000).toISOString(), orgId)
+      .run();
     const res = await reset('pwr-expired', { code, password: NEW_PASSWORD });
     expect(res.status).toBe(400);
     expect(await body(res)).toMatchObject({ error: { code: 'link_invalid' } });

@@ -56,7 +56,15 @@ describe('profile', () => {
     for (const id of [colleague, b.userId, 'me', '0', '99999999']) {
       const res = await put('prof-tena', `/internal-user/${id}`, access_token, { name: 'Hijack', email: 'hijack@prof.test' });
       expect(res.status).toBe(404);
-      expect((await call('prof-tena', `/api/v1/internal-user/${id}/password`, { method: 'PUT', token: access_token, json: { current_password: PASSWORD, password: NEW_PASSWORD } })).status).toBe(404);
+      expect(
+        (
+          await call('prof-tena', `/api/v1/internal-user/${id}/password`, {
+            method: 'PUT',
+            token: access_token,
+            json: { current_password: PASSWORD, password: NEW_PASSWORD },
+          })
+        ).status,
+      ).toBe(404);
       expect((await call('prof-tena', `/api/v1/internal-user/${id}`, { method: 'DELETE', token: access_token, json: { confirm: 'x' } })).status).toBe(404);
     }
     // Org B's token on org A's host is refused outright.
@@ -204,7 +212,15 @@ describe('organisation', () => {
     const off = await put('orgx-ok', '/organization', access_token, { name: 'Renamed Ltd', track_clicks: false });
     expect((await body(off)).data).toMatchObject({ track_opens: true, track_clicks: false });
     const after = await call('orgx-ok', '/api/v1/organization', { token: access_token });
-    expect((await body(after)).data).toEqual({ id: orgId, name: 'Renamed Ltd', domain: 'orgx-ok', track_opens: true, track_clicks: false, message_retention_days: null, effective_retention_days: 90 });
+    expect((await body(after)).data).toEqual({
+      id: orgId,
+      name: 'Renamed Ltd',
+      domain: 'orgx-ok',
+      track_opens: true,
+      track_clicks: false,
+      message_retention_days: null,
+      effective_retention_days: 90,
+    });
     expect(await activityOf(orgId, 'organization')).toEqual([
       expect.objectContaining({ user_id: userId, entity_id: orgId, field: 'name', previous_value: 'orgx-ok Inc', new_value: 'Renamed Ltd' }),
       expect.objectContaining({ user_id: userId, entity_id: orgId, field: 'track_clicks', previous_value: 'true', new_value: 'false' }),

@@ -6,7 +6,8 @@ import { activityOf, body } from './helpers';
 const list = (org: string, token: string) => call(org, '/api/v1/session', { token });
 const revokeOne = (org: string, token: string, id: string) => call(org, `/api/v1/session/${id}`, { method: 'DELETE', token });
 const revokeMany = (org: string, token: string, json: unknown) => call(org, '/api/v1/session', { method: 'DELETE', token, json });
-const idOf = async (org: string, token: string) => ((await body(await list(org, token))).items as { id: string; current: boolean }[]).find((s) => s.current)!.id;
+const idOf = async (org: string, token: string) =>
+  ((await body(await list(org, token))).items as { id: string; current: boolean }[]).find((s) => s.current)!.id;
 
 describe('sessions', () => {
   it('lists live sessions newest first with the current one flagged, hiding revoked, expired and others', async () => {
@@ -18,9 +19,13 @@ describe('sessions', () => {
     await call('ses-list', '/api/v1/internal-auth/logout', { method: 'POST', token: gone.access_token });
     const expired = await signIn('ses-list', username);
     const expiredId = await idOf('ses-list', expired.access_token);
-    await env.DB.prepare('UPDATE sessions SET expires_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), expiredId).run();
+    await env.DB.prepare('UPDATE sessions SET expires_at = ? WHERE id = ?')
+      .bind(new Date(Date.now() - 1000).toISOString(), expiredId)
+      .run();
     // Distinct creation times, so the order is defined.
-    await env.DB.prepare("UPDATE sessions SET created_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").bind(await idOf('ses-list', first.access_token)).run();
+    await env.DB.prepare("UPDATE sessions SET created_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
+      .bind(await idOf('ses-list', first.access_token))
+      .run();
     const current = await call('ses-list', '/api/v1/internal-auth/token-create', {
       method: 'POST',
       json: { username, password: 'Secret-123' },

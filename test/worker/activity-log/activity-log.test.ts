@@ -7,10 +7,8 @@ beforeEach(async () => {
   s = await newSession('log');
 });
 
-const CHROME_WINDOWS =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
-const SAFARI_IPHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 
 async function entries(query: string) {
   return (await list<ActivityLogEntry>(s, 'activity-log', `${query}&page_size=100&sort_by=id&sort_order=asc`)).items;
@@ -19,7 +17,13 @@ const byField = (items: ActivityLogEntry[]) => Object.fromEntries(items.map((e) 
 
 describe('activity log', () => {
   it('records create, update and delete of a field with browser, OS and device from the User-Agent', async () => {
-    const created = await api(s, 'POST', '/field', { name: 'Tier', alias: 'tier', type: 'select', options: [{ value: 'gold' }] }, { 'user-agent': CHROME_WINDOWS });
+    const created = await api(
+      s,
+      'POST',
+      '/field',
+      { name: 'Tier', alias: 'tier', type: 'select', options: [{ value: 'gold' }] },
+      { 'user-agent': CHROME_WINDOWS },
+    );
     const id = created.body.data.id;
     const optionId = created.body.data.options[0].id;
     const log = await entries(`?entity=field&entity_id=${id}`);

@@ -71,7 +71,10 @@ describe('the answers as the zod answer schemas describe them', () => {
     expectShape('Template', s.email);
     expectShape('Template', (await get(`/template/${s.text.id}`)).data);
     for (const item of (await get('/template')).items) expectShape('TemplateListItem', item);
-    const campaign = await post('/campaign', { name: 'Spring', settings: [{ template_id: s.email.id, sender_id: s.ch.email.id, to_address: 'team@example.com' }] });
+    const campaign = await post('/campaign', {
+      name: 'Spring',
+      settings: [{ template_id: s.email.id, sender_id: s.ch.email.id, to_address: 'team@example.com' }],
+    });
     expectShape('Campaign', campaign);
   });
 
@@ -90,7 +93,12 @@ describe('the answers as the zod answer schemas describe them', () => {
   });
 
   it('an import', async () => {
-    const res = await call(s.o.org, '/api/v1/import/upload?file_name=people.csv', { method: 'POST', token: s.o.token, body: 'name,email\nZoe,zoe@example.com\n', headers: { 'content-type': 'text/csv' } });
+    const res = await call(s.o.org, '/api/v1/import/upload?file_name=people.csv', {
+      method: 'POST',
+      token: s.o.token,
+      body: 'name,email\nZoe,zoe@example.com\n',
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(res.status).toBe(201);
     const { file_key } = ((await res.json()) as { data: { file_key: string } }).data;
     const created = await post('/import', {

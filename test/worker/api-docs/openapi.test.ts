@@ -8,7 +8,19 @@ type Doc = {
   openapi: string;
   info: { title: string; version: string; description: string };
   servers: { url: string }[];
-  paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; operationId: string; responses: Record<string, unknown>; security?: unknown[]; requestBody?: { content: Record<string, { schema: Record<string, unknown> }> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: { name: string; in: string }[];
+        operationId: string;
+        responses: Record<string, unknown>;
+        security?: unknown[];
+        requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+      }
+    >
+  >;
   components: { securitySchemes: Record<string, Record<string, unknown>>; schemas: Record<string, unknown>; responses: Record<string, unknown> };
 };
 
@@ -23,7 +35,7 @@ function openApiPaths(honoPath: string): string[] {
   for (const segment of honoPath.split('/').slice(1)) {
     const param = /^:(\w+)(?:\{(.+)\})?$/.exec(segment);
     const literals = param?.[2] && /^[\w-]+(\|[\w-]+)*$/.test(param[2]) ? param[2].split('|') : null;
-    const choices = !param ? [segment] : literals ?? [`{${param[1]}}`];
+    const choices = !param ? [segment] : (literals ?? [`{${param[1]}}`]);
     paths = paths.flatMap((p) => choices.map((choice) => `${p}/${choice}`));
   }
   return paths;
@@ -86,9 +98,15 @@ describe('GET /api/openapi.json', () => {
         expect(METHODS).toContain(method);
         expect(operationIds.has(op.operationId), op.operationId).toBe(false);
         operationIds.add(op.operationId);
-        const declared = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort();
+        const declared = (op.parameters ?? [])
+          .filter((p) => p.in === 'path')
+          .map((p) => p.name)
+          .sort();
         expect(declared, `${method} ${path}`).toEqual(templated);
-        expect(Object.keys(op.responses).some((code) => /^[123]\d\d$/.test(code)), `${method} ${path}`).toBe(true);
+        expect(
+          Object.keys(op.responses).some((code) => /^[123]\d\d$/.test(code)),
+          `${method} ${path}`,
+        ).toBe(true);
         for (const media of Object.values(op.requestBody?.content ?? {})) {
           expect(media.schema.$schema).toBeUndefined();
         }
@@ -128,14 +146,17 @@ describe('GET /api/openapi.json', () => {
 
   it('documents only routes the app serves', () => {
     const served = new Set(appRoutes().map((r) => `${r.method} ${r.path}`));
-    const extra = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`)).filter((key) => !served.has(key));
+    const extra = Object.entries(doc.paths)
+      .flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`))
+      .filter((key) => !served.has(key));
     expect(extra).toEqual([]);
   });
 
   it('describes the account answers as the routes really give them (every required key, no undocumented one)', async () => {
     const org = await createOrg('docs-shapes');
     const { access_token } = await signIn(org.domain, org.username);
-    const json = async (path: string, init: Parameters<typeof call>[2] = {}) => (await call(org.domain, path, { token: access_token, ...init })).json() as Promise<any>;
+    const json = async (path: string, init: Parameters<typeof call>[2] = {}) =>
+      (await call(org.domain, path, { token: access_token, ...init })).json() as Promise<any>;
     const samples: [string, Record<string, unknown>][] = [
       ['CurrentUser', (await json('/api/v1/internal-user/me')).data],
       ['OrganizationSettings', (await json('/api/v1/organization')).data],
@@ -154,7 +175,10 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('expands limited path parameters and names the others', () => {
-    expect(openApiPaths('/integration/:id/:type{smtp|twilio}/credentials')).toEqual(['/integration/{id}/smtp/credentials', '/integration/{id}/twilio/credentials']);
+    expect(openApiPaths('/integration/:id/:type{smtp|twilio}/credentials')).toEqual([
+      '/integration/{id}/smtp/credentials',
+      '/integration/{id}/twilio/credentials',
+    ]);
     expect(openApiPaths('/template/:id/attachment/:attachmentId')).toEqual(['/template/{id}/attachment/{attachmentId}']);
     expect(openApiPaths('/x/:code{[0-9]+}')).toEqual(['/x/{code}']);
   });

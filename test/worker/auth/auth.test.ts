@@ -15,9 +15,7 @@ beforeEach(async () => {
 
 /** The one session of an organisation's user in these tests. */
 const sessionOf = (domain: string) =>
-  env.DB.prepare('SELECT s.* FROM sessions s JOIN organizations o ON o.id = s.org_id WHERE o.domain = ?')
-    .bind(domain)
-    .first<Record<string, string>>();
+  env.DB.prepare('SELECT s.* FROM sessions s JOIN organizations o ON o.id = s.org_id WHERE o.domain = ?').bind(domain).first<Record<string, string>>();
 const me = (token: string) => call(org, '/api/v1/internal-user/me', { token });
 const refresh = (headers: Record<string, string>) => call(org, '/api/v1/internal-auth/token-refresh', { method: 'POST', headers });
 
@@ -36,7 +34,10 @@ describe('sign-in', () => {
   });
 
   it('refuses a wrong password and an unknown login with the same 401 message', async () => {
-    for (const body of [{ username, password: 'Wrong-123' }, { username: 'ghost@x.test', password: PASSWORD }]) {
+    for (const body of [
+      { username, password: 'Wrong-123' },
+      { username: 'ghost@x.test', password: PASSWORD },
+    ]) {
       const res = await call(org, '/api/v1/internal-auth/token-create', { method: 'POST', json: body });
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({
@@ -131,7 +132,9 @@ describe('refresh', () => {
     expect((await refresh({ 'x-refresh': 'not-a-token' })).status).toBe(401);
     expect((await refresh({})).status).toBe(401);
     const tokens = await signIn(org, username);
-    await env.DB.prepare("UPDATE sessions SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind((await sessionOf(org))!.id).run();
+    await env.DB.prepare("UPDATE sessions SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?")
+      .bind((await sessionOf(org))!.id)
+      .run();
     expect((await refresh({ 'x-refresh': tokens.refresh_token })).status).toBe(401);
   });
 

@@ -11,7 +11,13 @@ beforeEach(async () => {
 
 describe('blacklist routes', () => {
   it('marks the blacklisted addresses of contacts in the contact list and view', async () => {
-    const ann = await create(s, 'contact', { name: 'Ann', addresses: [{ type: 'email', value: 'ann@example.com' }, { type: 'phone', value: '+15550001' }] });
+    const ann = await create(s, 'contact', {
+      name: 'Ann',
+      addresses: [
+        { type: 'email', value: 'ann@example.com' },
+        { type: 'phone', value: '+15550001' },
+      ],
+    });
     await create(s, 'blacklist', { type: 'email', value: 'ANN@example.com' });
     const listed = (await list(s, 'contact')).items.find((c: { id: number }) => c.id === ann.id);
     const emailId = ann.addresses.find((a: { type: string }) => a.type === 'email').id;

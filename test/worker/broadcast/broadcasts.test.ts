@@ -18,7 +18,11 @@ describe('creating a broadcast', () => {
     const { o, body, ch, text } = await setup();
     let res = await o.api('POST', '/broadcast', {});
     expect(res.status).toBe(422);
-    expect(res.body.error.fields).toMatchObject({ name: ['This field is required'], sender_id: ['This field is required'], template_id: ['This field is required'] });
+    expect(res.body.error.fields).toMatchObject({
+      name: ['This field is required'],
+      sender_id: ['This field is required'],
+      template_id: ['This field is required'],
+    });
     res = await o.api('POST', '/broadcast', body({ subscription_id: undefined }));
     expect(res.body.error.fields.subscription_id).toEqual(['This field is required']);
     res = await o.api('POST', '/broadcast', body({ delayed_at: '2020-01-01T00:00:00Z' }));
@@ -39,16 +43,33 @@ describe('creating a broadcast', () => {
   it('creates an SMS broadcast without a subscription when do_not_unsubscribe is on, scheduled as waiting', async () => {
     const { o, body, ch, text } = await setup();
     const at = IN_AN_HOUR();
-    const res = await o.api('POST', '/broadcast', body({ type: 'phone', sender_id: ch.phone.id, template_id: text.id, subscription_id: undefined, do_not_unsubscribe: true, delayed_at: at }));
+    const res = await o.api(
+      'POST',
+      '/broadcast',
+      body({ type: 'phone', sender_id: ch.phone.id, template_id: text.id, subscription_id: undefined, do_not_unsubscribe: true, delayed_at: at }),
+    );
     expect(res.status, res.text).toBe(201);
-    expect(res.body.data).toMatchObject({ status: 'waiting', type: 'phone', subscription_id: null, do_not_unsubscribe: true, immediate: false, delayed_at: at, actions: ['cancel'] });
+    expect(res.body.data).toMatchObject({
+      status: 'waiting',
+      type: 'phone',
+      subscription_id: null,
+      do_not_unsubscribe: true,
+      immediate: false,
+      delayed_at: at,
+      actions: ['cancel'],
+    });
   });
 
   it('previews the recipients with the address each gets and why some are skipped', async () => {
     const { o, subscription, tag, people } = await setup();
     await o.api('POST', '/blacklist', { type: 'email', value: 'dan@example.com' });
     await env.DB.prepare('INSERT INTO unsubscribes (org_id, contact_id, subscription_id) VALUES (?, ?, ?)').bind(o.orgId, people.cat, subscription.id).run();
-    const preview = (skip: boolean) => o.api('POST', '/broadcast/preview', { type: 'email', subscription_id: subscription.id, contacts: { filter: { tags: [tag.id], skip_unsubscribed: skip } } });
+    const preview = (skip: boolean) =>
+      o.api('POST', '/broadcast/preview', {
+        type: 'email',
+        subscription_id: subscription.id,
+        contacts: { filter: { tags: [tag.id], skip_unsubscribed: skip } },
+      });
     const res = await preview(true);
     expect(res.body.data.total).toBe(4);
     expect(res.body.data.skipped).toBe(3);
@@ -72,7 +93,9 @@ describe('a broadcast run, step by step', () => {
     expect(queued.flatMap((q) => q.ids)).toHaveLength(2); // Ann and Dan
     // A contact created after the start is not a recipient; editing the template changes nothing underway.
     const late = await insertContact(o.orgId, 'Late', [{ type: 'email', value: 'late@example.com' }]);
-    await env.DB.prepare('INSERT INTO contact_tags (org_id, contact_id, tag_id) SELECT org_id, ?, tag_id FROM contact_tags WHERE contact_id = ?').bind(late, people.ann).run();
+    await env.DB.prepare('INSERT INTO contact_tags (org_id, contact_id, tag_id) SELECT org_id, ?, tag_id FROM contact_tags WHERE contact_id = ?')
+      .bind(late, people.ann)
+      .run();
     await env.DB.prepare("UPDATE templates SET subject = 'Changed' WHERE org_id = ?").bind(o.orgId).run();
     expect(await runAlarm(o, id)).toEqual([]); // the same alarm again: nothing new
 
@@ -85,7 +108,12 @@ describe('a broadcast run, step by step', () => {
     expect(b).toMatchObject({ status: 'finished', total: 4, sent: 2, failed: 0, skipped: 2, recipients_final: true });
     const recipients = (await o.api('GET', `/broadcast/${id}/recipients?page_size=10`)).body;
     expect(recipients.meta.total).toBe(4);
-    const byName = Object.fromEntries(recipients.items.map((r: { contact_name: string; status: string; reason: string | null; address: string }) => [r.contact_name, [r.status, r.address, r.reason]]));
+    const byName = Object.fromEntries(
+      recipients.items.map((r: { contact_name: string; status: string; reason: string | null; address: string }) => [
+        r.contact_name,
+        [r.status, r.address, r.reason],
+      ]),
+    );
     expect(byName).toEqual({
       Ann: ['sent', 'ann@example.com', null],
       Bob: ['skipped', '', 'The contact has no email address'],
@@ -113,7 +141,12 @@ describe('a broadcast run, step by step', () => {
 
     expect((await o.api('POST', `/broadcast/${id}/resume`)).body.data.status).toBe('sending');
     // Cat's mailbox fails for good, Dan's server says "try later" until the attempts run out.
-    const results = (to: string) => (to.startsWith('cat') ? { ok: false as const, retryable: false, error: '550 no such user' } : to.startsWith('dan') ? { ok: false as const, retryable: true, error: 'timeout' } : { ok: true as const, externalId: 'x' });
+    const results = (to: string) =>
+      to.startsWith('cat')
+        ? { ok: false as const, retryable: false, error: '550 no such user' }
+        : to.startsWith('dan')
+          ? { ok: false as const, retryable: true, error: 'timeout' }
+          : { ok: true as const, externalId: 'x' };
     const ch = new SendChannels(E, {
       openTransport: async () => ({
         send: async (m) => results(m.to),
@@ -185,7 +218,16 @@ describe('tenancy and the demo', () => {
       expect((await a.o.api(method, path)).status, `${method} ${path}`).toBe(404);
     }
     expect((await a.o.api('GET', '/broadcast')).body.meta.total).toBe(0);
-    const res = await a.o.api('POST', '/broadcast', a.body({ sender_id: b.ch.email.id, template_id: b.email.id, subscription_id: b.subscription.id, contacts: { filter: { tags: [b.tag.id], ids: [b.people.ann] } } }));
+    const res = await a.o.api(
+      'POST',
+      '/broadcast',
+      a.body({
+        sender_id: b.ch.email.id,
+        template_id: b.email.id,
+        subscription_id: b.subscription.id,
+        contacts: { filter: { tags: [b.tag.id], ids: [b.people.ann] } },
+      }),
+    );
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.error.fields).sort()).toEqual(['contacts.filter.ids', 'contacts.filter.tags', 'sender_id', 'subscription_id', 'template_id']);
     expect((await a.o.api('GET', '/broadcast')).body.meta.total).toBe(0);
@@ -227,7 +269,9 @@ describe('the send limits of an integration', () => {
     const id = await startable(o, body());
     const [batch] = await runAlarm(o, id);
     const unreachable = { ok: false as const, retryable: true, error: 'The connection to 127.0.0.1:2525 was refused', cause: 'unreachable' as const };
-    const ch = new SendChannels(E, { openTransport: async () => ({ send: async () => unreachable, sendMany: async (ms) => ms.map(() => unreachable), close: async () => {} }) });
+    const ch = new SendChannels(E, {
+      openTransport: async () => ({ send: async () => unreachable, sendMany: async (ms) => ms.map(() => unreachable), close: async () => {} }),
+    });
     for (let attempt = 1; attempt <= 4; attempt++) await deliverBatch(E, batch, attempt, ch).catch(() => {});
     await ch.close();
     const b = (await o.api('GET', `/broadcast/${id}`)).body.data;

@@ -23,12 +23,16 @@ export async function setup(prefix = 'bc') {
   const subscription = (await o.api('POST', '/subscription', { name: 'News' })).body.data;
   const tag = (await o.api('POST', '/tag', { name: 'VIP' })).body.data;
   const people = {
-    ann: await insertContact(o.orgId, 'Ann', [{ type: 'email', value: 'ann@example.com' }, { type: 'phone', value: '+15550000001' }]),
+    ann: await insertContact(o.orgId, 'Ann', [
+      { type: 'email', value: 'ann@example.com' },
+      { type: 'phone', value: '+15550000001' },
+    ]),
     bob: await insertContact(o.orgId, 'Bob', [{ type: 'phone', value: '+15550000002' }]),
     cat: await insertContact(o.orgId, 'Cat', [{ type: 'email', value: 'cat@example.com' }]),
     dan: await insertContact(o.orgId, 'Dan', [{ type: 'email', value: 'dan@example.com' }]),
   };
-  for (const id of Object.values(people)) await env.DB.prepare('INSERT INTO contact_tags (org_id, contact_id, tag_id) VALUES (?, ?, ?)').bind(o.orgId, id, tag.id).run();
+  for (const id of Object.values(people))
+    await env.DB.prepare('INSERT INTO contact_tags (org_id, contact_id, tag_id) VALUES (?, ?, ?)').bind(o.orgId, id, tag.id).run();
   const body = (extra: Record<string, unknown> = {}) => ({
     name: 'Launch',
     type: 'email',

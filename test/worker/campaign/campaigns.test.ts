@@ -107,7 +107,10 @@ describe('campaigns', () => {
     // A refused update changes nothing.
     res = await o.api('PUT', `/campaign/${id}`, { name: 'C3', settings: [{ template_id: templates.email.id, sender_id: phone.id }] });
     expect(res.status).toBe(422);
-    expect((await o.api('GET', `/campaign/${id}`)).body.data).toMatchObject({ name: 'C2', settings: [{ template_id: templates.text.id }, { template_id: templates.html.id }] });
+    expect((await o.api('GET', `/campaign/${id}`)).body.data).toMatchObject({
+      name: 'C2',
+      settings: [{ template_id: templates.text.id }, { template_id: templates.html.id }],
+    });
   });
 
   it('keeps alias unique per organisation, and a failed write leaves no settings behind', async () => {

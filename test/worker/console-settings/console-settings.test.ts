@@ -51,7 +51,10 @@ describe('console runtime settings', () => {
       'log.url': '/api/v1/log',
     });
     expect(settings).not.toHaveProperty('bogus');
-    expect(await settingsOf({ CONSOLE_SETTINGS: JSON.stringify({ updatesInterval: 5, removingPageSize: 5000 }) })).toMatchObject({ updatesInterval: 120_000, removingPageSize: 100 });
+    expect(await settingsOf({ CONSOLE_SETTINGS: JSON.stringify({ updatesInterval: 5, removingPageSize: 5000 }) })).toMatchObject({
+      updatesInterval: 120_000,
+      removingPageSize: 100,
+    });
     // Not JSON at all: the defaults, not a broken console.
     expect(await settingsOf({ CONSOLE_SETTINGS: '{updatesInterval: 1' })).toMatchObject(CONSOLE_SETTING_DEFAULTS);
   });
@@ -76,7 +79,13 @@ describe('/init/user preloadables', () => {
     await api('cpre', tokens.access_token, '/field', { name: 'Level', alias: 'level', type: 'number' });
     await api('cpre', tokens.access_token, '/field', { name: 'Plan', alias: 'plan', type: 'select', options: [{ value: 'Gold' }] });
     await api('cpre-other', other.access_token, '/field', { name: 'Secret', alias: 'secret', type: 'text' });
-    const created = await api('cpre', tokens.access_token, '/integration', { type: 'smtp', name: 'Main', details: { server: 'smtp.example.com', port: 587 }, user: 'u', password: 'secret-pw-9' });
+    const created = await api('cpre', tokens.access_token, '/integration', {
+      type: 'smtp',
+      name: 'Main',
+      details: { server: 'smtp.example.com', port: 587 },
+      user: 'u',
+      password: 'secret-pw-9',
+    });
     expect(created.status).toBe(201);
 
     const res = await call('cpre', '/api/v1/init/user', { token: tokens.access_token });

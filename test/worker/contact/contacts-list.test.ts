@@ -78,7 +78,9 @@ describe('contact list', () => {
 
     await api(s, 'DELETE', `/contact/${ann.id}`);
     expect((await list(s, 'contact', '?search=anna')).items).toEqual([]);
-    const left = await env.DB.prepare('SELECT (SELECT COUNT(*) FROM contact_text_search WHERE rowid = ?1) + (SELECT COUNT(*) FROM contact_address_search WHERE contact_id = ?1) AS n')
+    const left = await env.DB.prepare(
+      'SELECT (SELECT COUNT(*) FROM contact_text_search WHERE rowid = ?1) + (SELECT COUNT(*) FROM contact_address_search WHERE contact_id = ?1) AS n',
+    )
       .bind(ann.id)
       .first<{ n: number }>();
     expect(left?.n).toBe(0);
@@ -215,9 +217,15 @@ describe('contact list query plans', () => {
     expect(await explain(tags)).toMatch(/SEARCH tags USING INTEGER PRIMARY KEY/);
     expect(await explain(attributes)).toMatch(/contact_attributes USING INDEX contact_attributes_contact \(contact_id=\?\)/);
     expect(await explain(attributes)).toMatch(/SEARCH fields USING INTEGER PRIMARY KEY/);
-    const clearTags = db.delete(contactTags).where(and(sameOrg(contactTags.orgId, s.orgId), eq(contactTags.contactId, 5))).toSQL();
+    const clearTags = db
+      .delete(contactTags)
+      .where(and(sameOrg(contactTags.orgId, s.orgId), eq(contactTags.contactId, 5)))
+      .toSQL();
     expect(await explain(clearTags)).toMatch(/contact_tags USING (COVERING )?INDEX sqlite_autoindex_contact_tags_1 \(contact_id=\?\)/);
-    const clearAttributes = db.delete(contactAttributes).where(and(sameOrg(contactAttributes.orgId, s.orgId), eq(contactAttributes.contactId, 5))).toSQL();
+    const clearAttributes = db
+      .delete(contactAttributes)
+      .where(and(sameOrg(contactAttributes.orgId, s.orgId), eq(contactAttributes.contactId, 5)))
+      .toSQL();
     expect(await explain(clearAttributes)).toMatch(/contact_attributes USING (COVERING )?INDEX contact_attributes_contact \(contact_id=\?\)/);
   });
 });

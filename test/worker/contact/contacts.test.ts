@@ -242,7 +242,12 @@ describe('contact update', () => {
   it('swaps the values of two addresses without tripping the unique index', async () => {
     const contact = await create(s, 'contact', { name: 'Ann', addresses: [email('a@example.com'), email('b@example.com')] });
     const [a, b] = contact.addresses;
-    const res = await api(s, 'PATCH', `/contact/${contact.id}`, { addresses: [{ ...a, value: 'b@example.com' }, { ...b, value: 'a@example.com' }] });
+    const res = await api(s, 'PATCH', `/contact/${contact.id}`, {
+      addresses: [
+        { ...a, value: 'b@example.com' },
+        { ...b, value: 'a@example.com' },
+      ],
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.addresses).toEqual([
       { id: a.id, type: 'email', value: 'b@example.com' },
@@ -257,10 +262,9 @@ describe('contact update', () => {
     expect422(await api(s, 'PATCH', `/contact/${contact.id}`, { addresses: [{ id: a.id, type: 'phone', value: '+15550100' }] }), {
       'addresses.0.type': ['The address type cannot be changed'],
     });
-    expect422(
-      await api(s, 'PATCH', `/contact/${contact.id}`, { addresses: [{ id: other.addresses[0].id, type: 'email', value: 'bob2@example.com' }] }),
-      { 'addresses.0.id': ['This address does not belong to the contact'] },
-    );
+    expect422(await api(s, 'PATCH', `/contact/${contact.id}`, { addresses: [{ id: other.addresses[0].id, type: 'email', value: 'bob2@example.com' }] }), {
+      'addresses.0.id': ['This address does not belong to the contact'],
+    });
     expect((await api(s, 'GET', `/contact/${contact.id}`)).body.data.addresses).toEqual(contact.addresses);
     expect((await api(s, 'GET', `/contact/${other.id}`)).body.data.addresses).toEqual(other.addresses);
   });

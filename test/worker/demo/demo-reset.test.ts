@@ -13,11 +13,12 @@ import { call, createOrg, signIn } from '../helpers';
 
 const demoRow = () => env.DB.prepare("SELECT id, name FROM organizations WHERE domain = 'demo'").first<{ id: number; name: string }>();
 const countOf = (table: string, orgId: number) =>
-  env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE org_id = ?`).bind(orgId).first<{ n: number }>().then((r) => r!.n);
+  env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE org_id = ?`)
+    .bind(orgId)
+    .first<{ n: number }>()
+    .then((r) => r!.n);
 const setResetAt = (iso: string) =>
-  env.DB.prepare(
-    "INSERT INTO platform_settings (key, value) VALUES ('demo.reset_at', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-  )
+  env.DB.prepare("INSERT INTO platform_settings (key, value) VALUES ('demo.reset_at', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
     .bind(JSON.stringify(iso))
     .run();
 const usageOf = (orgId: number) => env.DB.prepare('SELECT file_bytes FROM org_usage WHERE org_id = ?').bind(orgId).first<{ file_bytes: number }>();

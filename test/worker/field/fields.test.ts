@@ -54,10 +54,9 @@ describe('field validation', () => {
   });
 
   it('refuses duplicate option values in one request', async () => {
-    expect422(
-      await api(s, 'POST', '/field', { name: 'Size', alias: 'size', type: 'select', options: [{ value: 'S' }, { value: 'M' }, { value: 'S' }] }),
-      { 'options.2.value': DUPLICATE },
-    );
+    expect422(await api(s, 'POST', '/field', { name: 'Size', alias: 'size', type: 'select', options: [{ value: 'S' }, { value: 'M' }, { value: 'S' }] }), {
+      'options.2.value': DUPLICATE,
+    });
     expect422(await api(s, 'POST', '/field', { name: 'Size', alias: 'size', type: 'select', options: [{ value: ' ' }] }), {
       'options.0.value': REQUIRED,
     });
@@ -100,7 +99,12 @@ describe('field options', () => {
   it('swaps two option values without tripping the unique index', async () => {
     const field = await create(s, 'field', { name: 'Yes', alias: 'yn', type: 'select', options: [{ value: 'yes' }, { value: 'no' }] });
     const [yes, no] = field.options;
-    const res = await api(s, 'PATCH', `/field/${field.id}`, { options: [{ id: yes.id, value: 'no' }, { id: no.id, value: 'yes' }] });
+    const res = await api(s, 'PATCH', `/field/${field.id}`, {
+      options: [
+        { id: yes.id, value: 'no' },
+        { id: no.id, value: 'yes' },
+      ],
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.options).toEqual([
       { id: yes.id, value: 'no' },

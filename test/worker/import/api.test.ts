@@ -23,10 +23,7 @@ describe('starting an import: mapping validation', () => {
   it('needs an address column, naming the address types, and a name column', async () => {
     const org = await newOrg();
     const res = await start(org, 'name,email\nAnn,a@x.io\n', { mapping: [{ column: 1, target: 'note' }] });
-    expect((await fieldsOf422(res)).mapping).toEqual([
-      'At least one column must be mapped to an address type: email, phone',
-      "Field 'Name' is required",
-    ]);
+    expect((await fieldsOf422(res)).mapping).toEqual(['At least one column must be mapped to an address type: email, phone', "Field 'Name' is required"]);
     expect(IMPORT_MESSAGES.addressRequired).toContain('email, phone');
     const empty = await start(org, 'name,email\nAnn,a@x.io\n', {});
     expect((await fieldsOf422(empty)).mapping).toEqual(['This field is required']);
@@ -71,7 +68,13 @@ describe('starting an import: mapping validation', () => {
       'mapping.8.column': ['Must be a column index (0 for the first column)'],
     });
     const second = await start(org, 'a,b,c\n1,x@y.io,3\n', {
-      mapping: [...nameEmail, { column: 7, target: 'note' }, { column: 2, target: 'field', field_id: foreign }, { column: 2, target: 'field', field_id: own }, { column: 1, target: 'name' }],
+      mapping: [
+        ...nameEmail,
+        { column: 7, target: 'note' },
+        { column: 2, target: 'field', field_id: foreign },
+        { column: 2, target: 'field', field_id: own },
+        { column: 1, target: 'name' },
+      ],
     });
     expect(await fieldsOf422(second)).toEqual({ 'mapping.5.target': [IMPORT_MESSAGES.duplicateTarget] });
     const third = await start(org, 'a,b,c\n1,x@y.io,3\n', {

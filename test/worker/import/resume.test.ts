@@ -31,7 +31,15 @@ function csvOf(n: number, repeatEvery = 0) {
 async function importRow(_org: Org, id: number) {
   return env.DB.prepare('SELECT status, cursor_bytes, cursor_row, created_count, updated_count, rejected_count, updated_at FROM imports WHERE id = ?')
     .bind(id)
-    .first<{ status: string; cursor_bytes: number; cursor_row: number; created_count: number; updated_count: number; rejected_count: number; updated_at: string }>();
+    .first<{
+      status: string;
+      cursor_bytes: number;
+      cursor_row: number;
+      created_count: number;
+      updated_count: number;
+      rejected_count: number;
+      updated_at: string;
+    }>();
 }
 
 /** The import queue's handler as the dispatcher calls it, on delivery `attempt`. */

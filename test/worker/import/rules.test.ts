@@ -30,7 +30,17 @@ describe('field values', () => {
   it('reads yes/true/1 as true and no/false/0 as false in any case; ignores empty; rejects other text', async () => {
     const org = await newOrg();
     const vip = await createField(org.orgId, 'VIP', 'boolean');
-    const csv = ['name,email,vip', 'a,a@x.io,yes', 'b,b@x.io,TRUE', 'c,c@x.io,1', 'd,d@x.io,No', 'e,e@x.io,false', 'f,f@x.io,0', 'g,g@x.io,', 'h,h@x.io,maybe'].join('\n');
+    const csv = [
+      'name,email,vip',
+      'a,a@x.io,yes',
+      'b,b@x.io,TRUE',
+      'c,c@x.io,1',
+      'd,d@x.io,No',
+      'e,e@x.io,false',
+      'f,f@x.io,0',
+      'g,g@x.io,',
+      'h,h@x.io,maybe',
+    ].join('\n');
     const result = await importCsv(org, csv, { skip_first_line: true, mapping: [...nameEmail, { column: 2, target: 'field', field_id: vip }] });
     expect(result).toMatchObject({ status: 'success', created_count: 7, updated_count: 0, rejected_count: 1 });
     expect(result.rejections).toEqual([{ row: 9, reason: "'VIP' must be yes/no, true/false or 1/0, not 'maybe'" }]);
@@ -99,7 +109,9 @@ describe('addresses and matching', () => {
     const org = await newOrg();
     const city = await createField(org.orgId, 'City', 'text');
     const existing = await createContact(org, 'Old Name', [['email', 'ann@x.io']]);
-    await env.DB.prepare('INSERT INTO contact_attributes (org_id, contact_id, field_id, value_text) VALUES (?, ?, ?, ?)').bind(org.orgId, existing, city, 'Berlin').run();
+    await env.DB.prepare('INSERT INTO contact_attributes (org_id, contact_id, field_id, value_text) VALUES (?, ?, ?, ?)')
+      .bind(org.orgId, existing, city, 'Berlin')
+      .run();
     await env.DB.prepare('UPDATE contacts SET note = ? WHERE id = ?').bind('keep me', existing).run();
     const csv = 'name,email,phone,city,note\nAnn New,ANN@x.io,+4915112345,,\n,ann@x.io,,Paris,\n';
     const result = await importCsv(org, csv, {

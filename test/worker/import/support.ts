@@ -93,7 +93,9 @@ export interface StoredContact {
 
 /** Every contact of the organisation as stored, ordered by id; attributes by field name (options by value). */
 export async function storedContacts(orgId: number): Promise<StoredContact[]> {
-  const contacts = await env.DB.prepare('SELECT id, name, note FROM contacts WHERE org_id = ? ORDER BY id').bind(orgId).all<{ id: number; name: string; note: string | null }>();
+  const contacts = await env.DB.prepare('SELECT id, name, note FROM contacts WHERE org_id = ? ORDER BY id')
+    .bind(orgId)
+    .all<{ id: number; name: string; note: string | null }>();
   const addresses = await env.DB.prepare('SELECT contact_id, type, value FROM contact_addresses WHERE org_id = ? ORDER BY contact_id, position')
     .bind(orgId)
     .all<{ contact_id: number; type: string; value: string }>();

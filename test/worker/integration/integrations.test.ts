@@ -15,7 +15,11 @@ function expectNoSecret(text: string) {
 describe('integration create and validation', () => {
   it('creates smtp and twilio integrations, stores secrets encrypted and never returns them', async () => {
     const o = await newOrg();
-    const smtpRes = await o.api('POST', '/integration', { ...SMTP_INPUT, note: 'main relay', details: { ...SMTP_INPUT.details, return_path: 'bounce@acme.test', domain: 'acme.test' } });
+    const smtpRes = await o.api('POST', '/integration', {
+      ...SMTP_INPUT,
+      note: 'main relay',
+      details: { ...SMTP_INPUT.details, return_path: 'bounce@acme.test', domain: 'acme.test' },
+    });
     expect(smtpRes.status).toBe(201);
     expectNoSecret(smtpRes.text);
     expect(smtpRes.body.data).toMatchObject({
@@ -41,7 +45,12 @@ describe('integration create and validation', () => {
     expect(JSON.parse(await decryptSecret(env.SECRETS_KEY, storedTwilio!.secret))).toEqual({ token: TWILIO_INPUT.token });
 
     await createSender(o, { integration_id: smtpRes.body.data.id, type: 'email', value: 'from@acme.test' });
-    for (const res of [await o.api('GET', '/sender'), await o.api('GET', '/integration'), await o.api('GET', `/integration/${smtpRes.body.data.id}`), await o.api('GET', `/integration/${twilioRes.body.data.id}`)]) {
+    for (const res of [
+      await o.api('GET', '/sender'),
+      await o.api('GET', '/integration'),
+      await o.api('GET', `/integration/${smtpRes.body.data.id}`),
+      await o.api('GET', `/integration/${twilioRes.body.data.id}`),
+    ]) {
       expect(res.status).toBe(200);
       expectNoSecret(res.text);
     }
@@ -143,7 +152,9 @@ describe('integration create and validation', () => {
     expect((await o.api('PATCH', `/integration/${smtp.id}/twilio/credentials`, { sid: `AC${'f'.repeat(32)}`, token: 'x' })).status).toBe(404);
     expect((await o.api('PATCH', `/integration/${twilio.id}/twilio/credentials`, { sid: 'bad', token: 'x' })).status).toBe(422);
 
-    const log = await env.DB.prepare("SELECT field, previous_value, new_value FROM activity_log WHERE entity = 'integration' AND entity_id = ?").bind(smtp.id).all();
+    const log = await env.DB.prepare("SELECT field, previous_value, new_value FROM activity_log WHERE entity = 'integration' AND entity_id = ?")
+      .bind(smtp.id)
+      .all();
     expect(JSON.stringify(log.results)).not.toContain('new-smtp-password-9');
     expect(log.results).toContainEqual({ field: 'password', previous_value: null, new_value: '(changed)' });
   });
@@ -173,7 +184,9 @@ describe('integration sync', () => {
   }
 
   const phoneSenders = (o: Org) =>
-    env.DB.prepare("SELECT value, integration_id FROM senders WHERE org_id = ? AND type = 'phone' ORDER BY priority").bind(o.orgId).all<{ value: string; integration_id: number }>();
+    env.DB.prepare("SELECT value, integration_id FROM senders WHERE org_id = ? AND type = 'phone' ORDER BY priority")
+      .bind(o.orgId)
+      .all<{ value: string; integration_id: number }>();
 
   it('refuses smtp integrations and a second sync while merging', async () => {
     const o = await newOrg();
@@ -249,8 +262,18 @@ describe('integration sync', () => {
     const res = await o.api('POST', `/integration/${twilio.id}/sync`);
     expect(res.status).toBe(202);
     const { dispatchQueue } = await import('../../../queues/dispatch');
-    const message = { id: 'm1', timestamp: new Date(), attempts: 1, body: { kind: SYNC_KIND, orgId: o.orgId, integrationId: twilio.id }, ack: () => {}, retry: () => {} };
-    await dispatchQueue({ queue: 'relay-events', messages: [message], ackAll() {}, retryAll() {} } as never, { ...env, TWILIO_API_BASE: 'http://127.0.0.1:9' } as never);
+    const message = {
+      id: 'm1',
+      timestamp: new Date(),
+      attempts: 1,
+      body: { kind: SYNC_KIND, orgId: o.orgId, integrationId: twilio.id },
+      ack: () => {},
+      retry: () => {},
+    };
+    await dispatchQueue(
+      { queue: 'relay-events', messages: [message], ackAll() {}, retryAll() {} } as never,
+      { ...env, TWILIO_API_BASE: 'http://127.0.0.1:9' } as never,
+    );
     const after = (await o.api('GET', `/integration/${twilio.id}`)).body.data;
     expect(after.status).toBe('active');
     expect(after.last_sync.error).toMatch(/^Could not reach Twilio: /);

@@ -6,7 +6,11 @@ import { EXAMPLE_CHANNELS, exampleChannelsSql } from '../../../src/modules/integ
 import { createTemplate, newOrg, recordingProviders } from '../channel-helpers';
 
 async function runSql(sql: string) {
-  for (const statement of sql.split(/;\s*\n/).map((s) => s.trim().replace(/;$/, '')).filter(Boolean)) await env.DB.prepare(statement).run();
+  for (const statement of sql
+    .split(/;\s*\n/)
+    .map((s) => s.trim().replace(/;$/, ''))
+    .filter(Boolean))
+    await env.DB.prepare(statement).run();
 }
 
 describe('example channels for the local platform', () => {
@@ -24,8 +28,13 @@ describe('example channels for the local platform', () => {
       [EXAMPLE_CHANNELS.twilioName, 'twilio', { sid: EXAMPLE_CHANNELS.twilioSid }],
     ]);
     expect(EXAMPLE_CHANNELS.twilioSid).toMatch(/^AC[0-9a-f]{32}$/);
-    const secrets = await env.DB.prepare('SELECT type, secret FROM integrations WHERE org_id = ? ORDER BY id').bind(o.orgId).all<{ type: string; secret: string }>();
-    expect(await Promise.all(secrets.results.map(async (r) => JSON.parse(await decryptSecret(env.SECRETS_KEY, r.secret))))).toEqual([{ password: 'local' }, { token: 'local' }]);
+    const secrets = await env.DB.prepare('SELECT type, secret FROM integrations WHERE org_id = ? ORDER BY id')
+      .bind(o.orgId)
+      .all<{ type: string; secret: string }>();
+    expect(await Promise.all(secrets.results.map(async (r) => JSON.parse(await decryptSecret(env.SECRETS_KEY, r.secret))))).toEqual([
+      { password: 'local' },
+      { token: 'local' },
+    ]);
 
     const senders = (await o.api('GET', '/sender')).body.items;
     expect(senders.map((s: { type: string; value: string; name: string | null }) => [s.type, s.value, s.name])).toEqual([

@@ -6,7 +6,16 @@ async function insertMessage(o: Org, values: { type?: string; status?: string; t
   const r = await env.DB.prepare(
     'INSERT INTO messages (org_id, type, status, from_address, to_address, subject, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
   )
-    .bind(o.orgId, values.type ?? 'email', values.status ?? 'sent', 'hello@acme.test', values.to ?? 'to@example.com', values.subject ?? 'S', values.body ?? 'Body', values.created ?? new Date().toISOString())
+    .bind(
+      o.orgId,
+      values.type ?? 'email',
+      values.status ?? 'sent',
+      'hello@acme.test',
+      values.to ?? 'to@example.com',
+      values.subject ?? 'S',
+      values.body ?? 'Body',
+      values.created ?? new Date().toISOString(),
+    )
     .first<{ id: number }>();
   return r!.id;
 }

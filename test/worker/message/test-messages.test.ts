@@ -111,7 +111,14 @@ describe('send a test message', () => {
     const text = await createTemplate(o, { type: 'text', name: 'Reminder', body: 'Hi {{ contact.name }}, see you' });
     let res = await sendTest(o, text.id, { sender_id: phone.id, to: '+15551234567' });
     expect(res.status).toBe(202);
-    expect(res.body.data).toMatchObject({ type: 'sms', from_address: '+15005550006', from_name: null, to_address: '+15551234567', subject: null, body: 'Hi , see you' });
+    expect(res.body.data).toMatchObject({
+      type: 'sms',
+      from_address: '+15005550006',
+      from_name: null,
+      to_address: '+15551234567',
+      subject: null,
+      body: 'Hi , see you',
+    });
     const rec = recordingProviders([{ ok: true, externalId: 'SM123' }]);
     await deliver(o, res.body.data.id, 1, rec.providers);
     expect(rec.opened[0]).toMatchObject({ type: 'twilio', integrationId: twilio.id, secret: 'twilio-token-Kx7#' });
@@ -145,7 +152,9 @@ describe('send a test message', () => {
     res = await sendTest(o, template.id, { sender_id: 999999, to: 'a@example.com' });
     expect(res.body.error.fields).toEqual({ sender_id: ['Sender not found'] });
 
-    await env.DB.prepare("INSERT INTO blacklist (org_id, type, value) VALUES (?, 'email', 'blocked@example.com'), (?, 'phone', '+15550009999')").bind(o.orgId, o.orgId).run();
+    await env.DB.prepare("INSERT INTO blacklist (org_id, type, value) VALUES (?, 'email', 'blocked@example.com'), (?, 'phone', '+15550009999')")
+      .bind(o.orgId, o.orgId)
+      .run();
     res = await sendTest(o, template.id, { sender_id: email.id, to: 'Blocked@Example.com' });
     expect(res.status).toBe(422);
     expect(res.body.error.fields).toEqual({ to: ['This address is on the blacklist; nothing is sent to it'] });
@@ -205,7 +214,9 @@ describe('the send consumer', () => {
   it('counts claims in the row, so deliveries re-queued after a lease still reach the attempt limit', async () => {
     const { o, email } = await setup();
     const id = await queued(o, email.id);
-    await env.DB.prepare('UPDATE messages SET attempts = ? WHERE id = ?').bind(QUEUE_MAX_DELIVERIES - 1, id).run();
+    await env.DB.prepare('UPDATE messages SET attempts = ? WHERE id = ?')
+      .bind(QUEUE_MAX_DELIVERIES - 1, id)
+      .run();
     const failing = recordingProviders([{ ok: false, retryable: true, error: 'timeout' }]);
     await deliver(o, id, 1, failing.providers); // the queue's own count restarts at 1 for a re-queued message
     expect(await row<MessageRow>('messages', id)).toMatchObject({ status: 'failed', error: 'timeout', attempts: QUEUE_MAX_DELIVERIES });
@@ -215,7 +226,9 @@ describe('the send consumer', () => {
     const { o, email } = await setup();
     const stuck = await queued(o, email.id);
     const busy = await queued(o, email.id);
-    await env.DB.prepare("UPDATE messages SET status = 'sending', updated_at = ? WHERE id = ?").bind(new Date(Date.now() - SEND_LEASE_MS - 1000).toISOString(), stuck).run();
+    await env.DB.prepare("UPDATE messages SET status = 'sending', updated_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - SEND_LEASE_MS - 1000).toISOString(), stuck)
+      .run();
     await env.DB.prepare("UPDATE messages SET status = 'sending', updated_at = ? WHERE id = ?").bind(new Date().toISOString(), busy).run();
     const sent: unknown[] = [];
     const queue = { sendBatch: async (batch: { body: unknown }[]) => void sent.push(...batch.map((m) => m.body)) } as unknown as Queue;
@@ -240,7 +253,9 @@ describe('the send consumer', () => {
     await deliver(o, id, 2, rec.providers);
     expect(rec.sent).toHaveLength(0);
     expect((await row<MessageRow>('messages', id))!.status).toBe('sending');
-    await env.DB.prepare("UPDATE messages SET updated_at = ? WHERE id = ?").bind(new Date(Date.now() - SEND_LEASE_MS - 1000).toISOString(), id).run();
+    await env.DB.prepare('UPDATE messages SET updated_at = ? WHERE id = ?')
+      .bind(new Date(Date.now() - SEND_LEASE_MS - 1000).toISOString(), id)
+      .run();
     await deliver(o, id, 3, rec.providers);
     expect(rec.sent).toHaveLength(1);
     expect((await row<MessageRow>('messages', id))!.status).toBe('sent');

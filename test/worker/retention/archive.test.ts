@@ -39,12 +39,16 @@ async function oldMessages(orgId: number, n: number, age: number, status = 'sent
 
 async function gunzipLines(bytes: ArrayBuffer): Promise<any[]> {
   const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
-  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }
 
 const remaining = async (orgId: number) =>
   (await env.DB.prepare('SELECT id FROM messages WHERE org_id = ? ORDER BY id').bind(orgId).all<{ id: number }>()).results.map((r) => r.id);
-const eventsOf = async (orgId: number) => (await env.DB.prepare('SELECT count(*) AS n FROM tracking_events WHERE org_id = ?').bind(orgId).first<{ n: number }>())!.n;
+const eventsOf = async (orgId: number) =>
+  (await env.DB.prepare('SELECT count(*) AS n FROM tracking_events WHERE org_id = ?').bind(orgId).first<{ n: number }>())!.n;
 
 /** Every archived message of the organisation, read back from R2 through the ledger of chunks. */
 async function archivedInR2(orgId: number) {
@@ -75,7 +79,12 @@ describe('message retention', () => {
 
     const lines = await archivedInR2(o.orgId);
     expect(lines.map((l) => l.message.id).sort((a, b) => a - b)).toEqual(old);
-    expect(lines[0].message).toMatchObject({ org_id: o.orgId, status: 'sent', to_address: expect.stringMatching(/@example\.com$/), subject: expect.stringMatching(/^Hello/) });
+    expect(lines[0].message).toMatchObject({
+      org_id: o.orgId,
+      status: 'sent',
+      to_address: expect.stringMatching(/@example\.com$/),
+      subject: expect.stringMatching(/^Hello/),
+    });
     expect(lines.every((l) => l.events.length === 1 && l.events[0].message_id === l.message.id)).toBe(true);
     // Counted in file volume, and a second run finds nothing more to do.
     const usage = await env.DB.prepare('SELECT file_bytes FROM org_usage WHERE org_id = ?').bind(o.orgId).first<{ file_bytes: number }>();

@@ -7,7 +7,13 @@ describe('senders', () => {
     const smtp = await createIntegration(o, SMTP_INPUT);
     const twilio = await createIntegration(o, TWILIO_INPUT);
     const email = await createSender(o, { integration_id: smtp.id, type: 'email', value: ' Hello@Acme.test ', name: 'Acme', note: 'main' });
-    expect(email).toMatchObject({ type: 'email', value: 'hello@acme.test', name: 'Acme', note: 'main', integration: { id: smtp.id, name: 'Main SMTP', type: 'smtp' } });
+    expect(email).toMatchObject({
+      type: 'email',
+      value: 'hello@acme.test',
+      name: 'Acme',
+      note: 'main',
+      integration: { id: smtp.id, name: 'Main SMTP', type: 'smtp' },
+    });
     // A phone sender has no name: it is dropped.
     const phone = await createSender(o, { integration_id: twilio.id, type: 'phone', value: '+15005550006', name: 'ignored' });
     expect(phone).toMatchObject({ type: 'phone', value: '+15005550006', name: null, integration_id: twilio.id });
@@ -73,7 +79,8 @@ describe('senders', () => {
     const smtp = await createIntegration(o, SMTP_INPUT);
     const twilio = await createIntegration(o, TWILIO_INPUT);
     const ids: number[] = [];
-    for (let i = 1; i <= 12; i++) ids.push((await createSender(o, { integration_id: smtp.id, type: 'email', value: `s${String(i).padStart(2, '0')}@acme.test` })).id);
+    for (let i = 1; i <= 12; i++)
+      ids.push((await createSender(o, { integration_id: smtp.id, type: 'email', value: `s${String(i).padStart(2, '0')}@acme.test` })).id);
     await createSender(o, { integration_id: twilio.id, type: 'phone', value: '+15005550006' });
     let res = await o.api('GET', '/sender');
     expect(res.body.meta).toEqual({ total: 13, page: 1, page_size: 10, total_pages: 2 });

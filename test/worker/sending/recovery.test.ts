@@ -15,7 +15,11 @@ import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-help
 // the runner's watch taking back rows whose lease ran out (the watchdog cron: broadcast/watchdog.test.ts).
 
 const statuses = async (broadcastId: number) =>
-  (await env.DB.prepare('SELECT status, count(*) AS n FROM messages WHERE broadcast_id = ? GROUP BY status ORDER BY status').bind(broadcastId).all<{ status: string; n: number }>()).results;
+  (
+    await env.DB.prepare('SELECT status, count(*) AS n FROM messages WHERE broadcast_id = ? GROUP BY status ORDER BY status')
+      .bind(broadcastId)
+      .all<{ status: string; n: number }>()
+  ).results;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('outcomes reported a group at a time', () => {
@@ -98,7 +102,13 @@ describe('the lease and its heartbeat', () => {
     const db = createDb(env.DB);
     const lease = 400;
     const first = await claimRows<{ id: number }>(db, { table: 'messages', ids: body.ids, columns: ['id'], leaseMs: lease });
-    const heartbeat = startHeartbeat(db, 'messages', first.token, first.rows.map((r) => r.id), lease);
+    const heartbeat = startHeartbeat(
+      db,
+      'messages',
+      first.token,
+      first.rows.map((r) => r.id),
+      lease,
+    );
     // Three leases long: the heartbeat renews it every quarter, so no other delivery gets a row.
     for (let i = 0; i < 6; i++) {
       await sleep(lease / 2);
@@ -112,13 +122,15 @@ describe('the lease and its heartbeat', () => {
 });
 
 describe("the runner's watch", () => {
-  it("puts back on the queue the rows of a delivery whose lease ran out, and finishes once they are sent", async () => {
+  it('puts back on the queue the rows of a delivery whose lease ran out, and finishes once they are sent', async () => {
     const s = await setup('watch');
     const id = await startable(s.o, s.body());
     const [body] = await runAlarm(s.o, id);
     // A delivery claimed the rows and died a minute and a half ago (the default lease is a minute).
     const past = new Date(Date.now() - 90_000).toISOString();
-    await env.DB.prepare(`UPDATE messages SET status = 'sending', claim = 'dead', updated_at = ? WHERE id IN (${body.ids.join(',')}) AND status = 'queued'`).bind(past).run();
+    await env.DB.prepare(`UPDATE messages SET status = 'sending', claim = 'dead', updated_at = ? WHERE id IN (${body.ids.join(',')}) AND status = 'queued'`)
+      .bind(past)
+      .run();
     const again = await runAlarm(s.o, id);
     expect(again.flatMap((b) => b.ids).sort()).toEqual([...body.ids].sort());
     await deliverAll(again);
@@ -134,7 +146,9 @@ describe("the runner's watch", () => {
     const s = await setup('live');
     const id = await startable(s.o, s.body());
     const [body] = await runAlarm(s.o, id);
-    await env.DB.prepare(`UPDATE messages SET status = 'sending', claim = 'alive', updated_at = ? WHERE id IN (${body.ids.join(',')}) AND status = 'queued'`).bind(new Date().toISOString()).run();
+    await env.DB.prepare(`UPDATE messages SET status = 'sending', claim = 'alive', updated_at = ? WHERE id IN (${body.ids.join(',')}) AND status = 'queued'`)
+      .bind(new Date().toISOString())
+      .run();
     expect(await runAlarm(s.o, id)).toEqual([]);
   });
 });

@@ -63,6 +63,8 @@ export async function completionCode(address: string, domain: string): Promise<s
 
 /** A count(*) AS n query's answer. */
 export async function count(sql: string, ...params: unknown[]): Promise<number> {
-  const row = await env.DB.prepare(sql).bind(...params).first<{ n: number }>();
+  const row = await env.DB.prepare(sql)
+    .bind(...params)
+    .first<{ n: number }>();
   return row!.n;
 }

@@ -44,7 +44,10 @@ describe('operator API', () => {
     expect(bad.body.error.fields['signup.enabled']).toBeDefined();
     expect((await operator('PUT', '/settings', { 'signup.unknown': true })).status).toBe(422);
     expect((await operator('PUT', '/settings', { 'signup.applicationUrl': 'not a url' })).status).toBe(422);
-    expect((await platform('/api/v1/operator/settings', { method: 'PUT', body: '{', headers: { 'content-type': 'application/json' }, token: 'test-operator-token' })).status).toBe(400);
+    expect(
+      (await platform('/api/v1/operator/settings', { method: 'PUT', body: '{', headers: { 'content-type': 'application/json' }, token: 'test-operator-token' }))
+        .status,
+    ).toBe(400);
     // Nothing of a refused update was stored.
     expect((await operator('GET', '/settings')).body.data['signup.enabled']).toBe(true);
 

@@ -91,9 +91,15 @@ describe('pre-registration', () => {
     expect(other.body.error.fields['user.email']).toBeDefined();
     // A tampered invitation: still paused.
     const [payload, sig] = invite.split('.');
-    const forgedPayload = btoa(JSON.stringify({ email: 'intruder@example.com', exp: Date.now() + 1e9, k: 'test1' })).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+    const forgedPayload = btoa(JSON.stringify({ email: 'intruder@example.com', exp: Date.now() + 1e9, k: 'test1' }))
+      .replace(/=+$/, '')
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_');
     for (const bad of [`${forgedPayload}.${sig}`, `${payload}.${sig.slice(0, -2)}AA`, 'garbage']) {
-      const res = await platform('/api/v1/signup', { method: 'POST', json: signupBody('invited-co', { user: { email: 'intruder@example.com' }, invite: bad }) });
+      const res = await platform('/api/v1/signup', {
+        method: 'POST',
+        json: signupBody('invited-co', { user: { email: 'intruder@example.com' }, invite: bad }),
+      });
       expect(res.status).toBe(409);
       expect(res.body.error.code).toBe('registration_paused');
     }

@@ -39,7 +39,10 @@ describe('sign-up completion', () => {
 
     const signup = await env.DB.prepare("SELECT status FROM signups WHERE domain = 'finish-me'").first<{ status: string }>();
     expect(signup!.status).toBe('completed');
-    expect((await platform(`/api/v1/signup/${(await env.DB.prepare("SELECT id FROM signups WHERE domain = 'finish-me'").first<{ id: string }>())!.id}`)).body.data.status).toBe('completed');
+    expect(
+      (await platform(`/api/v1/signup/${(await env.DB.prepare("SELECT id FROM signups WHERE domain = 'finish-me'").first<{ id: string }>())!.id}`)).body.data
+        .status,
+    ).toBe('completed');
     expect((await login('finish-me', 'ada@finish-me.test')).status).toBe(200);
 
     // The code works once.
@@ -57,7 +60,9 @@ describe('sign-up completion', () => {
 
     expect((await complete('slow-one', 'forged-code-forged-code-forged-code')).status).toBe(400);
 
-    await env.DB.prepare("UPDATE one_time_codes SET expires_at = '2000-01-01T00:00:00.000Z' WHERE purpose = 'sign_complete' AND org_id = (SELECT id FROM organizations WHERE domain = 'slow-one')").run();
+    await env.DB.prepare(
+      "UPDATE one_time_codes SET expires_at = '2000-01-01T00:00:00.000Z' WHERE purpose = 'sign_complete' AND org_id = (SELECT id FROM organizations WHERE domain = 'slow-one')",
+    ).run();
     const expired = await complete('slow-one', code);
     expect(expired.status).toBe(400);
     expect(await expired.json()).toMatchObject({ error: { code: 'link_invalid', message: MESSAGES.signCompleteInvalid } });
@@ -72,7 +77,11 @@ describe('sign-up completion', () => {
     expect(((await empty.json()) as { error: { fields: Record<string, string[]> } }).error.fields.code).toEqual([MESSAGES.required]);
     expect((await complete('body-co', 12345)).status).toBe(422);
     expect((await call('body-co', '/api/v1/internal-user/sign-complete', { method: 'POST', body: 'code=x' })).status).toBe(415);
-    const malformed = await call('body-co', '/api/v1/internal-user/sign-complete', { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } });
+    const malformed = await call('body-co', '/api/v1/internal-user/sign-complete', {
+      method: 'POST',
+      body: '{',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect((await complete('no-such-org', 'x')).status).toBe(404);
     expect((await platform('/api/v1/internal-user/sign-complete', { method: 'POST', json: { code: 'x' } })).status).toBe(404);

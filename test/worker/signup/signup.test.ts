@@ -158,7 +158,11 @@ describe('test payment', () => {
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(await count("SELECT count(*) AS n FROM organizations WHERE domain = 'pay-race'")).toBe(1);
     expect(await count("SELECT count(*) AS n FROM users WHERE username = 'ada@pay-race.test'")).toBe(1);
-    expect(await count("SELECT count(*) AS n FROM one_time_codes WHERE purpose = 'sign_complete' AND org_id = (SELECT id FROM organizations WHERE domain = 'pay-race')")).toBe(1);
+    expect(
+      await count(
+        "SELECT count(*) AS n FROM one_time_codes WHERE purpose = 'sign_complete' AND org_id = (SELECT id FROM organizations WHERE domain = 'pay-race')",
+      ),
+    ).toBe(1);
     expect(await mailsTo('ada@pay-race.test')).toHaveLength(1);
   });
 

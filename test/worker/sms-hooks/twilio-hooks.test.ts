@@ -16,7 +16,12 @@ const TOKEN = TWILIO_INPUT.token;
 const PLATFORM_HOST = new URL(E.PUBLIC_URL).host;
 
 /** A POST as Twilio makes it: form-encoded, signed with `token` (or the given signature) for the public URL. */
-async function twilioPost(integrationId: number, hook: 'status' | 'inbound', fields: Record<string, string>, sign: { token?: string; signature?: string | null; host?: string } = {}) {
+async function twilioPost(
+  integrationId: number,
+  hook: 'status' | 'inbound',
+  fields: Record<string, string>,
+  sign: { token?: string; signature?: string | null; host?: string } = {},
+) {
   const params = new URLSearchParams(fields);
   const signature = sign.signature !== undefined ? sign.signature : await twilioSignature(sign.token ?? TOKEN, twilioHookUrl(E, integrationId, hook), params);
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -34,7 +39,9 @@ async function sentSms(prefix: string) {
   ]);
   const sidOf = new Map(rec.sent.map((m, i) => [m.to, i === 0 ? 'SMann' : 'SMbob']));
   const messageOf = async (sid: string) =>
-    env.DB.prepare('SELECT id, status, delivery_status, delivery_error_code FROM messages WHERE org_id = ? AND external_id = ?').bind(s.o.orgId, sid).first<Record<string, unknown>>();
+    env.DB.prepare('SELECT id, status, delivery_status, delivery_error_code FROM messages WHERE org_id = ? AND external_id = ?')
+      .bind(s.o.orgId, sid)
+      .first<Record<string, unknown>>();
   return { ...s, id, rec, sidOf, messageOf };
 }
 
@@ -88,9 +95,13 @@ describe('delivery receipts', () => {
       await twilioPost(ch.twilio.id, 'status', receipt(ann, 'delivered'), { signature: 'not base64 at all!' }),
       await twilioPost(ch.twilio.id, 'status', receipt(ann, 'delivered'), { signature: '' }),
       // Signed for "sent", replayed as "delivered".
-      await twilioPost(ch.twilio.id, 'status', receipt(ann, 'delivered'), { signature: await twilioSignature(TOKEN, twilioHookUrl(E, ch.twilio.id, 'status'), new URLSearchParams(receipt(ann, 'sent'))) }),
+      await twilioPost(ch.twilio.id, 'status', receipt(ann, 'delivered'), {
+        signature: await twilioSignature(TOKEN, twilioHookUrl(E, ch.twilio.id, 'status'), new URLSearchParams(receipt(ann, 'sent'))),
+      }),
       // Signed for the inbound URL, sent to the status URL.
-      await twilioPost(ch.twilio.id, 'status', receipt(ann, 'delivered'), { signature: await twilioSignature(TOKEN, twilioHookUrl(E, ch.twilio.id, 'inbound'), new URLSearchParams(receipt(ann, 'delivered'))) }),
+      await twilioPost(ch.twilio.id, 'status', receipt(ann, 'delivered'), {
+        signature: await twilioSignature(TOKEN, twilioHookUrl(E, ch.twilio.id, 'inbound'), new URLSearchParams(receipt(ann, 'delivered'))),
+      }),
     ];
     for (const res of attempts) {
       expect(res.status).toBe(403);
@@ -147,7 +158,10 @@ describe('inbound STOP and START', () => {
     ...extra,
   });
   const optOuts = (orgId: number) =>
-    env.DB.prepare('SELECT phone, keyword FROM sms_opt_outs WHERE org_id = ? ORDER BY phone').bind(orgId).all().then((r) => r.results);
+    env.DB.prepare('SELECT phone, keyword FROM sms_opt_outs WHERE org_id = ? ORDER BY phone')
+      .bind(orgId)
+      .all()
+      .then((r) => r.results);
 
   it('opts the number out of the organisation on any stop keyword, back in on START or UNSTOP, with an empty TwiML answer', async () => {
     const { ch, o, people } = await sentSms('in');
@@ -164,7 +178,9 @@ describe('inbound STOP and START', () => {
     await twilioPost(ch.twilio.id, 'inbound', inbound('+15550000003', 'please stop the noise'));
     expect(await optOuts(o.orgId)).toHaveLength(2);
     // The contact's page shows it.
-    expect((await o.api('GET', `/contact/${people.ann}/unsubscribes`)).body.data.sms_opt_outs).toEqual([expect.objectContaining({ phone: '+15550000001', keyword: 'STOP' })]);
+    expect((await o.api('GET', `/contact/${people.ann}/unsubscribes`)).body.data.sms_opt_outs).toEqual([
+      expect.objectContaining({ phone: '+15550000001', keyword: 'STOP' }),
+    ]);
 
     await twilioPost(ch.twilio.id, 'inbound', inbound('+15550000001', 'Start'));
     await twilioPost(ch.twilio.id, 'inbound', inbound('+15550000002', 'UNSTOP'));

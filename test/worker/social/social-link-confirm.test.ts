@@ -95,12 +95,18 @@ describe('social link confirmation', () => {
 
     // Another provider's path: 404 for one not configured; a row of another provider does not match either.
     expect((await confirmLink(org.domain, state, { token, provider: 'github' })).status).toBe(404);
-    await env.DB.prepare("UPDATE oauth_states SET provider = 'github' WHERE state_hash = ?").bind(await sha256Hex(state)).run();
+    await env.DB.prepare("UPDATE oauth_states SET provider = 'github' WHERE state_hash = ?")
+      .bind(await sha256Hex(state))
+      .run();
     await expectInvalid(await confirmLink(org.domain, state, { token }));
-    await env.DB.prepare('UPDATE oauth_states SET provider = ? WHERE state_hash = ?').bind(PROVIDER, await sha256Hex(state)).run();
+    await env.DB.prepare('UPDATE oauth_states SET provider = ? WHERE state_hash = ?')
+      .bind(PROVIDER, await sha256Hex(state))
+      .run();
 
     // Expired.
-    await env.DB.prepare("UPDATE oauth_states SET expires_at = '2000-01-01T00:00:00.000Z' WHERE state_hash = ?").bind(await sha256Hex(state)).run();
+    await env.DB.prepare("UPDATE oauth_states SET expires_at = '2000-01-01T00:00:00.000Z' WHERE state_hash = ?")
+      .bind(await sha256Hex(state))
+      .run();
     await expectInvalid(await confirmLink(org.domain, state, { token }));
 
     // Started but never verified by the provider (the raw state from authorize).

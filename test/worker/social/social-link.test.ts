@@ -16,7 +16,7 @@ describe('social link', () => {
 
     const before = await call(org.domain, '/api/v1/social', { token: tokens.access_token });
     expect(before.status).toBe(200);
-    expect((await dataOf<SocialProviderView[]>(before))).toEqual([{ id: PROVIDER, name: 'Mock ID', linked: false, account: null }]);
+    expect(await dataOf<SocialProviderView[]>(before)).toEqual([{ id: PROVIDER, name: 'Mock ID', linked: false, account: null }]);
 
     const { res, callback, location, state, confirm } = await linkFlow(org.domain, 'link-a-1', tokens.access_token);
     // The provider sent the browser to the one platform-host callback, with the state.
@@ -34,7 +34,7 @@ describe('social link', () => {
     expect(await env.DB.prepare('SELECT count(*) AS n FROM oauth_states WHERE org_id = ?').bind(org.orgId).first('n')).toBe(0);
 
     const after = await call(org.domain, '/api/v1/social', { token: tokens.access_token });
-    expect((await dataOf<SocialProviderView[]>(after))).toEqual([{ id: PROVIDER, name: 'Mock ID', linked: true, account: 'link-a-1@mock.test' }]);
+    expect(await dataOf<SocialProviderView[]>(after)).toEqual([{ id: PROVIDER, name: 'Mock ID', linked: true, account: 'link-a-1@mock.test' }]);
     expect((await linkedRows(org.orgId)).results).toEqual([
       { user_id: org.userId, subject: 'link-a-1', email: 'link-a-1@mock.test', display_name: 'Mock link-a-1' },
     ]);
@@ -144,9 +144,7 @@ describe('social unlink', () => {
     expect((await linkedRows(org.orgId)).results).toEqual([]);
     const list = await call(org.domain, '/api/v1/social', { token: tokens.access_token });
     expect((await dataOf<SocialProviderView[]>(list))[0]).toMatchObject({ id: PROVIDER, linked: false, account: null });
-    const log = await env.DB.prepare("SELECT field, previous_value, new_value FROM activity_log WHERE org_id = ? AND action = 'delete'")
-      .bind(org.orgId)
-      .all();
+    const log = await env.DB.prepare("SELECT field, previous_value, new_value FROM activity_log WHERE org_id = ? AND action = 'delete'").bind(org.orgId).all();
     expect(log.results).toEqual([{ field: PROVIDER, previous_value: 'unlink-a-1@mock.test', new_value: null }]);
 
     // Nothing linked any more: 404, also for unknown providers.

@@ -35,7 +35,7 @@ describe('social login', () => {
 
     const me = await call(org.domain, '/api/v1/internal-user/me', { token: params.access_token });
     expect(me.status).toBe(200);
-    expect((await dataOf<CurrentUser>(me))).toMatchObject({ id: org.userId, username: org.username });
+    expect(await dataOf<CurrentUser>(me)).toMatchObject({ id: org.userId, username: org.username });
 
     // The session carries the device the console sent with authorize, and refreshes like any other.
     const session = await env.DB.prepare('SELECT auth_type_id, device FROM sessions WHERE org_id = ? AND user_id = ? AND auth_type_id = 3')
@@ -115,7 +115,7 @@ describe('POST /internal-user/me', () => {
 
     const res = await loadMe(org.domain, { device: DEVICE, access_token: token, auth_type_id: 3 });
     expect(res.status).toBe(200);
-    expect((await dataOf<CurrentUser>(res))).toMatchObject({
+    expect(await dataOf<CurrentUser>(res)).toMatchObject({
       id: org.userId,
       username: org.username,
       has_password: true,

@@ -23,7 +23,11 @@ describe('daily counters', () => {
     const s = await setup('ds');
     const id = await startable(s.o, s.body());
     const pages = await runAlarm(s.o, id);
-    await deliverAll(pages, [{ ok: true, externalId: 'a' }, { ok: false, retryable: false, error: '550 no such user' }, { ok: true, externalId: 'c' }]);
+    await deliverAll(pages, [
+      { ok: true, externalId: 'a' },
+      { ok: false, retryable: false, error: '550 no such user' },
+      { ok: true, externalId: 'c' },
+    ]);
     // The queue delivers the same batch again: the rows are no longer held, nothing is counted twice.
     await deliverAll(pages);
     expect(await row(s.o.orgId)).toMatchObject({ emails_sent: 2, sms_sent: 0, messages_failed: 1 });
@@ -34,7 +38,12 @@ describe('daily counters', () => {
 
   it('count opens and clicks (people and all) as the hits are counted, and unsubscribes once', async () => {
     const s = await setup('dt');
-    const template = await createTemplate(s.o, { type: 'email', name: 'Link', subject: 'Hi', body: '<p><a href="https://shop.example.com/a">A</a> <a href="{{ unsubscribe_url }}">Unsubscribe</a></p>' });
+    const template = await createTemplate(s.o, {
+      type: 'email',
+      name: 'Link',
+      subject: 'Hi',
+      body: '<p><a href="https://shop.example.com/a">A</a> <a href="{{ unsubscribe_url }}">Unsubscribe</a></p>',
+    });
     const id = await startable(s.o, s.body({ template_id: template.id }));
     const rec = await deliverAll(await runAlarm(s.o, id));
     await env.DB.prepare("UPDATE messages SET sent_at = '2026-01-01T00:00:00.000Z' WHERE broadcast_id = ?").bind(id).run();
@@ -43,8 +52,16 @@ describe('daily counters', () => {
     const ann = rec.sent.find((m) => m.to === 'ann@example.com')!.body;
     const urls = [...ann.matchAll(/(?:href|src)="(http[^"]*\/t\/[oc]\/[^"]+)"/g)].map((m) => m[1]);
     const [, link, pixel] = urls;
-    for (const [url, ua] of [[pixel, CHROME], [pixel, CHROME], [link, CHROME], [pixel, '']] as const) {
-      await appFetch(new Request(url, { headers: { 'user-agent': ua, 'cf-connecting-ip': '203.0.113.9' }, redirect: 'manual' }), { env: { EVENTS_QUEUE: queue }, settle: true });
+    for (const [url, ua] of [
+      [pixel, CHROME],
+      [pixel, CHROME],
+      [link, CHROME],
+      [pixel, ''],
+    ] as const) {
+      await appFetch(new Request(url, { headers: { 'user-agent': ua, 'cf-connecting-ip': '203.0.113.9' }, redirect: 'manual' }), {
+        env: { EVENTS_QUEUE: queue },
+        settle: true,
+      });
     }
     await countHits(E, createDb(E.DB), hits);
     await countHits(E, createDb(E.DB), hits);

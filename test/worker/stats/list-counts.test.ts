@@ -63,7 +63,9 @@ describe('kept counts', () => {
 
   it('count messages per organisation and per broadcast as they are written and removed', async () => {
     const insert = (broadcastId: number | null) =>
-      env.DB.prepare("INSERT INTO messages (org_id, type, status, broadcast_id, from_address, to_address, body) VALUES (?, 'email', 'sent', ?, 'a@lc.test', 'b@lc.test', 'x')")
+      env.DB.prepare(
+        "INSERT INTO messages (org_id, type, status, broadcast_id, from_address, to_address, body) VALUES (?, 'email', 'sent', ?, 'a@lc.test', 'b@lc.test', 'x')",
+      )
         .bind(s.orgId, broadcastId)
         .run();
     await insert(null);
@@ -99,9 +101,14 @@ describe('counts past the cap', () => {
   it('stop counting a filtered list at the cap and say that there are more', async () => {
     for (let i = 0; i < 6; i++) await create(s, 'contact', { name: `Many ${i}`, addresses: [email(`many${i}@lc.test`)] });
     const get = async (query: string) => {
-      const res = await appFetch(new Request(`http://${s.org}.localhost:8787/api/v1/contact${query}`, { headers: { host: `${s.org}.localhost:8787`, authorization: `Bearer ${s.token}` } }), {
-        env: { LIST_TOTAL_CAP: '4' } as never,
-      });
+      const res = await appFetch(
+        new Request(`http://${s.org}.localhost:8787/api/v1/contact${query}`, {
+          headers: { host: `${s.org}.localhost:8787`, authorization: `Bearer ${s.token}` },
+        }),
+        {
+          env: { LIST_TOTAL_CAP: '4' } as never,
+        },
+      );
       return (await res.json<any>()).meta;
     };
     // Filtered (a search): at most the cap, flagged.

@@ -54,7 +54,12 @@ describe('file volume', () => {
     expect((await uploadCsv(o, csv)).status).toBe(201);
     expect(await fileBytes(o.orgId)).toBe(2500 + csv.length);
     // A refused upload (too large by its declared length) leaves nothing behind.
-    const refused = await call(o.org, '/api/v1/import/upload?file_name=b.csv', { method: 'POST', token: o.token, body: '', headers: { 'content-type': 'text/csv' } });
+    const refused = await call(o.org, '/api/v1/import/upload?file_name=b.csv', {
+      method: 'POST',
+      token: o.token,
+      body: '',
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(refused.status).toBe(422);
     expect(await fileBytes(o.orgId)).toBe(2500 + csv.length);
 
@@ -119,9 +124,10 @@ describe('data volume', () => {
   it('is measured after the first dashboard view when the cron never measured it', async () => {
     const o = await newOrg('dz');
     const view = () =>
-      appFetch(new Request(`http://${o.org}.localhost:8787/api/v1/dashboard`, { headers: { host: `${o.org}.localhost:8787`, authorization: `Bearer ${o.token}` } }), { settle: true }).then((r) =>
-        r.json<{ data: { data_bytes: number | null } }>().then((b) => (b.data ? b : Promise.reject(new Error(JSON.stringify(b))))),
-      );
+      appFetch(
+        new Request(`http://${o.org}.localhost:8787/api/v1/dashboard`, { headers: { host: `${o.org}.localhost:8787`, authorization: `Bearer ${o.token}` } }),
+        { settle: true },
+      ).then((r) => r.json<{ data: { data_bytes: number | null } }>().then((b) => (b.data ? b : Promise.reject(new Error(JSON.stringify(b))))));
     expect((await view()).data.data_bytes).toBeNull();
     expect((await view()).data.data_bytes).toBeGreaterThan(0);
   });

@@ -11,7 +11,18 @@ import { queueSystemMail, SYSTEM_MAIL_KIND } from '../../../src/modules/system-m
 import { rescueStalledSystemMails } from '../../../src/modules/system-mail/rescue';
 import { systemFrom, systemSmtpOptions } from '../../../src/modules/system-mail/smtp-config';
 
-type Row = { id: number; org_id: number | null; to_address: string; subject: string; text: string | null; html: string | null; status: string; attempts: number; error: string | null; sent_at: string | null };
+type Row = {
+  id: number;
+  org_id: number | null;
+  to_address: string;
+  subject: string;
+  text: string | null;
+  html: string | null;
+  status: string;
+  attempts: number;
+  error: string | null;
+  sent_at: string | null;
+};
 const row = (id: number) => env.DB.prepare('SELECT * FROM system_mails WHERE id = ?').bind(id).first<Row>();
 
 /** A send queue that only records what was put on it, so the real consumer does not race the test. */
@@ -28,7 +39,9 @@ function recordingQueue() {
 
 /** Stores a queued mail directly (no queue message). */
 async function stored(text = 'Your code: secret-123'): Promise<number> {
-  const r = await env.DB.prepare("INSERT INTO system_mails (to_address, subject, text, html) VALUES ('to@example.com', 'Subject', ?, '<p>html</p>') RETURNING id")
+  const r = await env.DB.prepare(
+    "INSERT INTO system_mails (to_address, subject, text, html) VALUES ('to@example.com', 'Subject', ?, '<p>html</p>') RETURNING id",
+  )
     .bind(text)
     .first<{ id: number }>();
   return r!.id;
@@ -52,7 +65,11 @@ function scriptedTransport(...results: SendResult[]) {
   return { sent, opened, open };
 }
 
-const configured = { ...env, SYSTEM_SMTP_URL: 'smtp://mailer%40x.test:p%C3%A4ss%20word@127.0.0.1:2525', SYSTEM_MAIL_FROM: '"Relay Team" <team@relay.test>' } as Env;
+const configured = {
+  ...env,
+  SYSTEM_SMTP_URL: 'smtp://mailer%40x.test:p%C3%A4ss%20word@127.0.0.1:2525',
+  SYSTEM_MAIL_FROM: '"Relay Team" <team@relay.test>',
+} as Env;
 
 describe('queueSystemMail', () => {
   it('stores the mail as queued and puts one system-mail message on the send queue', async () => {
@@ -64,7 +81,15 @@ describe('queueSystemMail', () => {
       html: '<p>Plain</p>',
     });
     expect(sent).toEqual([{ body: { kind: SYSTEM_MAIL_KIND, mailId: id }, options: undefined }]);
-    expect(await row(id)).toMatchObject({ org_id: null, to_address: 'someone@example.com', subject: 'Hello', text: 'Plain', html: '<p>Plain</p>', status: 'queued', attempts: 0 });
+    expect(await row(id)).toMatchObject({
+      org_id: null,
+      to_address: 'someone@example.com',
+      subject: 'Hello',
+      text: 'Plain',
+      html: '<p>Plain</p>',
+      status: 'queued',
+      attempts: 0,
+    });
   });
 });
 
@@ -79,9 +104,23 @@ describe('system mail consumer', () => {
     const id = await stored();
     const t = scriptedTransport({ ok: true, externalId: 'x' });
     await deliverSystemMail(configured, { mailId: id }, t.open);
-    expect(t.opened[0]).toMatchObject({ host: '127.0.0.1', port: 2525, security: 'none', clientName: 'relay.test', auth: { user: 'mailer@x.test', password: 'päss word' } });
+    expect(t.opened[0]).toMatchObject({
+      host: '127.0.0.1',
+      port: 2525,
+      security: 'none',
+      clientName: 'relay.test',
+      auth: { user: 'mailer@x.test', password: 'päss word' },
+    });
     expect(t.sent).toHaveLength(1);
-    expect(t.sent[0]).toMatchObject({ id, to: 'to@example.com', subject: 'Subject', from: { address: 'team@relay.test', name: 'Relay Team' }, body: '<p>html</p>', html: true, bodyPlain: 'Your code: secret-123' });
+    expect(t.sent[0]).toMatchObject({
+      id,
+      to: 'to@example.com',
+      subject: 'Subject',
+      from: { address: 'team@relay.test', name: 'Relay Team' },
+      body: '<p>html</p>',
+      html: true,
+      bodyPlain: 'Your code: secret-123',
+    });
     expect(await row(id)).toMatchObject({ status: 'sent', text: null, html: null, attempts: 1, error: null });
     expect((await row(id))!.sent_at).toBeTruthy();
     await deliverSystemMail(configured, { mailId: id }, t.open);
@@ -138,7 +177,12 @@ describe('system mail consumer', () => {
 describe('system SMTP settings', () => {
   it('reads smtp, smtps and starttls URLs and the From', () => {
     expect(systemSmtpOptions({})).toBeNull();
-    expect(systemSmtpOptions({ SYSTEM_SMTP_URL: 'smtps://u:p@mail.example.com' })).toMatchObject({ host: 'mail.example.com', port: 465, security: 'ssl', auth: { user: 'u', password: 'p' } });
+    expect(systemSmtpOptions({ SYSTEM_SMTP_URL: 'smtps://u:p@mail.example.com' })).toMatchObject({
+      host: 'mail.example.com',
+      port: 465,
+      security: 'ssl',
+      auth: { user: 'u', password: 'p' },
+    });
     expect(systemSmtpOptions({ SYSTEM_SMTP_URL: 'smtp://mail.example.com?starttls=1' })).toMatchObject({ port: 587, security: 'starttls', auth: null });
     expect(systemSmtpOptions({ SYSTEM_SMTP_URL: 'smtp://mail.example.com:2525' })).toMatchObject({ port: 2525, security: 'none', clientName: 'localhost' });
     expect(() => systemSmtpOptions({ SYSTEM_SMTP_URL: 'not a url' })).toThrow();

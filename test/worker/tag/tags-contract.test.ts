@@ -142,7 +142,10 @@ describe('bulk delete and reorder', () => {
 
   it('deletes "all" a removing page at a time and says when more remain', async () => {
     for (let i = 0; i < 5; i++) await createTag(`paged ${i}`);
-    const page = async () => (await (await call(org, '/api/v1/tag', { method: 'DELETE', json: { all: true, page_size: 2 }, token })).json()) as { data: { deleted: number; more: boolean } };
+    const page = async () =>
+      (await (await call(org, '/api/v1/tag', { method: 'DELETE', json: { all: true, page_size: 2 }, token })).json()) as {
+        data: { deleted: number; more: boolean };
+      };
     expect(await page()).toEqual({ data: { deleted: 2, more: true } });
     expect((await list()).meta.total).toBe(3);
     expect(await page()).toEqual({ data: { deleted: 2, more: true } });

@@ -20,11 +20,16 @@ async function richContact(o: Org) {
   const plan = await insertField(o.orgId, 'plan', 'select', ['silver', 'gold']);
   const interests = await insertField(o.orgId, 'interests', 'multiselect', ['golf', 'chess', 'tennis']);
   await insertField(o.orgId, 'empty_multi', 'multiselect', ['a']);
-  const id = await insertContact(o.orgId, 'Ann Lee', [
-    { type: 'phone', value: '+15550001' },
-    { type: 'email', value: 'ann@example.com' },
-    { type: 'email', value: 'ann.work@example.com' },
-  ], 'likes tea');
+  const id = await insertContact(
+    o.orgId,
+    'Ann Lee',
+    [
+      { type: 'phone', value: '+15550001' },
+      { type: 'email', value: 'ann@example.com' },
+      { type: 'email', value: 'ann.work@example.com' },
+    ],
+    'likes tea',
+  );
   await insertAttribute(o.orgId, id, city.id, { text: 'Oslo' });
   await insertAttribute(o.orgId, id, age.id, { number: 41 });
   await insertAttribute(o.orgId, id, vip.id, { number: 1 });
@@ -156,7 +161,9 @@ describe('template preview with placeholders', () => {
   it("reports render errors as 'subject generation failed' / 'body generation failed' on the field", async () => {
     const o = await newOrg();
     // Unknown filters are syntax errors, refused on save; an include finds no file only when rendering.
-    expect((await o.api('POST', '/template', { ...EMAIL, subject: '{{ contact.name | shout }}' })).body.error.fields.subject[0]).toMatch(/undefined filter: shout/);
+    expect((await o.api('POST', '/template', { ...EMAIL, subject: '{{ contact.name | shout }}' })).body.error.fields.subject[0]).toMatch(
+      /undefined filter: shout/,
+    );
     const subjectBad = await createTemplate(o, { ...EMAIL, subject: 'Hi {% include "header" %}' });
     let res = await o.api('POST', `/template/${subjectBad.id}/preview`, {});
     expect(res.status).toBe(422);

@@ -21,7 +21,11 @@ import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-help
 const recordingQueue = () => ({ send: async () => {} }) as unknown as Queue;
 
 /** A click or pixel hit as a mail client makes it. */
-const visit = (url: string) => appFetch(new Request(url, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 Chrome/131.0' } }), { env: { EVENTS_QUEUE: recordingQueue() }, settle: true });
+const visit = (url: string) =>
+  appFetch(new Request(url, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 Chrome/131.0' } }), {
+    env: { EVENTS_QUEUE: recordingQueue() },
+    settle: true,
+  });
 
 /** What a click URL names (/t/c/<message>/<link>, or /t/c/<token> for a personalised link). */
 function readClickUrl(url: string) {
@@ -44,14 +48,28 @@ async function sent(prefix: string, body: string, extra: Record<string, unknown>
 
 /** The mail as it goes on the wire, parsed back. */
 async function onTheWire(m: OutgoingMessage) {
-  return PostalMime.parse(buildEmail({ messageId: `relay-${m.id}@example.com`, from: m.from, to: m.to, subject: m.subject, body: m.body, html: m.html, bodyPlain: m.bodyPlain, headers: m.headers }));
+  return PostalMime.parse(
+    buildEmail({
+      messageId: `relay-${m.id}@example.com`,
+      from: m.from,
+      to: m.to,
+      subject: m.subject,
+      body: m.body,
+      html: m.html,
+      bodyPlain: m.bodyPlain,
+      headers: m.headers,
+    }),
+  );
 }
 
 afterEach(() => vi.restoreAllMocks());
 
 describe('the text alternative', () => {
   it('is what a person reads: its links tracked, no honeypot and no pixel', async () => {
-    const { byAddress } = await sent('tt', '<html><body><p>Hi {{ contact.name }}, see <a href="https://shop.example.com/a">the shop</a>.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p></body></html>');
+    const { byAddress } = await sent(
+      'tt',
+      '<html><body><p>Hi {{ contact.name }}, see <a href="https://shop.example.com/a">the shop</a>.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p></body></html>',
+    );
     const mail = await onTheWire(byAddress.get('ann@example.com')!);
     const html = mail.html!;
     const text = mail.text!;
@@ -87,13 +105,29 @@ describe('one signature per message', () => {
   it('assembles a message with 40 links with exactly one signature, and each link still redirects to its own URL', async () => {
     const links = Array.from({ length: 40 }, (_, i) => `<p><a href="https://news.example.com/story/${i}">Story ${i}</a></p>`).join('');
     const snapshot: BroadcastSnapshot = {
-      template: { id: 1, name: 'News', type: 'email', subject: 'News for {{ contact.name }}', body: `<html><body><h1>Hi {{ contact.name }}</h1>${links}<a href="{{ unsubscribe_url }}">Unsubscribe</a></body></html>`, body_plain: null, attachments: [] },
+      template: {
+        id: 1,
+        name: 'News',
+        type: 'email',
+        subject: 'News for {{ contact.name }}',
+        body: `<html><body><h1>Hi {{ contact.name }}</h1>${links}<a href="{{ unsubscribe_url }}">Unsubscribe</a></body></html>`,
+        body_plain: null,
+        attachments: [],
+      },
       sender: { id: 1, type: 'email', value: 'news@example.com', name: null, integration_id: 1 },
       organization: { name: 'Acme', domain: 'sig' },
     };
-    const content = await prepareBroadcastContent(E, { orgId: 7, broadcastId: 70, origin: 'http://sig.localhost:8787' }, snapshot, { opens: true, clicks: true });
+    const content = await prepareBroadcastContent(E, { orgId: 7, broadcastId: 70, origin: 'http://sig.localhost:8787' }, snapshot, {
+      opens: true,
+      clicks: true,
+    });
     const sign = vi.spyOn(crypto.subtle, 'sign');
-    const first = await renderMessage(E, content, { id: 701, contactId: 11 }, { contact: { id: 11, name: 'Ann' } as never, organization: snapshot.organization });
+    const first = await renderMessage(
+      E,
+      content,
+      { id: 701, contactId: 11 },
+      { contact: { id: 11, name: 'Ann' } as never, organization: snapshot.organization },
+    );
     expect(sign).toHaveBeenCalledTimes(1);
     await renderMessage(E, content, { id: 702, contactId: 12 }, { contact: { id: 12, name: 'Bob' } as never, organization: snapshot.organization });
     expect(sign).toHaveBeenCalledTimes(2);
@@ -101,12 +135,14 @@ describe('one signature per message', () => {
     // The honeypot, then the 40 stories in order.
     expect(urls).toHaveLength(41);
     const refs = await Promise.all(urls.map(readClickUrl));
-    expect(refs.slice(1).map((r) => [r!.messageId, r!.linkIndex, r!.url])).toEqual(Array.from({ length: 40 }, (_, i) => [701, i, `https://news.example.com/story/${i}`]));
+    expect(refs.slice(1).map((r) => [r!.messageId, r!.linkIndex, r!.url])).toEqual(
+      Array.from({ length: 40 }, (_, i) => [701, i, `https://news.example.com/story/${i}`]),
+    );
     expect(first.body).toContain('<h1>Hi Ann</h1>');
     expect(first.subject).toBe('News for Ann');
   });
 
-  it('refuses a link token moved onto another broadcast\'s message, and a tampered one', async () => {
+  it("refuses a link token moved onto another broadcast's message, and a tampered one", async () => {
     const a = await sent('pa', '<p><a href="https://shop.example.com/a">A</a></p>');
     const b = await sent('pb', '<p><a href="https://shop.example.com/b">B</a></p>');
     const [, aLink] = trackingUrls(a.byAddress.get('ann@example.com')!.body);
@@ -117,7 +153,14 @@ describe('one signature per message', () => {
     const origin = aLink.split('/t/c/')[0];
     const parts = aToken.split('.');
     const evil = [parts[0], parts[1], btoa('https://evil.example/').replace(/=+$/, ''), ...parts.slice(3)].join('.');
-    for (const path of [`${aMessage}/${evil}`, `${aMessage}/${bToken}`, `${bMessage}/${aToken}`, `${aMessage}/${aToken.slice(0, -2)}AA`, `${aMessage.slice(0, -2)}AA/${aToken}`, `${aMessage}/${aMessage}`]) {
+    for (const path of [
+      `${aMessage}/${evil}`,
+      `${aMessage}/${bToken}`,
+      `${bMessage}/${aToken}`,
+      `${aMessage}/${aToken.slice(0, -2)}AA`,
+      `${aMessage.slice(0, -2)}AA/${aToken}`,
+      `${aMessage}/${aMessage}`,
+    ]) {
       const res = await visit(`${origin}/t/c/${path}`);
       expect(res.status, path).toBe(404);
       expect(res.headers.get('location')).toBeNull();
@@ -143,7 +186,10 @@ describe('personalised links', () => {
       '<p><a href="https://shop.example.com/me?e={{ contact.email | url_encode }}&amp;n={{ contact.name }}">My page</a></p>' +
       '{% for a in contact.addresses %}<p><a href="https://shop.example.com/a?v={{ a.value | url_encode }}">{{ a.type }}</a></p>{% endfor %}';
     const { byAddress } = await sent('pl', body);
-    for (const [address, name, phone] of [['ann@example.com', 'Ann', '+15550000001'], ['cat@example.com', 'Cat', null]]) {
+    for (const [address, name, phone] of [
+      ['ann@example.com', 'Ann', '+15550000001'],
+      ['cat@example.com', 'Cat', null],
+    ]) {
       const mail = await onTheWire(byAddress.get(address!)!);
       const own = `https://shop.example.com/me?e=${encodeURIComponent(address!)}&n=${name}`;
       const [, link, ...loop] = trackingUrls(mail.html!);
@@ -155,7 +201,11 @@ describe('personalised links', () => {
       const looped = await Promise.all(loop.filter((u) => u.includes('/t/c/')).map(readClickUrl));
       const expected = [address, phone].filter(Boolean).map((v) => [1, `https://shop.example.com/a?v=${encodeURIComponent(v!)}`]);
       expect(looped.map((r) => [r!.linkIndex, r!.url])).toEqual(expected);
-      expect(trackingUrls(mail.text!)).toEqual(trackingUrls(mail.html!).filter((u) => u.includes('/t/c/')).slice(1));
+      expect(trackingUrls(mail.text!)).toEqual(
+        trackingUrls(mail.html!)
+          .filter((u) => u.includes('/t/c/'))
+          .slice(1),
+      );
     }
   });
 });
@@ -201,7 +251,9 @@ describe('one skip rule', () => {
     await env.DB.prepare("INSERT INTO blacklist (org_id, type, value) VALUES (?, 'email', 'ann@example.com')").bind(s.o.orgId).run();
     const rec = await deliverAll(batches);
     expect(rec.sent.map((m: OutgoingMessage) => m.to)).toEqual(['cat@example.com']);
-    const rows = await env.DB.prepare('SELECT to_address, status, error FROM messages WHERE broadcast_id = ? AND to_address IN (?, ?) ORDER BY to_address').bind(id, 'ann@example.com', 'dan@example.com').all();
+    const rows = await env.DB.prepare('SELECT to_address, status, error FROM messages WHERE broadcast_id = ? AND to_address IN (?, ?) ORDER BY to_address')
+      .bind(id, 'ann@example.com', 'dan@example.com')
+      .all();
     expect(rows.results).toEqual([
       { to_address: 'ann@example.com', status: 'skipped', error: SKIP_REASONS.blacklisted },
       { to_address: 'dan@example.com', status: 'skipped', error: SKIP_REASONS.blacklisted },

@@ -36,7 +36,11 @@ function recordingQueue() {
 const NON_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
 
 /** A hit on a tracking URL as a mail client would make it; `cf` as Cloudflare fills it in. */
-async function visit(url: string, queue: Queue, init: { method?: string; ua?: string | null; ip?: string; cf?: { asn?: number; asOrganization?: string } } = {}) {
+async function visit(
+  url: string,
+  queue: Queue,
+  init: { method?: string; ua?: string | null; ip?: string; cf?: { asn?: number; asOrganization?: string } } = {},
+) {
   const headers: Record<string, string> = { 'cf-connecting-ip': init.ip ?? '203.0.113.7' };
   if (init.ua !== null) headers['user-agent'] = init.ua ?? CHROME;
   const req = new Request(url, { method: init.method ?? 'GET', headers, redirect: 'manual', cf: init.cf } as RequestInit);
@@ -58,7 +62,9 @@ async function sentBroadcast(extra: Record<string, unknown> = {}) {
   const id = await startable(s.o, s.body({ template_id: template.id, ...extra }));
   const rec = await deliverAll(await runAlarm(s.o, id));
   const byAddress = new Map(rec.sent.map((m: OutgoingMessage) => [m.to, m]));
-  const rows = await env.DB.prepare('SELECT id, to_address FROM messages WHERE broadcast_id = ? AND status = ?').bind(id, 'sent').all<{ id: number; to_address: string }>();
+  const rows = await env.DB.prepare('SELECT id, to_address FROM messages WHERE broadcast_id = ? AND status = ?')
+    .bind(id, 'sent')
+    .all<{ id: number; to_address: string }>();
   const messageOf = new Map(rows.results.map((r) => [r.to_address, r.id]));
   // Hits long after sending: the "too soon" signal is tested on its own.
   await env.DB.prepare("UPDATE messages SET sent_at = '2026-01-01T00:00:00.000Z' WHERE broadcast_id = ?").bind(id).run();
@@ -66,7 +72,9 @@ async function sentBroadcast(extra: Record<string, unknown> = {}) {
 }
 
 const messageRow = (id: number) =>
-  env.DB.prepare('SELECT opens_total, opens_unique, clicks_total, clicks_unique, human_opens, human_clicks, opened_at IS NOT NULL AS opened, human_clicked_at IS NOT NULL AS human_clicked FROM messages WHERE id = ?')
+  env.DB.prepare(
+    'SELECT opens_total, opens_unique, clicks_total, clicks_unique, human_opens, human_clicks, opened_at IS NOT NULL AS opened, human_clicked_at IS NOT NULL AS human_clicked FROM messages WHERE id = ?',
+  )
     .bind(id)
     .first();
 
@@ -103,7 +111,7 @@ describe('tracking in the sent html', () => {
     expect(html).toContain('href="https://shop.example.com/a?x=1&amp;y=2"');
   });
 
-  it('follows the organisation\'s defaults when the broadcast says nothing', async () => {
+  it("follows the organisation's defaults when the broadcast says nothing", async () => {
     const s = await setup('trd');
     await env.DB.prepare('UPDATE organizations SET track_clicks = 0 WHERE id = ?').bind(s.o.orgId).run();
     const res = await s.o.api('POST', '/broadcast', s.body({ delayed_at: new Date(Date.now() + 3_600_000).toISOString() }));
@@ -114,7 +122,11 @@ describe('tracking in the sent html', () => {
     const compiled = await compileTracking('<p><a href="https://x.example/">x</a></p>', { opens: true, clicks: true }, false);
     const signed = await signLinks(E, compiled, { broadcastId: null, messageId: 2, origin: 'https://o.example' });
     const token = await messageToken(E, { orgId: 1, contactId: null, messageId: 2 });
-    const { html } = await assembleTracking(E, { html: compiled.html, text: compiled.text }, { orgId: 1, messageId: 2, origin: 'https://o.example', token, unsubscribeUrl: null, signed });
+    const { html } = await assembleTracking(
+      E,
+      { html: compiled.html, text: compiled.text },
+      { orgId: 1, messageId: 2, origin: 'https://o.example', token, unsubscribeUrl: null, signed },
+    );
     expect(html).toMatch(/^<a\nhref="https:\/\/o\.example\/t\/c\/[^"]+" style="display:none/);
     expect(html).toMatch(/<p><a\nhref="https:\/\/o\.example\/t\/c\/[^"]+">x<\/a><\/p><img\nsrc="https:\/\/o\.example\/t\/o\/[^"]+"/);
   });
@@ -162,7 +174,10 @@ describe('the tracking endpoints', () => {
     const { queue, hits } = recordingQueue();
     const click = await clickToken(E, { orgId: 5, messageId: 9, linkIndex: 0, url: 'https://shop.example.com/a', honeypot: false });
     const [payload, signature] = click.split('.');
-    const evil = btoa(JSON.stringify({ t: 'c', o: 5, m: 9, l: 0, u: 'https://evil.example/', k: 'test1' })).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+    const evil = btoa(JSON.stringify({ t: 'c', o: 5, m: 9, l: 0, u: 'https://evil.example/', k: 'test1' }))
+      .replace(/=+$/, '')
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_');
     const open = await openToken(E, { orgId: 5, messageId: 9 });
     for (const token of [`${evil}.${signature}`, `${payload}.${signature.slice(0, -2)}AA`, 'nonsense', `${payload}`, open]) {
       const res = await visit(`http://x.localhost:8787/t/c/${token}`, queue);
@@ -196,15 +211,49 @@ describe('counting', () => {
     // The queue delivers at least once: the same hits again count nothing.
     await countHits(E, db, hits);
 
-    expect(await messageRow(messageOf.get('ann@example.com')!)).toEqual({ opens_total: 2, opens_unique: 1, clicks_total: 3, clicks_unique: 1, human_opens: 2, human_clicks: 3, opened: 1, human_clicked: 1 });
-    expect(await messageRow(messageOf.get('cat@example.com')!)).toEqual({ opens_total: 1, opens_unique: 1, clicks_total: 0, clicks_unique: 0, human_opens: 0, human_clicks: 0, opened: 1, human_clicked: 0 });
+    expect(await messageRow(messageOf.get('ann@example.com')!)).toEqual({
+      opens_total: 2,
+      opens_unique: 1,
+      clicks_total: 3,
+      clicks_unique: 1,
+      human_opens: 2,
+      human_clicks: 3,
+      opened: 1,
+      human_clicked: 1,
+    });
+    expect(await messageRow(messageOf.get('cat@example.com')!)).toEqual({
+      opens_total: 1,
+      opens_unique: 1,
+      clicks_total: 0,
+      clicks_unique: 0,
+      human_opens: 0,
+      human_clicks: 0,
+      opened: 1,
+      human_clicked: 0,
+    });
     // Dan's gateway clicked: an open and a click for "all", nothing for people.
-    expect(await messageRow(messageOf.get('dan@example.com')!)).toEqual({ opens_total: 0, opens_unique: 1, clicks_total: 1, clicks_unique: 1, human_opens: 0, human_clicks: 0, opened: 1, human_clicked: 0 });
+    expect(await messageRow(messageOf.get('dan@example.com')!)).toEqual({
+      opens_total: 0,
+      opens_unique: 1,
+      clicks_total: 1,
+      clicks_unique: 1,
+      human_opens: 0,
+      human_clicks: 0,
+      opened: 1,
+      human_clicked: 0,
+    });
 
     const view = (await o.api('GET', `/broadcast/${id}`)).body.data;
     expect(view.engagement).toEqual({
-      opens: 3, opens_unique: 3, human_opens: 2, human_opens_unique: 1,
-      clicks: 4, clicks_unique: 2, human_clicks: 3, human_clicks_unique: 1, unsubscribes: 0,
+      opens: 3,
+      opens_unique: 3,
+      human_opens: 2,
+      human_opens_unique: 1,
+      clicks: 4,
+      clicks_unique: 2,
+      human_clicks: 3,
+      human_clicks_unique: 1,
+      unsubscribes: 0,
     });
     const clicks = (await o.api('GET', `/broadcast/${id}/clicks`)).body.data;
     expect(clicks).toEqual([
@@ -212,12 +261,17 @@ describe('counting', () => {
       { link_index: 1, url: 'https://shop.example.com/b', clicks: 1, clicks_unique: 1, human_clicks: 1, human_clicks_unique: 1 },
     ]);
     const engagement = (await o.api('GET', `/message/${messageOf.get('ann@example.com')}/engagement`)).body.data;
-    expect(engagement.links.map((l: { url: string; clicks: number }) => [l.url, l.clicks])).toEqual([['https://shop.example.com/a?x=1&y=2', 2], ['https://shop.example.com/b', 1]]);
+    expect(engagement.links.map((l: { url: string; clicks: number }) => [l.url, l.clicks])).toEqual([
+      ['https://shop.example.com/a?x=1&y=2', 2],
+      ['https://shop.example.com/b', 1],
+    ]);
     expect(engagement.hits).toHaveLength(5);
     const stored = await env.DB.prepare('SELECT count(*) AS n FROM tracking_events WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
     expect(stored!.n).toBe(7);
     // Client addresses are never stored: a keyed hash tells them apart (the same address, the same hash).
-    const hashes = (await env.DB.prepare('SELECT ip_hash FROM tracking_events WHERE org_id = ? ORDER BY at').bind(o.orgId).all<{ ip_hash: string }>()).results.map((r) => r.ip_hash);
+    const hashes = (
+      await env.DB.prepare('SELECT ip_hash FROM tracking_events WHERE org_id = ? ORDER BY at').bind(o.orgId).all<{ ip_hash: string }>()
+    ).results.map((r) => r.ip_hash);
     for (const hash of hashes) expect(hash).toMatch(/^[0-9a-f]{16}$/);
     expect(hashes[0]).toBe(hashes[1]);
     expect(new Set(hashes).size).toBe(3);
@@ -234,14 +288,20 @@ describe('counting', () => {
     expect((await o.api('GET', `/broadcast/${id}`)).body.data.engagement).toMatchObject({ clicks: 1, human_clicks: 1, human_clicks_unique: 1 });
     await visit(honeypot, queue);
     await countHits(E, createDb(E.DB), hits);
-    expect((await o.api('GET', `/broadcast/${id}`)).body.data.engagement).toMatchObject({ clicks: 1, human_clicks: 0, human_clicks_unique: 0, human_opens_unique: 0, opens_unique: 1 });
+    expect((await o.api('GET', `/broadcast/${id}`)).body.data.engagement).toMatchObject({
+      clicks: 1,
+      human_clicks: 0,
+      human_clicks_unique: 0,
+      human_opens_unique: 0,
+      opens_unique: 1,
+    });
     expect(await messageRow(messageOf.get('ann@example.com')!)).toMatchObject({ clicks_total: 1, human_clicks: 0 });
     expect((await o.api('GET', `/broadcast/${id}/clicks`)).body.data).toEqual([
       { link_index: 0, url: 'https://shop.example.com/a?x=1&y=2', clicks: 1, clicks_unique: 1, human_clicks: 0, human_clicks_unique: 0 },
     ]);
   });
 
-  it('never counts into another organisation, and shows one organisation\'s figures to it alone', async () => {
+  it("never counts into another organisation, and shows one organisation's figures to it alone", async () => {
     const a = await sentBroadcast();
     const b = await sentBroadcast();
     const { queue, hits } = recordingQueue();
@@ -289,7 +349,9 @@ describe('an events queue that refuses the hits', () => {
     const counted = { opens_total: 1, clicks_total: 1, clicks_unique: 1, opens_unique: 1 };
     expect(await messageRow(messageOf.get('ann@example.com')!)).toMatchObject(counted);
     // Hashed as the consumer hashes a queued hit: the same address is the same client for the burst signal.
-    const stored = await env.DB.prepare('SELECT DISTINCT ip_hash, substr(at, 1, 10) AS day FROM tracking_events WHERE message_id = ?').bind(messageOf.get('ann@example.com')!).all<{ ip_hash: string; day: string }>();
+    const stored = await env.DB.prepare('SELECT DISTINCT ip_hash, substr(at, 1, 10) AS day FROM tracking_events WHERE message_id = ?')
+      .bind(messageOf.get('ann@example.com')!)
+      .all<{ ip_hash: string; day: string }>();
     expect(stored.results).toHaveLength(1);
     expect(stored.results[0].ip_hash).toBe(await hashAddress(E.SECRETS_KEY, '198.51.100.9', new Date(stored.results[0].day)));
     // A run that died after counting and before deleting leaves the batch to be counted again: nothing moves.

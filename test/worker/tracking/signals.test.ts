@@ -6,25 +6,76 @@ import { classifyMessageHits, tally, type StoredHit } from '../../../src/modules
 
 /** Request shapes seen in the wild (user agent, ASN and network owner as Cloudflare reports them). */
 const SHAPES = {
-  chromeDesktop: { userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', asn: 3320, asOrganization: 'Deutsche Telekom AG' },
-  iphoneSafari: { userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1', asn: 21928, asOrganization: 'T-Mobile USA, Inc.' },
-  gmailProxy: { userAgent: 'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)', asn: 15169, asOrganization: 'Google LLC' },
-  outlookProxy: { userAgent: 'Mozilla/5.0 (Windows NT 10.0; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/70.0.3538.102 Safari/537.36 Edge/18.19582 OutlookWebImageProxy', asn: 8075, asOrganization: 'Microsoft Corporation' },
-  outlookDesktop: { userAgent: 'Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17928; Pro)', asn: 8075, asOrganization: 'Microsoft Corporation' },
+  chromeDesktop: {
+    userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    asn: 3320,
+    asOrganization: 'Deutsche Telekom AG',
+  },
+  iphoneSafari: {
+    userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+    asn: 21928,
+    asOrganization: 'T-Mobile USA, Inc.',
+  },
+  gmailProxy: {
+    userAgent: 'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)',
+    asn: 15169,
+    asOrganization: 'Google LLC',
+  },
+  outlookProxy: {
+    userAgent:
+      'Mozilla/5.0 (Windows NT 10.0; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/70.0.3538.102 Safari/537.36 Edge/18.19582 OutlookWebImageProxy',
+    asn: 8075,
+    asOrganization: 'Microsoft Corporation',
+  },
+  outlookDesktop: {
+    userAgent: 'Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17928; Pro)',
+    asn: 8075,
+    asOrganization: 'Microsoft Corporation',
+  },
   yahooProxy: { userAgent: 'YahooMailProxy; https://help.yahoo.com/kb/yahoo-mail-proxy-SLN28749.html', asn: 36647, asOrganization: 'Yahoo' },
   appleMpp: { userAgent: 'Mozilla/5.0', asn: 714, asOrganization: 'Apple Inc.' },
-  safeLinks: { userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/103.0.5060.134 Safari/537.36', asn: 8075, asOrganization: 'Microsoft Corporation' },
-  proofpoint: { userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/109.0.0.0 Safari/537.36', asn: 22843, asOrganization: 'Proofpoint, Inc.' },
-  mimecast: { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/92.0.4515.159 Safari/537.36', asn: 30031, asOrganization: 'Mimecast Ltd' },
-  barracuda: { userAgent: 'Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/60.0.3112.113 Safari/537.36', asn: 15324, asOrganization: 'Barracuda Networks, Inc.' },
-  gmailLinkCheck: { userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/42.0.2311.135 Safari/537.36 Edge/12.246 Mozilla/5.0', asn: 15169, asOrganization: 'Google LLC' },
+  safeLinks: {
+    userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/103.0.5060.134 Safari/537.36',
+    asn: 8075,
+    asOrganization: 'Microsoft Corporation',
+  },
+  proofpoint: {
+    userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/109.0.0.0 Safari/537.36',
+    asn: 22843,
+    asOrganization: 'Proofpoint, Inc.',
+  },
+  mimecast: {
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/92.0.4515.159 Safari/537.36',
+    asn: 30031,
+    asOrganization: 'Mimecast Ltd',
+  },
+  barracuda: {
+    userAgent: 'Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/60.0.3112.113 Safari/537.36',
+    asn: 15324,
+    asOrganization: 'Barracuda Networks, Inc.',
+  },
+  gmailLinkCheck: {
+    userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/42.0.2311.135 Safari/537.36 Edge/12.246 Mozilla/5.0',
+    asn: 15169,
+    asOrganization: 'Google LLC',
+  },
   curl: { userAgent: 'curl/8.5.0', asn: 16509, asOrganization: 'Amazon.com, Inc.' },
-  headless: { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36', asn: 16509, asOrganization: 'Amazon.com, Inc.' },
+  headless: {
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36',
+    asn: 16509,
+    asOrganization: 'Amazon.com, Inc.',
+  },
   slackUnfurl: { userAgent: 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', asn: 16509, asOrganization: 'Amazon.com, Inc.' },
   noAgent: { userAgent: null, asn: 16509, asOrganization: 'Amazon.com, Inc.' },
 } satisfies Record<string, Pick<HitShape, 'userAgent' | 'asn' | 'asOrganization'>>;
 
-const hit = (kind: HitShape['kind'], shape: keyof typeof SHAPES, extra: Partial<HitShape> = {}): HitShape => ({ kind, method: 'GET', honeypot: false, ...SHAPES[shape], ...extra });
+const hit = (kind: HitShape['kind'], shape: keyof typeof SHAPES, extra: Partial<HitShape> = {}): HitShape => ({
+  kind,
+  method: 'GET',
+  honeypot: false,
+  ...SHAPES[shape],
+  ...extra,
+});
 
 describe('classifying a hit by its request', () => {
   it.each([
@@ -75,7 +126,7 @@ const stored = (kind: HitShape['kind'], shape: keyof typeof SHAPES, seconds: num
 });
 const classes = (hits: StoredHit[]) => classifyMessageHits(hits, SENT).map((h) => `${h.class}:${h.reason}`);
 
-describe('classifying a hit by the message\'s other hits', () => {
+describe("classifying a hit by the message's other hits", () => {
   it('a click seconds after sending is a scanner; the same click minutes later is a person', () => {
     expect(classes([stored('click', 'chromeDesktop', 4, 'a')])).toEqual(['scanner:too_soon_after_send']);
     expect(classes([stored('click', 'chromeDesktop', 600, 'a')])).toEqual(['human:browser']);
@@ -83,11 +134,9 @@ describe('classifying a hit by the message\'s other hits', () => {
   });
 
   it('three addresses on one message within 30 seconds is a burst: all of its hits are machines', () => {
-    expect(classes([stored('click', 'chromeDesktop', 300, 'a'), stored('click', 'chromeDesktop', 310, 'b'), stored('open', 'chromeDesktop', 320, 'c')])).toEqual([
-      'scanner:burst',
-      'scanner:burst',
-      'prefetch:burst',
-    ]);
+    expect(
+      classes([stored('click', 'chromeDesktop', 300, 'a'), stored('click', 'chromeDesktop', 310, 'b'), stored('open', 'chromeDesktop', 320, 'c')]),
+    ).toEqual(['scanner:burst', 'scanner:burst', 'prefetch:burst']);
     // Two addresses, or three spread over minutes, are people (a phone and a laptop).
     expect(classes([stored('click', 'chromeDesktop', 300, 'a'), stored('click', 'iphoneSafari', 310, 'b')])).toEqual(['human:browser', 'human:browser']);
     expect(classes([stored('open', 'chromeDesktop', 300, 'a'), stored('open', 'chromeDesktop', 400, 'b'), stored('open', 'chromeDesktop', 500, 'c')])).toEqual([

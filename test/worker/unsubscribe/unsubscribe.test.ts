@@ -51,7 +51,10 @@ describe('the link in every broadcast email', () => {
   it('carries List-Unsubscribe with the signed link and List-Unsubscribe-Post for one click', async () => {
     const { rec, linkOf, o } = await sentBroadcast('ul');
     for (const sent of rec.sent as OutgoingMessage[]) {
-      expect(sent.headers).toMatchObject({ 'List-Unsubscribe': expect.stringMatching(/^<http:\/\/.+\/unsubscribe\?m=[\w.-]+>$/), 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+      expect(sent.headers).toMatchObject({
+        'List-Unsubscribe': expect.stringMatching(/^<http:\/\/.+\/unsubscribe\?m=[\w.-]+>$/),
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      });
       // The same link in the body, for people.
       expect(sent.body).toContain(sent.headers!['List-Unsubscribe'].slice(1, -1));
     }
@@ -87,7 +90,11 @@ describe('RFC 8058 one-click', () => {
     ]);
     expect(await broadcastUnsubscribes(id)).toBe(2);
     // A provider retrying the POST changes nothing.
-    await onLink(ann, `${ann.pathname}${ann.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    await onLink(ann, `${ann.pathname}${ann.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(await unsubscribeRows(o.orgId)).toHaveLength(2);
     expect(await broadcastUnsubscribes(id)).toBe(2);
   });
@@ -95,13 +102,25 @@ describe('RFC 8058 one-click', () => {
   it('refuses a POST without List-Unsubscribe=One-Click and a forged link, and a GET never unsubscribes', async () => {
     const { linkOf, o } = await sentBroadcast('og');
     const ann = linkOf('ann@example.com');
-    const empty = await onLink(ann, `${ann.pathname}${ann.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'x=1' });
+    const empty = await onLink(ann, `${ann.pathname}${ann.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'x=1',
+    });
     expect(empty.status).toBe(400);
     expect((await empty.json<any>()).error.code).toBe('bad_request');
-    const garbage = await onLink(ann, `${ann.pathname}${ann.search}`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=zz' }, body: '--zz\r\nbroken' });
+    const garbage = await onLink(ann, `${ann.pathname}${ann.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=zz' },
+      body: '--zz\r\nbroken',
+    });
     expect(garbage.status).toBeLessThan(500);
     const forged = `${ann.pathname}?m=${ann.searchParams.get('m')!.slice(0, -3)}AAA`;
-    const bad = await onLink(ann, forged, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const bad = await onLink(ann, forged, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(bad.status).toBe(404);
     expect((await bad.json<any>()).error.code).toBe('link_invalid');
     // Link scanners follow GETs: the page and the page's API read, never write.
@@ -157,7 +176,14 @@ describe('the public page API', () => {
     expect(done.status).toBe(200);
     expect((await done.json<any>()).data.categories).toEqual([{ id: subscription.id, name: 'News', subscribed: false }]);
     expect(await unsubscribeRows(o.orgId)).toEqual([
-      expect.objectContaining({ contact_id: people.ann, subscription_id: subscription.id, broadcast_id: id, reason: 'too_frequent', comment: 'Twice a day is a lot', source: 'page' }),
+      expect.objectContaining({
+        contact_id: people.ann,
+        subscription_id: subscription.id,
+        broadcast_id: id,
+        reason: 'too_frequent',
+        comment: 'Twice a day is a lot',
+        source: 'page',
+      }),
     ]);
     expect(await broadcastUnsubscribes(id)).toBe(1);
     const report = await o.api('GET', `/broadcast/${id}/unsubscribes`);
@@ -170,11 +196,14 @@ describe('the public page API', () => {
     expect(await broadcastUnsubscribes(id)).toBe(0);
   });
 
-  it("keeps organisations apart: a link names its own organisation and contact whatever host or body says", async () => {
+  it('keeps organisations apart: a link names its own organisation and contact whatever host or body says', async () => {
     const a = await sentBroadcast('ta');
     const b = await sentBroadcast('tb');
     // Org B's category with org A's link: unknown to A, so 422 and nothing written anywhere.
-    const res = await pageApi(a.linkOf('ann@example.com'), 'POST', { m: a.linkOf('ann@example.com').searchParams.get('m'), subscription_id: b.subscription.id });
+    const res = await pageApi(a.linkOf('ann@example.com'), 'POST', {
+      m: a.linkOf('ann@example.com').searchParams.get('m'),
+      subscription_id: b.subscription.id,
+    });
     expect(res.status).toBe(422);
     // Org A's link on org B's host still acts on org A's contact only.
     const bHost = b.linkOf('ann@example.com');
@@ -199,7 +228,8 @@ describe('the public page API', () => {
     const ann = linkOf('ann@example.com');
     const headers = { 'cf-connecting-ip': '198.51.100.99' };
     const statuses: number[] = [];
-    for (let i = 0; i <= UNSUBSCRIBE_LIMIT.max; i++) statuses.push((await onLink(ann, `/api/v1/unsubscribe?m=${ann.searchParams.get('m')}`, { headers })).status);
+    for (let i = 0; i <= UNSUBSCRIBE_LIMIT.max; i++)
+      statuses.push((await onLink(ann, `/api/v1/unsubscribe?m=${ann.searchParams.get('m')}`, { headers })).status);
     expect(statuses.slice(0, UNSUBSCRIBE_LIMIT.max).every((s) => s === 200)).toBe(true);
     const limited = await onLink(ann, `/api/v1/unsubscribe?m=${ann.searchParams.get('m')}`, { headers });
     expect(limited.status).toBe(429);
@@ -217,7 +247,16 @@ describe('the console', () => {
     const list = await o.api('GET', `/contact/${people.ann}/unsubscribes`);
     expect(list.status).toBe(200);
     expect(list.body.data).toEqual({
-      unsubscribes: [expect.objectContaining({ subscription_id: subscription.id, subscription_name: 'News', reason: 'other', comment: 'moving', source: 'page', broadcast_id: id })],
+      unsubscribes: [
+        expect.objectContaining({
+          subscription_id: subscription.id,
+          subscription_name: 'News',
+          reason: 'other',
+          comment: 'moving',
+          source: 'page',
+          broadcast_id: id,
+        }),
+      ],
       sms_opt_outs: [],
     });
     expect((await o.api('DELETE', `/contact/${people.ann}/unsubscribes/abc`)).status).toBe(404);
@@ -225,7 +264,9 @@ describe('the console', () => {
     expect((await o.api('DELETE', `/contact/${people.ann}/unsubscribes/${subscription.id}`)).status).toBe(204);
     expect((await o.api('GET', `/contact/${people.ann}/unsubscribes`)).body.data.unsubscribes).toEqual([]);
     expect(await broadcastUnsubscribes(id)).toBe(0);
-    const log = await env.DB.prepare("SELECT field, previous_value, new_value FROM activity_log WHERE org_id = ? AND entity = 'contact' AND entity_id = ?").bind(o.orgId, people.ann).all();
+    const log = await env.DB.prepare("SELECT field, previous_value, new_value FROM activity_log WHERE org_id = ? AND entity = 'contact' AND entity_id = ?")
+      .bind(o.orgId, people.ann)
+      .all();
     expect(log.results).toEqual([{ field: 'subscription: News', previous_value: 'unsubscribed', new_value: 'subscribed' }]);
   });
 });

@@ -22,7 +22,12 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const orgName = user?.organization.name ?? init?.organization?.name;
 
   return (
-    <AppShell transitionDuration={0} header={{ height: 56 }} navbar={user ? { width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } } : undefined} padding="md">
+    <AppShell
+      transitionDuration={0}
+      header={{ height: 56 }}
+      navbar={user ? { width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } } : undefined}
+      padding="md"
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">

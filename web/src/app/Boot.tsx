@@ -21,11 +21,10 @@ export function Boot() {
   const { client, session, store, applyEndpoints } = useServices();
   const ready = useAtomValue(sessionReadyAtom);
   const restoring = useRef(false);
-  const { data, error, mutate } = useSWR(
-    GUEST_INIT_KEY,
-    () => client.get<ItemBody<GuestInit>>('/init/guest', undefined, { guest: true }),
-    { revalidateIfStale: false, revalidateOnReconnect: false },
-  );
+  const { data, error, mutate } = useSWR(GUEST_INIT_KEY, () => client.get<ItemBody<GuestInit>>('/init/guest', undefined, { guest: true }), {
+    revalidateIfStale: false,
+    revalidateOnReconnect: false,
+  });
 
   useEffect(() => {
     if (!data || restoring.current) return;
@@ -44,7 +43,9 @@ export function Boot() {
     return <FullPageMessage testId="org-not-found" title={t('orgNotFound.title')} text={t('orgNotFound.text')} />;
   }
   if (error) {
-    return <FullPageMessage title={t('errors.startup')} text={translateApiError(t, error)} action={{ label: t('common.retry'), onClick: () => void mutate() }} />;
+    return (
+      <FullPageMessage title={t('errors.startup')} text={translateApiError(t, error)} action={{ label: t('common.retry'), onClick: () => void mutate() }} />
+    );
   }
   if (!data || !ready) return <FullPageLoader />;
   return <AppRoutes />;

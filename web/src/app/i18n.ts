@@ -30,9 +30,10 @@ function withAreas(code: LanguageCode): Record<string, unknown> {
 }
 
 /** Every locale (base file plus the feature areas' files), by language code. */
-export const LOCALES = Object.fromEntries(
-  (Object.keys(BASE) as LanguageCode[]).map((code) => [code, withAreas(code)]),
-) as Record<LanguageCode, Record<string, unknown>>;
+export const LOCALES = Object.fromEntries((Object.keys(BASE) as LanguageCode[]).map((code) => [code, withAreas(code)])) as Record<
+  LanguageCode,
+  Record<string, unknown>
+>;
 
 /** True for one of the eight console languages. */
 export function isLanguage(value: unknown): value is LanguageCode {

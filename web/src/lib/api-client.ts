@@ -219,7 +219,14 @@ export class ApiClient {
     return this.execute(method, url, requestKey(method, url), {}, transmit, read);
   }
 
-  private async execute<T>(method: HttpMethod, url: string, key: string, options: RequestOptions, transmit: Transmit, read: (response: Response) => Promise<T>): Promise<T> {
+  private async execute<T>(
+    method: HttpMethod,
+    url: string,
+    key: string,
+    options: RequestOptions,
+    transmit: Transmit,
+    read: (response: Response) => Promise<T>,
+  ): Promise<T> {
     if (method === 'GET') return this.exchange(method, url, key, options, transmit, read);
     this.writes += 1;
     try {
@@ -230,7 +237,14 @@ export class ApiClient {
   }
 
   /** One call with the session's rules: waits while auth work runs, refreshes and retries once after a 401. */
-  private async exchange<T>(method: HttpMethod, url: string, key: string, options: RequestOptions, transmit: Transmit, read: (response: Response) => Promise<T>): Promise<T> {
+  private async exchange<T>(
+    method: HttpMethod,
+    url: string,
+    key: string,
+    options: RequestOptions,
+    transmit: Transmit,
+    read: (response: Response) => Promise<T>,
+  ): Promise<T> {
     const userCall = !options.guest;
     if (!options.bypassWait) await waitWhile(() => this.auth.isBusy(), this.deps.pollMs);
 

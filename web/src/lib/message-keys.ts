@@ -89,7 +89,11 @@ export const MESSAGE_PATTERNS: MessagePattern[] = [
   { re: /^Value must be greater than "(.*)"$/, key: 'server.greaterThan', values: (m) => ({ value: m[1] }) },
   { re: /^File (.+) has an unsupported type$/, key: 'channels.messages.unsupportedFile', values: (m) => ({ filename: m[1] }) },
   { re: /^File (.+) is larger than .+$/, key: 'channels.messages.tooLargeOne', values: (m) => ({ names: m[1], size: ATTACHMENT_RULES.maxBytes / 1_000_000 }) },
-  { re: /^Files (.+) are larger than .+$/, key: 'channels.messages.tooLargeMany', values: (m) => ({ names: m[1], size: ATTACHMENT_RULES.maxBytes / 1_000_000 }) },
+  {
+    re: /^Files (.+) are larger than .+$/,
+    key: 'channels.messages.tooLargeMany',
+    values: (m) => ({ names: m[1], size: ATTACHMENT_RULES.maxBytes / 1_000_000 }),
+  },
   { re: /^subject generation failed: ([\s\S]*)$/, key: 'channels.messages.subjectFailed', values: (m) => ({ error: m[1] }) },
   { re: /^body generation failed: ([\s\S]*)$/, key: 'channels.messages.bodyFailed', values: (m) => ({ error: m[1] }) },
   { re: /^plain body generation failed: ([\s\S]*)$/, key: 'channels.messages.bodyPlainFailed', values: (m) => ({ error: m[1] }) },

@@ -24,7 +24,10 @@ export interface RuntimeSettings {
 /** The runtime settings of an /init/guest answer (the build's values for what it lacks). */
 export function runtimeSettingsOf(init: Pick<GuestInit, 'settings'> | null): RuntimeSettings {
   const given = (init?.settings ?? {}) as Partial<ConsoleSettings>;
-  const s = { ...CONSOLE_SETTING_DEFAULTS, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined && value !== null)) } as ConsoleSettings;
+  const s = {
+    ...CONSOLE_SETTING_DEFAULTS,
+    ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined && value !== null)),
+  } as ConsoleSettings;
   return {
     apiBaseUrl: `${s['api.baseUrl']}${s['api.path']}`,
     apiOrigin: s['api.baseUrl'],

@@ -219,9 +219,7 @@ export class Session implements AuthController {
       if (!refreshToken) throw new Error('no refresh token');
       // With a stored auth type the refresh token goes in x-refresh; otherwise as the bearer, with the old access token.
       const headers: Record<string, string> =
-        authTypeId !== null
-          ? { [this.refreshHeader]: refreshToken }
-          : { Authorization: `Bearer ${refreshToken}`, 'X-Access-Token': accessToken ?? '' };
+        authTypeId !== null ? { [this.refreshHeader]: refreshToken } : { Authorization: `Bearer ${refreshToken}`, 'X-Access-Token': accessToken ?? '' };
       const tokens = await this.deps.client.post<TokenResponse>(AUTH_PATHS.tokenRefresh, undefined, { guest: true, bypassWait: true, headers });
       this.acceptTokens(tokens);
       return true;

@@ -50,7 +50,10 @@ describe('signed tokens', () => {
     expect(await verifyToken(NEW, 'other-purpose', token)).toBeNull();
     expect(await verifyToken(OLD, 'unsubscribe', token)).toBeNull();
     const [body, sig] = token.split('.');
-    const forged = btoa(JSON.stringify({ o: 9, c: 2, k: 'new' })).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+    const forged = btoa(JSON.stringify({ o: 9, c: 2, k: 'new' }))
+      .replace(/=+$/, '')
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_');
     expect(await verifyToken(NEW, 'unsubscribe', `${forged}.${sig}`)).toBeNull();
     expect(await verifyToken(NEW, 'unsubscribe', `${body}`)).toBeNull();
     expect(await verifyToken(NEW, 'unsubscribe', 'garbage.garbage')).toBeNull();

@@ -53,7 +53,14 @@ describe('MIME building', () => {
   it('never writes a Bcc header, and drops headers the builder owns from extra headers', async () => {
     const raw = buildEmail({
       ...base,
-      headers: { Bcc: 'secret@example.test', bcc: 'other@example.test', From: 'evil@example.test', 'List-Unsubscribe': '<https://acme.test/u/1>', 'X-Bad\r\nName': 'x', 'X-Campaign': 'spring\r\nBcc: injected@example.test' },
+      headers: {
+        Bcc: 'secret@example.test',
+        bcc: 'other@example.test',
+        From: 'evil@example.test',
+        'List-Unsubscribe': '<https://acme.test/u/1>',
+        'X-Bad\r\nName': 'x',
+        'X-Campaign': 'spring\r\nBcc: injected@example.test',
+      },
     });
     const headers = rawHeaders(raw);
     expect(headers.map(([k]) => k)).not.toContain('bcc');
@@ -78,7 +85,8 @@ describe('MIME building', () => {
   });
 
   it('sends html with a plain-text alternative derived from it when none is given', async () => {
-    const html = '<html><head><style>p{color:red}</style></head><body><h1>Spring sale</h1><p>Up to <b>50%</b> off &amp; free shipping.</p><p><a href="https://acme.test/sale">See the offers</a></p><ul><li>Shoes</li><li>Hats</li></ul></body></html>';
+    const html =
+      '<html><head><style>p{color:red}</style></head><body><h1>Spring sale</h1><p>Up to <b>50%</b> off &amp; free shipping.</p><p><a href="https://acme.test/sale">See the offers</a></p><ul><li>Shoes</li><li>Hats</li></ul></body></html>';
     const raw = buildEmail({ ...base, body: html });
     expect(raw).toMatch(/Content-Type: multipart\/alternative; boundary=/);
     const email = await PostalMime.parse(raw);

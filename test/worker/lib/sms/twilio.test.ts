@@ -25,7 +25,11 @@ if (!NOT_SET_UP && !S.prism) console.warn(S.prismSkipReason);
 
 describe.skipIf(PRISM_MISSING)("Twilio's contract (Prism mock of Twilio's OpenAPI description)", () => {
   it('sends an SMS (with a StatusCallback) the way the contract wants and returns the message SID', async () => {
-    const transport = openTransport(integration(), { TWILIO_API_BASE: S.prism! }, { twilioStatusCallback: 'https://relay.example.com/api/v1/hooks/twilio/7/status' });
+    const transport = openTransport(
+      integration(),
+      { TWILIO_API_BASE: S.prism! },
+      { twilioStatusCallback: 'https://relay.example.com/api/v1/hooks/twilio/7/status' },
+    );
     const result = await transport.send(sms());
     expect(result).toMatchObject({ ok: true });
     expect((result as { externalId: string }).externalId).toMatch(/^SM[0-9a-zA-Z]{32}$/);
@@ -37,9 +41,17 @@ describe.skipIf(PRISM_MISSING)("Twilio's contract (Prism mock of Twilio's OpenAP
   it('the mock really checks the contract: no To, or no basic auth, is refused', async () => {
     const url = `${S.prism}/2010-04-01/Accounts/${SID}/Messages.json`;
     const auth = `Basic ${btoa(`${SID}:${TOKEN}`)}`;
-    const noTo = await fetch(url, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' }, body: 'From=%2B15005550006&Body=hi' });
+    const noTo = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'From=%2B15005550006&Body=hi',
+    });
     expect(noTo.status).toBe(422);
-    const noAuth = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'To=%2B14155550123&From=%2B15005550006&Body=hi' });
+    const noAuth = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'To=%2B14155550123&From=%2B15005550006&Body=hi',
+    });
     expect(noAuth.status).toBe(401);
   });
 
@@ -60,7 +72,14 @@ describe.skipIf(NOT_SET_UP)('Twilio error answers (local fault server)', () => {
     const message = sms({ body: 'Line 1\nLine 2 & more = ok' });
     const result = await openTransport(integration(), base('ok')).send(message);
     expect(result.ok).toBe(true);
-    const requests = (await (await fetch(`${S.twilioFaults}/requests`)).json()) as { mode: string; method: string; path: string; authorization: string; contentType: string; form: Record<string, string> }[];
+    const requests = (await (await fetch(`${S.twilioFaults}/requests`)).json()) as {
+      mode: string;
+      method: string;
+      path: string;
+      authorization: string;
+      contentType: string;
+      form: Record<string, string>;
+    }[];
     const sent = requests.filter((r) => r.mode === 'ok').pop()!;
     expect(sent.method).toBe('POST');
     expect(sent.path).toBe(`/ok/2010-04-01/Accounts/${SID}/Messages.json`);
@@ -74,7 +93,12 @@ describe.skipIf(NOT_SET_UP)('Twilio error answers (local fault server)', () => {
     const message = sms();
     expect((await openTransport(integration(), base('ok'), { twilioStatusCallback: callback }).send(message)).ok).toBe(true);
     const requests = (await (await fetch(`${S.twilioFaults}/requests`)).json()) as { mode: string; form: Record<string, string> }[];
-    expect(requests.filter((r) => r.mode === 'ok').pop()!.form).toEqual({ To: message.to, From: message.from.address, Body: message.body, StatusCallback: callback });
+    expect(requests.filter((r) => r.mode === 'ok').pop()!.form).toEqual({
+      To: message.to,
+      From: message.from.address,
+      Body: message.body,
+      StatusCallback: callback,
+    });
   });
 
   it('429 and code 20429 are retryable', async () => {
@@ -132,7 +156,9 @@ describe.skipIf(NOT_SET_UP)('local SMS catcher (scripts/sms-catcher.mjs)', () =>
     const page = await (await fetch(`${S.smsCatcher}/`)).text();
     expect(page).toContain('Hello &lt;Ada&gt; &amp; welcome');
     expect(page).toContain(sid);
-    const one = await fetch(`${S.smsCatcher}/2010-04-01/Accounts/${SID}/Messages/${sid}.json`, { headers: { authorization: `Basic ${btoa(`${SID}:${TOKEN}`)}` } });
+    const one = await fetch(`${S.smsCatcher}/2010-04-01/Accounts/${SID}/Messages/${sid}.json`, {
+      headers: { authorization: `Basic ${btoa(`${SID}:${TOKEN}`)}` },
+    });
     expect(((await one.json()) as { body: string }).body).toBe(message.body);
   });
 
@@ -155,12 +181,20 @@ describe.skipIf(NOT_SET_UP)('local SMS catcher (scripts/sms-catcher.mjs)', () =>
     const transport = openTransport(integration(), { TWILIO_API_BASE: S.smsCatcher }, { twilioStatusCallback: callback });
     const ok = (await transport.send(sms({ to: '+14155550123' }))) as { externalId: string };
     const lost = (await transport.send(sms({ to: '+14155550199' }))) as { externalId: string };
-    const hooksFor = async (sid: string) => ((await (await fetch(`${S.twilioFaults}/hooks`)).json()) as RecordedHook[]).filter((h) => h.form.some(([k, v]) => k === 'MessageSid' && v === sid));
+    const hooksFor = async (sid: string) =>
+      ((await (await fetch(`${S.twilioFaults}/hooks`)).json()) as RecordedHook[]).filter((h) => h.form.some(([k, v]) => k === 'MessageSid' && v === sid));
     await expect.poll(async () => (await hooksFor(lost.externalId)).length, { timeout: 5000 }).toBe(2);
     await expect.poll(async () => (await hooksFor(ok.externalId)).length, { timeout: 5000 }).toBe(2);
-    const statuses = async (sid: string) => (await hooksFor(sid)).map((h) => [Object.fromEntries(h.form).MessageStatus, Object.fromEntries(h.form).ErrorCode ?? null]);
-    expect(await statuses(ok.externalId)).toEqual([['sent', null], ['delivered', null]]);
-    expect(await statuses(lost.externalId)).toEqual([['sent', null], ['undelivered', '30003']]);
+    const statuses = async (sid: string) =>
+      (await hooksFor(sid)).map((h) => [Object.fromEntries(h.form).MessageStatus, Object.fromEntries(h.form).ErrorCode ?? null]);
+    expect(await statuses(ok.externalId)).toEqual([
+      ['sent', null],
+      ['delivered', null],
+    ]);
+    expect(await statuses(lost.externalId)).toEqual([
+      ['sent', null],
+      ['undelivered', '30003'],
+    ]);
     // Signed the way Twilio signs, which our own check (src/lib/sms/twilio-signature.ts) accepts, with that token only.
     for (const hook of [...(await hooksFor(ok.externalId)), ...(await hooksFor(lost.externalId))]) {
       expect(hook.path).toBe('/hooks/twilio/41/status');
@@ -169,7 +203,11 @@ describe.skipIf(NOT_SET_UP)('local SMS catcher (scripts/sms-catcher.mjs)', () =>
     }
 
     // The recipient answers STOP: a signed inbound webhook to the integration's .../inbound URL.
-    const replied = await fetch(`${S.smsCatcher}/reply`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sid: ok.externalId, body: 'STOP' }) });
+    const replied = await fetch(`${S.smsCatcher}/reply`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sid: ok.externalId, body: 'STOP' }),
+    });
     expect(replied.status).toBe(200);
     const hooks = (await (await fetch(`${S.twilioFaults}/hooks`)).json()) as RecordedHook[];
     const inbound = hooks.filter((h) => h.path === '/hooks/twilio/41/inbound').pop()!;
@@ -183,7 +221,9 @@ describe.skipIf(NOT_SET_UP)('local SMS catcher (scripts/sms-catcher.mjs)', () =>
     const numbers = await syncPhoneNumbers(integration(), { TWILIO_API_BASE: S.smsCatcher });
     expect(numbers.map((n) => n.phone_number)).toEqual(S.smsCatcherNumbers);
     const paged = (await (
-      await fetch(`${S.smsCatcher}/2010-04-01/Accounts/${SID}/IncomingPhoneNumbers.json?PageSize=2`, { headers: { authorization: `Basic ${btoa(`${SID}:${TOKEN}`)}` } })
+      await fetch(`${S.smsCatcher}/2010-04-01/Accounts/${SID}/IncomingPhoneNumbers.json?PageSize=2`, {
+        headers: { authorization: `Basic ${btoa(`${SID}:${TOKEN}`)}` },
+      })
     ).json()) as { incoming_phone_numbers: unknown[]; next_page_uri: string | null };
     expect(paged.incoming_phone_numbers).toHaveLength(2);
     expect(paged.next_page_uri).toBe(`/2010-04-01/Accounts/${SID}/IncomingPhoneNumbers.json?PageSize=2&Page=1`);

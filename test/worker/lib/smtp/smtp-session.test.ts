@@ -35,7 +35,9 @@ async function openError(promise: Promise<unknown>): Promise<SmtpError> {
 
 describe('SMTP replies and dot-stuffing', () => {
   it('reads single and multi-line replies, split across packets or several in one', async () => {
-    const reader = new ReplyReader(streamOf(['220 mx.test ESMTP\r\n250-mx.test\r\n250-PIPE', 'LINING\r\n250 SIZE 1000\r\n', '550 5.1.1 No such user\r\n354 go\r\n']));
+    const reader = new ReplyReader(
+      streamOf(['220 mx.test ESMTP\r\n250-mx.test\r\n250-PIPE', 'LINING\r\n250 SIZE 1000\r\n', '550 5.1.1 No such user\r\n354 go\r\n']),
+    );
     expect(await reader.next(1000, 'greeting')).toEqual({ code: 220, enhanced: null, lines: ['mx.test ESMTP'] });
     expect((await reader.next(1000, 'EHLO')).lines).toEqual(['mx.test', 'PIPELINING', 'SIZE 1000']);
     expect(await reader.next(1000, 'RCPT')).toEqual({ code: 550, enhanced: '5.1.1', lines: ['5.1.1 No such user'] });
@@ -61,7 +63,10 @@ describe.skipIf(NOT_SET_UP)('SMTP sessions against real servers', () => {
     expect(conn.capabilities.pipelining).toBe(true);
     expect(conn.capabilities.auth).toEqual(expect.arrayContaining(['PLAIN', 'LOGIN']));
     const rcpts = Array.from({ length: 6 }, () => uniqueAddress());
-    const { results, lost } = await sendBatch(conn, rcpts.map((r, i) => item(r, `message ${i}`)));
+    const { results, lost } = await sendBatch(
+      conn,
+      rcpts.map((r, i) => item(r, `message ${i}`)),
+    );
     await conn.quit();
     expect(lost).toBeNull();
     expect(results.map((r) => r?.ok)).toEqual(rcpts.map(() => true));
@@ -140,7 +145,10 @@ describe.skipIf(NOT_SET_UP)('SMTP sessions against real servers', () => {
       const good = [uniqueAddress(), uniqueAddress(), uniqueAddress()];
       const batch = [good[0], uniqueAddress('reject5'), good[1], uniqueAddress('data5'), uniqueAddress('reject4'), uniqueAddress('data4'), good[2]];
       const conn = await SmtpConnection.open(smtpOptions(server));
-      const { results, lost } = await sendBatch(conn, batch.map((to) => item(to)));
+      const { results, lost } = await sendBatch(
+        conn,
+        batch.map((to) => item(to)),
+      );
       await conn.quit();
       expect(lost).toBeNull();
       expect(results.map((r) => [r?.ok, r?.retryable, r?.reply?.code])).toEqual([

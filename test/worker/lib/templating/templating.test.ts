@@ -49,11 +49,18 @@ describe('Liquid placeholders in the Workers runtime', () => {
 
   it('stops output that grows past the size limit and filters that allocate too much', () => {
     expect(() => renderLiquid(parseLiquid('{% for i in (1..5000) %}0123456789{% endfor %}'), scope, 10_000)).toThrow(/larger than 10000 bytes/);
-    expect(() => render('{% assign s = "xxxxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s | size }}')).toThrow(/limit exceeded/);
+    expect(() => render('{% assign s = "xxxxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s | size }}')).toThrow(
+      /limit exceeded/,
+    );
   });
 
   it('names the part that failed', () => {
-    const base = { type: 'email' as const, subject: 'Hi {{ contact.name }}', body: '<p>{{ contact.fields.city }}</p>', bodyPlain: 'City: {{ contact.fields.city }}' };
+    const base = {
+      type: 'email' as const,
+      subject: 'Hi {{ contact.name }}',
+      body: '<p>{{ contact.fields.city }}</p>',
+      bodyPlain: 'City: {{ contact.fields.city }}',
+    };
     expect(renderTemplate(base, scope)).toEqual({ subject: 'Hi Ann <Lee>', body: '<p>Oslo</p>', body_plain: 'City: Oslo' });
     const subjectError = (() => {
       try {

@@ -20,7 +20,9 @@ describe.skipIf(NOT_SET_UP)('SMTP test connection', () => {
   it('reports success with the server reply to the login', async () => {
     const result = await check({ port: S.smtp.pipe });
     expect(result).toMatchObject({ ok: true, code: 'ok' });
-    expect(result.message).toBe(`Connected to 127.0.0.1:${S.smtp.pipe} without encryption, and the server accepted the user name "${S.smtpUser}" and password.`);
+    expect(result.message).toBe(
+      `Connected to 127.0.0.1:${S.smtp.pipe} without encryption, and the server accepted the user name "${S.smtpUser}" and password.`,
+    );
     expect(result.server_reply).toMatch(/^235 /);
     expect(await check({ port: S.smtp.starttls, tls: true })).toMatchObject({ ok: true, message: expect.stringContaining('with STARTTLS') });
     expect(await check({ port: S.smtp.ssl, ssl: true })).toMatchObject({ ok: true, message: expect.stringContaining('over SSL/TLS') });

@@ -63,7 +63,9 @@ describe.skipIf(NOT_SET_UP)('SMTP transport', () => {
 
   it('sends a batch over one connection, in order, and one bad recipient does not spoil the rest', async () => {
     const transport = openTransport(smtpIntegration(S.smtp.pipe), {}, { timeouts: FAST });
-    const messages = Array.from({ length: 20 }, (_, i) => email({ to: i === 7 ? uniqueAddress('reject5') : i === 12 ? uniqueAddress('reject4') : uniqueAddress(), subject: `Message ${i}` }));
+    const messages = Array.from({ length: 20 }, (_, i) =>
+      email({ to: i === 7 ? uniqueAddress('reject5') : i === 12 ? uniqueAddress('reject4') : uniqueAddress(), subject: `Message ${i}` }),
+    );
     const results = await transport.sendMany(messages);
     await transport.close();
     expect(results.map((r) => r.ok)).toEqual(messages.map((_, i) => i !== 7 && i !== 12));

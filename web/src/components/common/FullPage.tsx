@@ -2,7 +2,17 @@ import { Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /** A centred full-page message (organisation not found, startup failure). */
-export function FullPageMessage({ title, text, action, testId }: { title: string; text?: ReactNode; action?: { label: string; onClick: () => void }; testId?: string }) {
+export function FullPageMessage({
+  title,
+  text,
+  action,
+  testId,
+}: {
+  title: string;
+  text?: ReactNode;
+  action?: { label: string; onClick: () => void };
+  testId?: string;
+}) {
   return (
     <Center mih="100vh" p="xl" data-testid={testId}>
       <Stack align="center" maw={520} gap="sm">

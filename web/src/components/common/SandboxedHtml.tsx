@@ -1,12 +1,19 @@
 import type { CSSProperties } from 'react';
 
-const FRAME_STYLE: CSSProperties = { width: '100%', minHeight: 420, border: '1px solid var(--mantine-color-default-border)', borderRadius: 8, background: 'white' };
+const FRAME_STYLE: CSSProperties = {
+  width: '100%',
+  minHeight: 420,
+  border: '1px solid var(--mantine-color-default-border)',
+  borderRadius: 8,
+  background: 'white',
+};
 
 /**
  * The frame's own policy, on top of the console's (which a srcdoc frame inherits): no script of any kind, no
  * plugins, no forms; images, styles and fonts as emails use them.
  */
-export const FRAME_POLICY = "default-src 'none'; script-src 'none'; object-src 'none'; form-action 'none'; img-src https: data: blob:; style-src 'unsafe-inline' https:; font-src https: data:";
+export const FRAME_POLICY =
+  "default-src 'none'; script-src 'none'; object-src 'none'; form-action 'none'; img-src https: data: blob:; style-src 'unsafe-inline' https:; font-src https: data:";
 
 /**
  * The email html with the frame policy in its head: after <head> when there is one, else after the doctype (the

@@ -66,7 +66,9 @@ export function EntityForm<T extends { id: number }, Input>(props: EntityFormPro
   const shown = fields.filter((field) => field.visible?.(values) ?? true);
   const fieldNames = new Set(shown.map((f) => f.name));
   const belongsToField = (path: string) => fieldNames.has(path) || shown.some((f) => f.kind === 'custom' && path.startsWith(`${f.name}.`));
-  const otherErrors = Object.entries(fieldErrors).filter(([name]) => !belongsToField(name)).flatMap(([, messages]) => messages);
+  const otherErrors = Object.entries(fieldErrors)
+    .filter(([name]) => !belongsToField(name))
+    .flatMap(([, messages]) => messages);
 
   const backToList = () => navigate(pathOf(table, listRoute) ?? '/');
 

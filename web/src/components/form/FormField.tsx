@@ -32,20 +32,65 @@ export function FormField({
     name: field.name,
     disabled: field.disabled,
   };
-  const choices = ((field.choicesFor && values ? field.choicesFor(values) : field.choices) ?? []).map((choice) => ({ value: choice.value, label: choice.label ?? (choice.labelKey ? t(choice.labelKey) : choice.value) }));
+  const choices = ((field.choicesFor && values ? field.choicesFor(values) : field.choices) ?? []).map((choice) => ({
+    value: choice.value,
+    label: choice.label ?? (choice.labelKey ? t(choice.labelKey) : choice.value),
+  }));
   switch (field.kind) {
     case 'custom':
-      return <>{field.render?.({ value, onChange, errors: nestedErrors ?? (errors ? { [field.name]: errors } : {}), values: values ?? {}, disabled: field.disabled })}</>;
+      return (
+        <>
+          {field.render?.({
+            value,
+            onChange,
+            errors: nestedErrors ?? (errors ? { [field.name]: errors } : {}),
+            values: values ?? {},
+            disabled: field.disabled,
+          })}
+        </>
+      );
     case 'select':
-      return <Select {...common} data={choices} value={value === null || value === undefined || value === '' ? null : String(value)} onChange={(next) => onChange(next ?? '')} allowDeselect={!field.required} comboboxProps={{ withinPortal: true }} />;
+      return (
+        <Select
+          {...common}
+          data={choices}
+          value={value === null || value === undefined || value === '' ? null : String(value)}
+          onChange={(next) => onChange(next ?? '')}
+          allowDeselect={!field.required}
+          comboboxProps={{ withinPortal: true }}
+        />
+      );
     case 'multiselect':
-      return <MultiSelect {...common} data={choices} value={Array.isArray(value) ? value.map(String) : []} onChange={(next) => onChange(next)} searchable clearable comboboxProps={{ withinPortal: true }} />;
+      return (
+        <MultiSelect
+          {...common}
+          data={choices}
+          value={Array.isArray(value) ? value.map(String) : []}
+          onChange={(next) => onChange(next)}
+          searchable
+          clearable
+          comboboxProps={{ withinPortal: true }}
+        />
+      );
     case 'textarea':
-      return <Textarea {...common} autosize minRows={3} maxLength={field.maxLength} value={String(value ?? '')} onChange={(e) => onChange(e.currentTarget.value)} />;
+      return (
+        <Textarea {...common} autosize minRows={3} maxLength={field.maxLength} value={String(value ?? '')} onChange={(e) => onChange(e.currentTarget.value)} />
+      );
     case 'number':
       return <NumberInput {...common} value={typeof value === 'number' ? value : ''} onChange={(next) => onChange(next === '' ? null : Number(next))} />;
     case 'switch':
-      return <Switch label={common.label} description={common.description} error={common.error} data-testid={common['data-testid']} name={field.name} disabled={field.disabled} checked={Boolean(value)} onChange={(e) => onChange(e.currentTarget.checked)} />;
+      return (
+        <Switch
+          label={common.label}
+          description={common.description}
+          error={common.error}
+          data-testid={common['data-testid']}
+          name={field.name}
+          disabled={field.disabled}
+          checked={Boolean(value)}
+          onChange={(e) => onChange(e.currentTarget.checked)}
+        />
+      );
     default:
       return (
         <TextInput

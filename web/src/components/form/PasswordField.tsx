@@ -21,7 +21,16 @@ export interface PasswordFieldProps {
 }
 
 /** A password input with an optional live checklist of the policy rules (checkPassword is the one rule source). */
-export function PasswordField({ label, value, onChange, error, showChecklist, testId = 'password-field', autoComplete = 'new-password', withAsterisk }: PasswordFieldProps) {
+export function PasswordField({
+  label,
+  value,
+  onChange,
+  error,
+  showChecklist,
+  testId = 'password-field',
+  autoComplete = 'new-password',
+  withAsterisk,
+}: PasswordFieldProps) {
   const { t } = useTranslation();
   const policy = useAtomValue(guestInitAtom)?.password_config ?? PASSWORD_POLICY;
   const checks = showChecklist ? checkPassword(value, policy) : [];
@@ -44,7 +53,11 @@ export function PasswordField({ label, value, onChange, error, showChecklist, te
           {checks.map((check) => (
             <List.Item key={check.rule} data-testid={`${testId}-rule-${check.rule}`} data-ok={check.ok ? 'true' : 'false'}>
               <Group gap={6} wrap="nowrap">
-                {check.ok ? <IconCheck size={14} color="var(--mantine-color-green-7)" /> : <IconX size={14} color={unmet ? 'var(--mantine-color-red-7)' : 'var(--mantine-color-gray-6)'} />}
+                {check.ok ? (
+                  <IconCheck size={14} color="var(--mantine-color-green-7)" />
+                ) : (
+                  <IconX size={14} color={unmet ? 'var(--mantine-color-red-7)' : 'var(--mantine-color-gray-6)'} />
+                )}
                 <Text size="sm" c={check.ok ? 'green.8' : unmet ? 'red.7' : 'dimmed'}>
                   {t(`identity.passwordRules.${check.rule}`, { min: policy.min_length, characters: policy.extra_characters })}
                 </Text>

@@ -14,7 +14,19 @@ export function moveItem<T>(items: T[], from: number, to: number): T[] {
   return next;
 }
 
-function SortableItem({ id, dragLabel, disabled, testId, children }: { id: string; dragLabel: string; disabled: boolean; testId: string; children: ReactNode }) {
+function SortableItem({
+  id,
+  dragLabel,
+  disabled,
+  testId,
+  children,
+}: {
+  id: string;
+  dragLabel: string;
+  disabled: boolean;
+  testId: string;
+  children: ReactNode;
+}) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id, disabled });
   return (
     <Group
@@ -23,7 +35,13 @@ function SortableItem({ id, dragLabel, disabled, testId, children }: { id: strin
       align="flex-start"
       gap="xs"
       wrap="nowrap"
-      style={{ transform: CSS.Translate.toString(transform), transition, position: 'relative', zIndex: isDragging ? 2 : undefined, opacity: isDragging ? 0.8 : undefined }}
+      style={{
+        transform: CSS.Translate.toString(transform),
+        transition,
+        position: 'relative',
+        zIndex: isDragging ? 2 : undefined,
+        opacity: isDragging ? 0.8 : undefined,
+      }}
     >
       <ActionIcon
         ref={setActivatorNodeRef}

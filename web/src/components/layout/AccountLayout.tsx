@@ -30,7 +30,13 @@ export function AccountLayout({ children }: { children: ReactNode }) {
           <Paper withBorder p="xs" component="nav" aria-label={t('account.title')}>
             {visibleAccountNav(table).map((item) => (
               <Link key={item.key} href={item.href} asChild>
-                <NavLink component="a" href={item.href} label={t(item.labelKey)} active={location === item.href || location.startsWith(`${item.href}/`)} data-testid={`account-nav-${item.key}`} />
+                <NavLink
+                  component="a"
+                  href={item.href}
+                  label={t(item.labelKey)}
+                  active={location === item.href || location.startsWith(`${item.href}/`)}
+                  data-testid={`account-nav-${item.key}`}
+                />
               </Link>
             ))}
           </Paper>

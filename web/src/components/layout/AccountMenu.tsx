@@ -15,7 +15,16 @@ export function AccountMenu({ user }: { user: CurrentUser }) {
   return (
     <Menu position="bottom-end" width={220} withinPortal>
       <Menu.Target>
-        <Button variant="subtle" data-testid="account-menu" aria-label={label} leftSection={<Avatar size={24} radius="xl">{label.slice(0, 1).toUpperCase()}</Avatar>}>
+        <Button
+          variant="subtle"
+          data-testid="account-menu"
+          aria-label={label}
+          leftSection={
+            <Avatar size={24} radius="xl">
+              {label.slice(0, 1).toUpperCase()}
+            </Avatar>
+          }
+        >
           {/* On a phone the header has room for the initial only: the name would push the language select out. */}
           <Box component="span" visibleFrom="sm">
             {label}

@@ -16,18 +16,18 @@ export function PageBreadcrumbs({ section, current }: { section: SectionKey; cur
   return (
     <>
       <Breadcrumbs data-testid="breadcrumbs" mb="md">
-      {trail.map((crumb, index) => {
-        const label = crumb.text ?? t(crumb.labelKey);
-        return crumb.href ? (
-          <Link key={index} href={crumb.href} asChild>
-            <Anchor href={crumb.href}>{label}</Anchor>
-          </Link>
-        ) : (
-          <Text key={index} c="dimmed">
-            {label}
-          </Text>
-        );
-      })}
+        {trail.map((crumb, index) => {
+          const label = crumb.text ?? t(crumb.labelKey);
+          return crumb.href ? (
+            <Link key={index} href={crumb.href} asChild>
+              <Anchor href={crumb.href}>{label}</Anchor>
+            </Link>
+          ) : (
+            <Text key={index} c="dimmed">
+              {label}
+            </Text>
+          );
+        })}
       </Breadcrumbs>
       {!current && <SectionTabs section={section} />}
     </>

@@ -132,7 +132,10 @@ export function breadcrumbTrail(table: RouteDef[], section: SectionKey, current?
     const groupSections = BREADCRUMB_GROUPS[groupKey];
     trail.push({
       labelKey: SECTIONS[groupSections[0]].labelKey,
-      href: firstExistingPath(table, groupSections.map((key) => SECTIONS[key].listRoute)),
+      href: firstExistingPath(
+        table,
+        groupSections.map((key) => SECTIONS[key].listRoute),
+      ),
     });
   }
   trail.push({ labelKey: SECTIONS[section].labelKey, href: current ? pathOf(table, SECTIONS[section].listRoute) : null });

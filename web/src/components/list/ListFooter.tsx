@@ -8,13 +8,35 @@ export function shownTotal(t: (key: string, options?: Record<string, unknown>) =
 }
 
 /** Total count, page size select (absent for lists loaded whole) and the load-more button. */
-export function ListFooter({ total, totalCapped, shown, pageSize, onPageSize, hasMore, loadingMore, onLoadMore }: { total: number; totalCapped?: boolean; shown: number; pageSize: number; onPageSize?: (size: number) => void; hasMore: boolean; loadingMore: boolean; onLoadMore: () => void }) {
+export function ListFooter({
+  total,
+  totalCapped,
+  shown,
+  pageSize,
+  onPageSize,
+  hasMore,
+  loadingMore,
+  onLoadMore,
+}: {
+  total: number;
+  totalCapped?: boolean;
+  shown: number;
+  pageSize: number;
+  onPageSize?: (size: number) => void;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const totalText = String(shownTotal(t, i18n.language, total, totalCapped));
   return (
     <Group justify="space-between" mt="md" gap="sm">
       <Text size="sm" c="dimmed">
-        {t('list.total')}: <span data-testid="list-total" data-capped={totalCapped ? 'true' : undefined}>{totalText}</span> · {t('list.shown', { count: shown })}
+        {t('list.total')}:{' '}
+        <span data-testid="list-total" data-capped={totalCapped ? 'true' : undefined}>
+          {totalText}
+        </span>{' '}
+        · {t('list.shown', { count: shown })}
       </Text>
       {hasMore && (
         <Button variant="default" onClick={onLoadMore} loading={loadingMore} data-testid="list-load-more">

@@ -180,7 +180,11 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
   const toggleAll = () => setSelected((current) => (list.items.every((row) => current.has(row.id)) ? new Set() : new Set(list.items.map((row) => row.id))));
 
   return (
-    <div data-testid="list-screen" data-list={props.listKey} data-busy={busy || searchInput !== prefs.search || list.isLoading || list.isValidating ? 'true' : 'false'}>
+    <div
+      data-testid="list-screen"
+      data-list={props.listKey}
+      data-busy={busy || searchInput !== prefs.search || list.isLoading || list.isValidating ? 'true' : 'false'}
+    >
       {props.section && <PageBreadcrumbs section={props.section} />}
       <Group justify="space-between" mb="md">
         <Title order={2}>{t(props.titleKey)}</Title>

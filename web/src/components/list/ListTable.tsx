@@ -29,7 +29,13 @@ export interface ListTableProps<T extends ListRow> {
 }
 
 /** The actions column stays in view at the table's right edge when a wide table scrolls sideways. */
-const STICKY_END: CSSProperties = { position: 'sticky', right: 0, zIndex: 1, background: 'var(--mantine-color-body)', boxShadow: '-6px 0 6px -6px var(--mantine-color-default-border)' };
+const STICKY_END: CSSProperties = {
+  position: 'sticky',
+  right: 0,
+  zIndex: 1,
+  background: 'var(--mantine-color-body)',
+  boxShadow: '-6px 0 6px -6px var(--mantine-color-default-border)',
+};
 
 /** The list's table: select column, sortable headers, rows (drag-reorderable), row actions edit and delete. */
 export function ListTable<T extends ListRow>(props: ListTableProps<T>) {
@@ -68,7 +74,15 @@ export function ListTable<T extends ListRow>(props: ListTableProps<T>) {
                 </Table.Th>
               )}
               {columns.map((column) => (
-                <SortHeader key={column.key} columnKey={column.key} label={t(column.labelKey)} sortable={column.sortable} sort={props.sort} onSort={props.onSort} width={column.width} />
+                <SortHeader
+                  key={column.key}
+                  columnKey={column.key}
+                  label={t(column.labelKey)}
+                  sortable={column.sortable}
+                  sort={props.sort}
+                  onSort={props.onSort}
+                  width={column.width}
+                />
               ))}
               {hasActions && (
                 <Table.Th w={props.rowActions ? undefined : 90} style={STICKY_END}>
@@ -85,7 +99,12 @@ export function ListTable<T extends ListRow>(props: ListTableProps<T>) {
                   <SortableRow key={row.id} id={row.id} draggable={props.draggable} dragLabel={t('list.drag')}>
                     {selectable && (
                       <Table.Td>
-                        <Checkbox aria-label={t('list.selectRow')} data-testid="row-select" checked={selected.has(row.id)} onChange={() => props.onToggle?.(row.id)} />
+                        <Checkbox
+                          aria-label={t('list.selectRow')}
+                          data-testid="row-select"
+                          checked={selected.has(row.id)}
+                          onChange={() => props.onToggle?.(row.id)}
+                        />
                       </Table.Td>
                     )}
                     {columns.map((column) => (
@@ -99,13 +118,27 @@ export function ListTable<T extends ListRow>(props: ListTableProps<T>) {
                           {props.rowActions?.(row)}
                           {href && (
                             <Link href={href} asChild>
-                              <ActionIcon component="a" href={href} variant="subtle" aria-label={t('common.edit')} title={t('common.edit')} data-testid="row-edit">
+                              <ActionIcon
+                                component="a"
+                                href={href}
+                                variant="subtle"
+                                aria-label={t('common.edit')}
+                                title={t('common.edit')}
+                                data-testid="row-edit"
+                              >
                                 <IconPencil size={16} />
                               </ActionIcon>
                             </Link>
                           )}
                           {props.onDelete && (
-                            <ActionIcon variant="subtle" color="red" aria-label={t('common.delete')} title={t('common.delete')} data-testid="row-delete" onClick={() => props.onDelete?.(row)}>
+                            <ActionIcon
+                              variant="subtle"
+                              color="red"
+                              aria-label={t('common.delete')}
+                              title={t('common.delete')}
+                              data-testid="row-delete"
+                              onClick={() => props.onDelete?.(row)}
+                            >
                               <IconTrash size={16} />
                             </ActionIcon>
                           )}

@@ -31,12 +31,26 @@ export function ListToolbar(props: ListToolbarProps) {
       />
       <Group gap="xs">
         {props.onDeleteSelected && (
-          <Button variant="light" color="red" leftSection={<IconTrash size={16} />} disabled={props.selectedCount === 0} onClick={props.onDeleteSelected} data-testid="list-delete-selected">
+          <Button
+            variant="light"
+            color="red"
+            leftSection={<IconTrash size={16} />}
+            disabled={props.selectedCount === 0}
+            onClick={props.onDeleteSelected}
+            data-testid="list-delete-selected"
+          >
             {t('list.deleteSelected', { count: props.selectedCount })}
           </Button>
         )}
         {props.onDeleteAll && (
-          <Button variant="subtle" color="red" leftSection={<IconTrashX size={16} />} disabled={props.total === 0} onClick={props.onDeleteAll} data-testid="list-delete-all">
+          <Button
+            variant="subtle"
+            color="red"
+            leftSection={<IconTrashX size={16} />}
+            disabled={props.total === 0}
+            onClick={props.onDeleteAll}
+            data-testid="list-delete-all"
+          >
             {t('list.deleteAll')}
           </Button>
         )}

@@ -9,7 +9,21 @@ export function nextSort(current: SortBy, key: string): SortBy {
 }
 
 /** A column header; sortable ones are buttons (data-testid sort-<key>) showing the current direction. */
-export function SortHeader({ columnKey, label, sortable, sort, onSort, width }: { columnKey: string; label: string; sortable?: boolean; sort: SortBy; onSort: (sort: SortBy) => void; width?: number | string }) {
+export function SortHeader({
+  columnKey,
+  label,
+  sortable,
+  sort,
+  onSort,
+  width,
+}: {
+  columnKey: string;
+  label: string;
+  sortable?: boolean;
+  sort: SortBy;
+  onSort: (sort: SortBy) => void;
+  width?: number | string;
+}) {
   if (!sortable) return <Table.Th w={width}>{label}</Table.Th>;
   const active = sort.key === columnKey;
   const Icon = !active ? IconSelector : sort.order === 'asc' ? IconChevronUp : IconChevronDown;

@@ -44,7 +44,12 @@ export function DeleteAllProgressBar({ progress, onStop }: { progress: DeleteAll
   const percent = progress.total > 0 ? (progress.deleted / progress.total) * 100 : 0;
   return (
     <Group gap="sm" mb="md" wrap="nowrap" data-testid="delete-all-progress">
-      <Progress value={percent} style={{ flex: 1 }} animated aria-label={t('list.deletingAll', { deleted: number.format(progress.deleted), total: number.format(progress.total) })} />
+      <Progress
+        value={percent}
+        style={{ flex: 1 }}
+        animated
+        aria-label={t('list.deletingAll', { deleted: number.format(progress.deleted), total: number.format(progress.total) })}
+      />
       <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
         {t('list.deletingAll', { deleted: number.format(progress.deleted), total: number.format(progress.total) })}
       </Text>

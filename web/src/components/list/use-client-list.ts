@@ -26,7 +26,15 @@ export function compareValues(a: unknown, b: unknown): number {
 /** Searches (case-insensitive, any of the keys contains the text) and sorts rows in the browser. */
 export function searchAndSort<T>(items: T[], query: Pick<ListQuery, 'search' | 'sort_by' | 'sort_order'>, searchKeys: (keyof T)[]): T[] {
   const needle = (query.search ?? '').trim().toLowerCase();
-  const found = needle ? items.filter((item) => searchKeys.some((key) => String(item[key] ?? '').toLowerCase().includes(needle))) : items.slice();
+  const found = needle
+    ? items.filter((item) =>
+        searchKeys.some((key) =>
+          String(item[key] ?? '')
+            .toLowerCase()
+            .includes(needle),
+        ),
+      )
+    : items.slice();
   const key = query.sort_by as keyof T;
   const direction = query.sort_order === 'desc' ? -1 : 1;
   return found.sort((a, b) => direction * compareValues(a[key], b[key]));
@@ -53,7 +61,11 @@ export function useAllRows<T>(path: string, query: Record<string, unknown> = {},
   // Rows preloaded at start (/init/user) are not fetched again on mount while they are in the cache (an empty cache,
   // e.g. after a sign-out, still fetches); a change to the collection (a new revision) or a focus fetches them.
   const preloaded = PRELOADED.has(unstable_serialize(key));
-  return useSWR<T[]>(key, () => fetchAllPages<T>(client, path, query), { keepPreviousData: true, ...(preloaded ? { revalidateIfStale: false } : {}), ...options });
+  return useSWR<T[]>(key, () => fetchAllPages<T>(client, path, query), {
+    keepPreviousData: true,
+    ...(preloaded ? { revalidateIfStale: false } : {}),
+    ...options,
+  });
 }
 
 /** The cache key of every row of a collection (with its list revision). */
@@ -75,12 +87,18 @@ export function preloadRows<T>(mutate: ScopedMutator, path: string, rows: T[], r
  * A list that is not server-paged (spec: field and integration lists): every row is loaded once, then filters,
  * search and sort run in the browser. The state has the same shape as the paged hook, so ListScreen shows either.
  */
-export function useClientList<T extends { id: number }>(path: string, query: ListQuery, searchKeys: (keyof T)[], options: SWRConfiguration<T[]> = {}): EntityListState<T> {
+export function useClientList<T extends { id: number }>(
+  path: string,
+  query: ListQuery,
+  searchKeys: (keyof T)[],
+  options: SWRConfiguration<T[]> = {},
+): EntityListState<T> {
   const { data, error, isLoading, isValidating, mutate } = useAllRows<T>(path, {}, options);
   const { search, sort_by: sortBy, sort_order: order } = query;
   const filtersJson = JSON.stringify(query);
   const items = useMemo(
-    () => searchAndSort(applyFilters(data ?? [], JSON.parse(filtersJson) as Record<string, unknown>), { search, sort_by: sortBy, sort_order: order }, searchKeys),
+    () =>
+      searchAndSort(applyFilters(data ?? [], JSON.parse(filtersJson) as Record<string, unknown>), { search, sort_by: sortBy, sort_order: order }, searchKeys),
     [data, search, sortBy, order, searchKeys, filtersJson],
   );
 

@@ -91,14 +91,25 @@ export class ImageNode extends DecoratorNode<ReactNode> {
 
   decorate(): ReactNode {
     const self = this.getLatest();
-    return <img src={self.__src} alt={self.__alt} width={self.__width ?? undefined} height={self.__height ?? undefined} style={{ maxWidth: '100%' }} data-testid="rte-image-node" />;
+    return (
+      <img
+        src={self.__src}
+        alt={self.__alt}
+        width={self.__width ?? undefined}
+        height={self.__height ?? undefined}
+        style={{ maxWidth: '100%' }}
+        data-testid="rte-image-node"
+      />
+    );
   }
 }
 
 function $convertImageElement(element: HTMLElement): DOMConversionOutput {
   const src = element.getAttribute('src');
   if (!src) return { node: null };
-  return { node: $createImageNode({ src, alt: element.getAttribute('alt') ?? '', width: element.getAttribute('width'), height: element.getAttribute('height') }) };
+  return {
+    node: $createImageNode({ src, alt: element.getAttribute('alt') ?? '', width: element.getAttribute('width'), height: element.getAttribute('height') }),
+  };
 }
 
 /** A new image node. */

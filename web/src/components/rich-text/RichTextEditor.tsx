@@ -154,7 +154,14 @@ export function RichTextEditor({ value, onChange, label, description, error, req
           )}
           <div hidden={source}>
             <RichTextPlugin
-              contentEditable={<ContentEditable className="rte-content" data-testid={`${testId}-content`} aria-label={typeof label === 'string' ? label : undefined} aria-invalid={Boolean(error)} />}
+              contentEditable={
+                <ContentEditable
+                  className="rte-content"
+                  data-testid={`${testId}-content`}
+                  aria-label={typeof label === 'string' ? label : undefined}
+                  aria-invalid={Boolean(error)}
+                />
+              }
               ErrorBoundary={LexicalErrorBoundary}
             />
           </div>

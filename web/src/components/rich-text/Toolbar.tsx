@@ -57,7 +57,21 @@ const ALIGN_ICONS: Record<Alignment, ReactNode> = {
 };
 
 /** A toolbar button (data-testid rte-<name>) that keeps the editor's focus and selection. */
-function ToolButton({ name, label, active, disabled, onClick, children }: { name: string; label: string; active?: boolean; disabled?: boolean; onClick: () => void; children: ReactNode }) {
+function ToolButton({
+  name,
+  label,
+  active,
+  disabled,
+  onClick,
+  children,
+}: {
+  name: string;
+  label: string;
+  active?: boolean;
+  disabled?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
   return (
     <Tooltip label={label} withArrow openDelay={400}>
       <ActionIcon
@@ -122,11 +136,21 @@ export function Toolbar({ sourceMode, onToggleSource, disabled }: { sourceMode: 
           const value = event.currentTarget.value as BlockType;
           if (value) run(() => $setBlockType(value));
         }}
-        data={[...(state.block === 'list' ? [{ value: '', label: t('richText.list') }] : []), ...BLOCK_TYPES.map((type) => ({ value: type, label: t(`richText.blocks.${type}`) }))]}
+        data={[
+          ...(state.block === 'list' ? [{ value: '', label: t('richText.list') }] : []),
+          ...BLOCK_TYPES.map((type) => ({ value: type, label: t(`richText.blocks.${type}`) })),
+        ]}
       />
       <Divider orientation="vertical" />
       {TEXT_FORMATS.map((format) => (
-        <ToolButton key={format} name={format} label={t(`richText.formats.${format}`)} active={state.formats[format]} disabled={off} onClick={() => run(() => $toggleFormat(format))}>
+        <ToolButton
+          key={format}
+          name={format}
+          label={t(`richText.formats.${format}`)}
+          active={state.formats[format]}
+          disabled={off}
+          onClick={() => run(() => $toggleFormat(format))}
+        >
           {FORMAT_ICONS[format]}
         </ToolButton>
       ))}
@@ -183,15 +207,34 @@ export function Toolbar({ sourceMode, onToggleSource, disabled }: { sourceMode: 
         </Popover.Dropdown>
       </Popover>
       <Divider orientation="vertical" />
-      <ToolButton name="bullet" label={t('richText.bulletList')} active={state.list === 'bullet'} disabled={off} onClick={() => run(() => $toggleList('bullet'))}>
+      <ToolButton
+        name="bullet"
+        label={t('richText.bulletList')}
+        active={state.list === 'bullet'}
+        disabled={off}
+        onClick={() => run(() => $toggleList('bullet'))}
+      >
         <IconList size={16} />
       </ToolButton>
-      <ToolButton name="number" label={t('richText.numberedList')} active={state.list === 'number'} disabled={off} onClick={() => run(() => $toggleList('number'))}>
+      <ToolButton
+        name="number"
+        label={t('richText.numberedList')}
+        active={state.list === 'number'}
+        disabled={off}
+        onClick={() => run(() => $toggleList('number'))}
+      >
         <IconListNumbers size={16} />
       </ToolButton>
       <Divider orientation="vertical" />
       {ALIGNMENTS.map((align) => (
-        <ToolButton key={align} name={`align-${align}`} label={t(`richText.align.${align}`)} active={state.align === align} disabled={off} onClick={() => run(() => $setAlignment(align))}>
+        <ToolButton
+          key={align}
+          name={`align-${align}`}
+          label={t(`richText.align.${align}`)}
+          active={state.align === align}
+          disabled={off}
+          onClick={() => run(() => $setAlignment(align))}
+        >
           {ALIGN_ICONS[align]}
         </ToolButton>
       ))}
@@ -281,8 +324,21 @@ export function Toolbar({ sourceMode, onToggleSource, disabled }: { sourceMode: 
         </Popover.Target>
         <Popover.Dropdown>
           <Stack gap="xs">
-            <TextInput size="xs" label={t('richText.imageUrl')} placeholder="https://" data-testid="rte-image-url" value={image.src} onChange={(event) => setImage({ ...image, src: event.currentTarget.value })} />
-            <TextInput size="xs" label={t('richText.imageAlt')} data-testid="rte-image-alt" value={image.alt} onChange={(event) => setImage({ ...image, alt: event.currentTarget.value })} />
+            <TextInput
+              size="xs"
+              label={t('richText.imageUrl')}
+              placeholder="https://"
+              data-testid="rte-image-url"
+              value={image.src}
+              onChange={(event) => setImage({ ...image, src: event.currentTarget.value })}
+            />
+            <TextInput
+              size="xs"
+              label={t('richText.imageAlt')}
+              data-testid="rte-image-alt"
+              value={image.alt}
+              onChange={(event) => setImage({ ...image, alt: event.currentTarget.value })}
+            />
             <Button
               size="xs"
               data-testid="rte-image-insert"

@@ -165,7 +165,10 @@ export function $readToolbarState(): ToolbarState {
   return {
     block,
     list: $isListNode(list) ? (list.getListType() === 'number' ? 'number' : 'bullet') : null,
-    formats: Object.fromEntries(TEXT_FORMATS.map((f) => [f, texts.length ? texts.every((node) => node.hasFormat(f)) : selection.hasFormat(f)])) as Record<TextFormat, boolean>,
+    formats: Object.fromEntries(TEXT_FORMATS.map((f) => [f, texts.length ? texts.every((node) => node.hasFormat(f)) : selection.hasFormat(f)])) as Record<
+      TextFormat,
+      boolean
+    >,
     align: (ALIGNMENTS as readonly string[]).includes(format) ? (format as Alignment) : '',
     color: $getSelectionStyleValueForProperty(selection, 'color', ''),
     link: link ? link.getURL() : null,

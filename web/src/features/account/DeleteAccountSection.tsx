@@ -63,7 +63,13 @@ export function DeleteAccountSection({ user, demo }: { user: CurrentUser; demo: 
               {error}
             </Alert>
           )}
-          <TextInput label={t('me.deleteAccount.typeLogin', { login })} value={typed} onChange={(event) => setTyped(event.currentTarget.value)} autoComplete="off" data-testid="delete-account-login" />
+          <TextInput
+            label={t('me.deleteAccount.typeLogin', { login })}
+            value={typed}
+            onChange={(event) => setTyped(event.currentTarget.value)}
+            autoComplete="off"
+            data-testid="delete-account-login"
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={close} data-testid="delete-account-cancel">
               {t('common.cancel')}

@@ -97,8 +97,11 @@ export function MyApiKeysPage() {
                   </Group>
                 </Anchor>
               )}
-              {!isLoading && !error && rows.length === 0 && createHref && (
-                demo ? (
+              {!isLoading &&
+                !error &&
+                rows.length === 0 &&
+                createHref &&
+                (demo ? (
                   <Button leftSection={<IconPlus size={16} />} disabled data-testid="api-key-create">
                     {t('common.create')}
                   </Button>
@@ -108,8 +111,7 @@ export function MyApiKeysPage() {
                       {t('common.create')}
                     </Button>
                   </Link>
-                )
-              )}
+                ))}
             </Group>
           </Group>
           <Text size="sm" c="dimmed">
@@ -143,15 +145,38 @@ export function MyApiKeysPage() {
                                   </ActionIcon>
                                 ) : (
                                   <Link href={editHref} asChild>
-                                    <ActionIcon component="a" href={editHref} variant="subtle" aria-label={t('common.edit')} title={t('common.edit')} data-testid="row-edit">
+                                    <ActionIcon
+                                      component="a"
+                                      href={editHref}
+                                      variant="subtle"
+                                      aria-label={t('common.edit')}
+                                      title={t('common.edit')}
+                                      data-testid="row-edit"
+                                    >
                                       <IconPencil size={16} />
                                     </ActionIcon>
                                   </Link>
                                 ))}
-                              <ActionIcon variant="subtle" disabled={demo} loading={busy === row.id} aria-label={t('me.api.regenerate')} title={t('me.api.regenerate')} data-testid="row-regenerate" onClick={() => regenerate(row)}>
+                              <ActionIcon
+                                variant="subtle"
+                                disabled={demo}
+                                loading={busy === row.id}
+                                aria-label={t('me.api.regenerate')}
+                                title={t('me.api.regenerate')}
+                                data-testid="row-regenerate"
+                                onClick={() => regenerate(row)}
+                              >
                                 <IconRefresh size={16} />
                               </ActionIcon>
-                              <ActionIcon variant="subtle" color="red" disabled={demo} aria-label={t('common.delete')} title={t('common.delete')} data-testid="row-delete" onClick={() => remove(row)}>
+                              <ActionIcon
+                                variant="subtle"
+                                color="red"
+                                disabled={demo}
+                                aria-label={t('common.delete')}
+                                title={t('common.delete')}
+                                data-testid="row-delete"
+                                onClick={() => remove(row)}
+                              >
                                 <IconTrash size={16} />
                               </ActionIcon>
                             </Group>

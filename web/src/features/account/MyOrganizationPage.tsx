@@ -22,7 +22,9 @@ export function MyOrganizationPage() {
   return (
     <AccountLayout>
       <LoadState error={error} loading={isLoading || !organization}>
-        {() => <OrganizationForm key={organization!.id} organization={organization!} onSaved={(saved) => void mutate({ data: saved }, { revalidate: false })} />}
+        {() => (
+          <OrganizationForm key={organization!.id} organization={organization!} onSaved={(saved) => void mutate({ data: saved }, { revalidate: false })} />
+        )}
       </LoadState>
     </AccountLayout>
   );
@@ -78,7 +80,14 @@ function OrganizationForm({ organization, onSaved }: { organization: Organizatio
           clear('name');
         }}
       />
-      <TextInput label={t('me.organization.domain')} description={t('me.organization.domainHint')} value={organization.domain} readOnly disabled data-testid="organization-domain" />
+      <TextInput
+        label={t('me.organization.domain')}
+        description={t('me.organization.domainHint')}
+        value={organization.domain}
+        readOnly
+        disabled
+        data-testid="organization-domain"
+      />
       <Stack gap="xs">
         <Text fw={500} size="sm">
           {t('engagement.tracking')}

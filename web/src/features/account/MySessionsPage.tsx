@@ -96,7 +96,15 @@ export function MySessionsPage() {
         <Stack>
           <Group justify="space-between">
             <Title order={3}>{t('account.session')}</Title>
-            <Button variant="light" color="red" leftSection={<IconLogout size={16} />} disabled={demo || chosen.length === 0} loading={busy} onClick={revokeSelected} data-testid="sessions-revoke-selected">
+            <Button
+              variant="light"
+              color="red"
+              leftSection={<IconLogout size={16} />}
+              disabled={demo || chosen.length === 0}
+              loading={busy}
+              onClick={revokeSelected}
+              data-testid="sessions-revoke-selected"
+            >
               {t('me.sessions.revokeSelected', { count: chosen.length })}
             </Button>
           </Group>
@@ -107,7 +115,14 @@ export function MySessionsPage() {
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th w={36}>
-                        <Checkbox aria-label={t('list.selectAll')} data-testid="list-select-all" checked={allSelected} indeterminate={!allSelected && chosen.length > 0} disabled={demo} onChange={toggleAll} />
+                        <Checkbox
+                          aria-label={t('list.selectAll')}
+                          data-testid="list-select-all"
+                          checked={allSelected}
+                          indeterminate={!allSelected && chosen.length > 0}
+                          disabled={demo}
+                          onChange={toggleAll}
+                        />
                       </Table.Th>
                       <Table.Th w={70}>{t('list.actions')}</Table.Th>
                       <Table.Th>{t('me.sessions.device')}</Table.Th>
@@ -122,10 +137,24 @@ export function MySessionsPage() {
                     {rows.map((row) => (
                       <Table.Tr key={row.id} data-testid="list-row" data-id={row.id} data-current={row.current ? 'true' : 'false'}>
                         <Table.Td>
-                          <Checkbox aria-label={t('list.selectRow')} data-testid="row-select" checked={selected.has(row.id)} disabled={demo} onChange={() => toggle(row.id)} />
+                          <Checkbox
+                            aria-label={t('list.selectRow')}
+                            data-testid="row-select"
+                            checked={selected.has(row.id)}
+                            disabled={demo}
+                            onChange={() => toggle(row.id)}
+                          />
                         </Table.Td>
                         <Table.Td>
-                          <ActionIcon variant="subtle" color="red" disabled={demo || busy} aria-label={t('me.sessions.revoke')} title={t('me.sessions.revoke')} data-testid="row-revoke" onClick={() => revokeOne(row)}>
+                          <ActionIcon
+                            variant="subtle"
+                            color="red"
+                            disabled={demo || busy}
+                            aria-label={t('me.sessions.revoke')}
+                            title={t('me.sessions.revoke')}
+                            data-testid="row-revoke"
+                            onClick={() => revokeOne(row)}
+                          >
                             <IconLogout size={16} />
                           </ActionIcon>
                         </Table.Td>

@@ -63,7 +63,9 @@ export function PasswordSection({ user, demo }: { user: CurrentUser; demo: boole
       notifySuccess(t(hasPassword ? 'me.password.changed' : 'me.password.created'));
     } catch (error) {
       if (isApiError(error, 'current_password_wrong')) set({ current_password: [error.message] });
-      setFormError(isApiError(error, 'validation_failed') || isApiError(error, 'current_password_wrong') ? t('server.invalidForm') : translateApiError(t, error));
+      setFormError(
+        isApiError(error, 'validation_failed') || isApiError(error, 'current_password_wrong') ? t('server.invalidForm') : translateApiError(t, error),
+      );
     } finally {
       setSubmitting(false);
     }
@@ -123,8 +125,23 @@ export function PasswordSection({ user, demo }: { user: CurrentUser; demo: boole
           autoComplete="current-password"
         />
       )}
-      <PasswordField withAsterisk label={t('me.password.new')} value={password} onChange={edit('password', setPassword)} error={fieldErrorText(t, errors.password)} showChecklist testId="password-new" />
-      <PasswordField withAsterisk label={t('me.password.repeat')} value={repeat} onChange={edit('password_repeat', setRepeat)} error={fieldErrorText(t, errors.password_repeat)} testId="password-repeat" />
+      <PasswordField
+        withAsterisk
+        label={t('me.password.new')}
+        value={password}
+        onChange={edit('password', setPassword)}
+        error={fieldErrorText(t, errors.password)}
+        showChecklist
+        testId="password-new"
+      />
+      <PasswordField
+        withAsterisk
+        label={t('me.password.repeat')}
+        value={repeat}
+        onChange={edit('password_repeat', setRepeat)}
+        error={fieldErrorText(t, errors.password_repeat)}
+        testId="password-repeat"
+      />
     </AccountFormCard>
   );
 }

@@ -75,7 +75,12 @@ export function SecurityNotice({ providerName }: { providerName: (id: string) =>
   const provider = status.provider ? providerName(status.provider) : '';
   if (status.error) {
     return (
-      <Alert color="red" title={t(status.action === 'link' ? 'me.security.linkFailed' : 'me.security.unlinkFailed', { provider })} data-testid="security-notice" data-kind="error">
+      <Alert
+        color="red"
+        title={t(status.action === 'link' ? 'me.security.linkFailed' : 'me.security.unlinkFailed', { provider })}
+        data-testid="security-notice"
+        data-kind="error"
+      >
         {translateServerMessage(t, status.error)}
       </Alert>
     );

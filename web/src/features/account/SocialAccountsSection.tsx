@@ -16,7 +16,19 @@ export function leaveTo(url: string): void {
 }
 
 /** Linked and available social accounts, with link (via the provider) and unlink (after a confirmation). */
-export function SocialAccountsSection({ providers, error, loading, demo, onChanged }: { providers: SocialProviderView[]; error: unknown; loading: boolean; demo: boolean; onChanged: () => void }) {
+export function SocialAccountsSection({
+  providers,
+  error,
+  loading,
+  demo,
+  onChanged,
+}: {
+  providers: SocialProviderView[];
+  error: unknown;
+  loading: boolean;
+  demo: boolean;
+  onChanged: () => void;
+}) {
   const { t } = useTranslation();
   const calls = useAccountCalls();
   const [, navigate] = useLocation();
@@ -76,7 +88,13 @@ export function SocialAccountsSection({ providers, error, loading, demo, onChang
             ) : (
               <Stack gap="xs">
                 {providers.map((provider) => (
-                  <Group key={provider.id} justify="space-between" data-testid="social-provider" data-provider={provider.id} data-linked={provider.linked ? 'true' : 'false'}>
+                  <Group
+                    key={provider.id}
+                    justify="space-between"
+                    data-testid="social-provider"
+                    data-provider={provider.id}
+                    data-linked={provider.linked ? 'true' : 'false'}
+                  >
                     <Group gap="xs">
                       <Text fw={500}>{provider.name}</Text>
                       {provider.linked ? (
@@ -90,11 +108,26 @@ export function SocialAccountsSection({ providers, error, loading, demo, onChang
                       )}
                     </Group>
                     {provider.linked ? (
-                      <Button variant="light" color="red" size="xs" disabled={demo} loading={busy === provider.id} onClick={() => unlink(provider)} data-testid="social-unlink">
+                      <Button
+                        variant="light"
+                        color="red"
+                        size="xs"
+                        disabled={demo}
+                        loading={busy === provider.id}
+                        onClick={() => unlink(provider)}
+                        data-testid="social-unlink"
+                      >
                         {t('me.security.unlink')}
                       </Button>
                     ) : (
-                      <Button variant="light" size="xs" disabled={demo} loading={busy === provider.id} onClick={() => void link(provider)} data-testid="social-link">
+                      <Button
+                        variant="light"
+                        size="xs"
+                        disabled={demo}
+                        loading={busy === provider.id}
+                        onClick={() => void link(provider)}
+                        data-testid="social-link"
+                      >
                         {t('me.security.link')}
                       </Button>
                     )}

@@ -44,7 +44,8 @@ export function accountCalls(client: ApiClient) {
     removePassword: (id: number) => client.delete<ItemBody<CurrentUser> | null>(ACCOUNT_PATHS.password(id)).then((b) => b?.data ?? null),
     deleteAccount: (id: number, confirm: string) => client.delete(ACCOUNT_PATHS.user(id), { confirm }),
     updateOrganization: (input: OrganizationUpdate) => client.put<ItemBody<OrganizationSettings>>(ACCOUNT_PATHS.organization, input).then((b) => b.data),
-    authorizeSocial: (provider: string) => client.post<ItemBody<{ url: string }>>(ACCOUNT_PATHS.socialAuthorize(provider), { action: 'link' }).then((b) => b.data.url),
+    authorizeSocial: (provider: string) =>
+      client.post<ItemBody<{ url: string }>>(ACCOUNT_PATHS.socialAuthorize(provider), { action: 'link' }).then((b) => b.data.url),
     /** Confirms a link the provider verified, with the state its callback handed back to this tab. */
     confirmSocialLink: (provider: string, state: string) => client.post(ACCOUNT_PATHS.socialLink(provider), { state }),
     unlinkSocial: (provider: string) => client.delete(ACCOUNT_PATHS.socialOne(provider)),

@@ -73,7 +73,10 @@ function EntityFilter({ value, onChange }: { value: string; onChange: (value: st
       data-testid="filter-entity"
       value={value}
       onChange={(event) => onChange(event.currentTarget.value)}
-      data={[{ value: '', label: t('activityLog.anyEntity') }, ...LOGGED_ENTITIES.map((entity) => ({ value: entity, label: t(`activityLog.entities.${entity}`) }))]}
+      data={[
+        { value: '', label: t('activityLog.anyEntity') },
+        ...LOGGED_ENTITIES.map((entity) => ({ value: entity, label: t(`activityLog.entities.${entity}`) })),
+      ]}
     />
   );
 }

@@ -6,7 +6,19 @@ import { useEntityList } from '../../components/list/use-entity-list';
 export const ACTIVITY_LOG_PATH = '/activity-log';
 
 /** Entities whose changes the log records (the API path names), offered by the entity filter. */
-export const LOGGED_ENTITIES = ['contact', 'tag', 'field', 'subscription', 'blacklist', 'template', 'campaign', 'broadcast', 'sender', 'integration', 'message'] as const;
+export const LOGGED_ENTITIES = [
+  'contact',
+  'tag',
+  'field',
+  'subscription',
+  'blacklist',
+  'template',
+  'campaign',
+  'broadcast',
+  'sender',
+  'integration',
+  'message',
+] as const;
 
 /** The activity log, server-paged with load more, newest first by default. */
 export function useActivityLogList(query: ListQuery): EntityListState<ActivityLogEntry> {

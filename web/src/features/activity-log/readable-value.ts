@@ -16,7 +16,8 @@ export function readableValue(value: string | null): string {
 
 function describe(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (Array.isArray(value)) return value.map((item) => (item !== null && typeof item === 'object' && !Array.isArray(item) ? `(${describe(item)})` : describe(item))).join(', ');
+  if (Array.isArray(value))
+    return value.map((item) => (item !== null && typeof item === 'object' && !Array.isArray(item) ? `(${describe(item)})` : describe(item))).join(', ');
   if (typeof value === 'object') {
     return Object.entries(value as Record<string, unknown>)
       .filter(([, inner]) => inner !== null && inner !== undefined && inner !== '')

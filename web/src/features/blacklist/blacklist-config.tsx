@@ -51,23 +51,47 @@ export const BLACKLIST_FILTERS: ListFilters = {
 /** The create form: type (email or phone), value in the type's format (checked live), optional info. */
 export function blacklistFormFields(types: readonly string[]): FormFieldConfig[] {
   return [
-    { name: 'type', labelKey: 'blacklist.fields.type', kind: 'select', required: true, choices: types.map((type) => ({ value: type, labelKey: `audience.addressTypes.${type}` })) },
+    {
+      name: 'type',
+      labelKey: 'blacklist.fields.type',
+      kind: 'select',
+      required: true,
+      choices: types.map((type) => ({ value: type, labelKey: `audience.addressTypes.${type}` })),
+    },
     {
       name: 'value',
       labelKey: 'blacklist.fields.value',
       kind: 'custom',
       required: true,
-      render: ({ value, onChange, errors, values }) => (
-        <BlacklistValue type={values.type} value={String(value ?? '')} onChange={onChange} errors={errors} />
-      ),
+      render: ({ value, onChange, errors, values }) => <BlacklistValue type={values.type} value={String(value ?? '')} onChange={onChange} errors={errors} />,
     },
     { name: 'info', labelKey: 'blacklist.fields.info', kind: 'textarea', maxLength: 1000, descriptionKey: 'blacklist.infoHint' },
   ];
 }
 
-function BlacklistValue({ type, value, onChange, errors }: { type: unknown; value: string; onChange: (value: string) => void; errors: Record<string, string[]> }) {
+function BlacklistValue({
+  type,
+  value,
+  onChange,
+  errors,
+}: {
+  type: unknown;
+  value: string;
+  onChange: (value: string) => void;
+  errors: Record<string, string[]>;
+}) {
   const { t } = useTranslation();
-  return <AddressValueInput label={t('blacklist.fields.value')} required type={type} value={value} onChange={onChange} serverError={fieldErrorText(t, errors.value)} testId="form-field-value" />;
+  return (
+    <AddressValueInput
+      label={t('blacklist.fields.value')}
+      required
+      type={type}
+      value={value}
+      onChange={onChange}
+      serverError={fieldErrorText(t, errors.value)}
+      testId="form-field-value"
+    />
+  );
 }
 
 /** The create form's starting values: an e-mail address by default. */

@@ -43,7 +43,16 @@ export function BroadcastActions({ broadcast, onChanged }: { broadcast: Broadcas
   return (
     <Group gap="xs">
       {broadcast.actions.map((action) => (
-        <Button key={action} size="xs" variant="light" color={COLORS[action]} loading={busy === action} disabled={busy !== null} onClick={() => ask(action)} data-testid={`broadcast-${action}`}>
+        <Button
+          key={action}
+          size="xs"
+          variant="light"
+          color={COLORS[action]}
+          loading={busy === action}
+          disabled={busy !== null}
+          onClick={() => ask(action)}
+          data-testid={`broadcast-${action}`}
+        >
           {t(`broadcasts.actions.${action}`)}
         </Button>
       ))}

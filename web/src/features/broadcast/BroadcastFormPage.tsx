@@ -86,9 +86,25 @@ function BroadcastForm({ initial }: { initial: BroadcastFormValues }) {
         {t('broadcasts.createTitle')}
       </Title>
       <Stack gap="sm">
-        <TextInput label={t('broadcasts.fields.name')} required data-testid="form-field-name" value={values.name} onChange={(e) => change({ name: e.currentTarget.value })} error={err('name')} maxLength={200} autoFocus />
+        <TextInput
+          label={t('broadcasts.fields.name')}
+          required
+          data-testid="form-field-name"
+          value={values.name}
+          onChange={(e) => change({ name: e.currentTarget.value })}
+          error={err('name')}
+          maxLength={200}
+          autoFocus
+        />
         <Group grow align="flex-start">
-          <TextInput label={t('broadcasts.fields.alias')} data-testid="form-field-alias" value={values.alias} onChange={(e) => change({ alias: e.currentTarget.value })} error={err('alias')} maxLength={100} />
+          <TextInput
+            label={t('broadcasts.fields.alias')}
+            data-testid="form-field-alias"
+            value={values.alias}
+            onChange={(e) => change({ alias: e.currentTarget.value })}
+            error={err('alias')}
+            maxLength={100}
+          />
           <div>
             <Text size="sm" fw={500} mb={4}>
               {t('broadcasts.fields.type')}
@@ -138,7 +154,12 @@ function BroadcastForm({ initial }: { initial: BroadcastFormValues }) {
             error={err('sleep')}
           />
           <Stack gap={6}>
-            <Switch label={t('broadcasts.fields.immediate')} data-testid="form-field-immediate" checked={values.immediate} onChange={(e) => change({ immediate: e.currentTarget.checked })} />
+            <Switch
+              label={t('broadcasts.fields.immediate')}
+              data-testid="form-field-immediate"
+              checked={values.immediate}
+              onChange={(e) => change({ immediate: e.currentTarget.checked })}
+            />
             {!values.immediate && (
               <TextInput
                 type="datetime-local"
@@ -196,9 +217,23 @@ function BroadcastForm({ initial }: { initial: BroadcastFormValues }) {
         </Title>
         <RecipientsFilterFields values={values} onChange={change} error={err('contacts') ?? err('contacts.filter.tags') ?? err('contacts.filter.ids')} />
         <RecipientsPreviewPanel {...preview} />
-        <Textarea label={t('broadcasts.fields.note')} data-testid="form-field-note" value={values.note} onChange={(e) => change({ note: e.currentTarget.value })} maxLength={1000} autosize minRows={2} />
+        <Textarea
+          label={t('broadcasts.fields.note')}
+          data-testid="form-field-note"
+          value={values.note}
+          onChange={(e) => change({ note: e.currentTarget.value })}
+          maxLength={1000}
+          autosize
+          minRows={2}
+        />
         <Group justify="flex-end">
-          <Button onClick={() => void submit()} loading={saving} disabled={!canSubmit} data-testid="form-submit" title={canSubmit ? undefined : t('broadcasts.preview.none')}>
+          <Button
+            onClick={() => void submit()}
+            loading={saving}
+            disabled={!canSubmit}
+            data-testid="form-submit"
+            title={canSubmit ? undefined : t('broadcasts.preview.none')}
+          >
             {values.immediate ? t('common.create') : t('broadcasts.schedule')}
           </Button>
         </Group>

@@ -35,7 +35,14 @@ function BroadcastRowActions({ row }: { row: Broadcast }) {
       )}
       {duplicate && (
         <Link href={duplicate} asChild>
-          <ActionIcon component="a" href={duplicate} variant="subtle" aria-label={t('broadcasts.duplicate')} title={t('broadcasts.duplicate')} data-testid="row-duplicate">
+          <ActionIcon
+            component="a"
+            href={duplicate}
+            variant="subtle"
+            aria-label={t('broadcasts.duplicate')}
+            title={t('broadcasts.duplicate')}
+            data-testid="row-duplicate"
+          >
             <IconCopy size={16} />
           </ActionIcon>
         </Link>

@@ -72,7 +72,12 @@ export function RecipientsFilterFields({ values, onChange, error }: { values: Br
           value={values.ids}
           onChange={(ids) => onChange({ ids: ids.filter((id) => /^\d+$/.test(id)) })}
         />
-        <TextInput label={t('broadcasts.filter.search')} data-testid="form-field-search" value={values.search} onChange={(e) => onChange({ search: e.currentTarget.value })} />
+        <TextInput
+          label={t('broadcasts.filter.search')}
+          data-testid="form-field-search"
+          value={values.search}
+          onChange={(e) => onChange({ search: e.currentTarget.value })}
+        />
       </Group>
       <Switch
         label={t('broadcasts.fields.skip_unsubscribed')}

@@ -41,7 +41,9 @@ const COLUMNS: ListColumn<Row>[] = [
 ];
 
 /** A broadcast's recipients filtered by their message's status. */
-const RECIPIENT_FILTERS = selectFilters([{ name: 'status', labelKey: 'broadcasts.fields.status', values: RECIPIENT_STATUSES, optionsKey: 'messages.statuses' }]);
+const RECIPIENT_FILTERS = selectFilters([
+  { name: 'status', labelKey: 'broadcasts.fields.status', values: RECIPIENT_STATUSES, optionsKey: 'messages.statuses' },
+]);
 
 /** The "recipients data" tab: every recipient with the address used and what became of its message. */
 export function RecipientsTab({ broadcastId }: { broadcastId: number }) {

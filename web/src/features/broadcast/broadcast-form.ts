@@ -73,7 +73,8 @@ export function recipientsOf(values: BroadcastFormValues): BroadcastInput['conta
   const ids = values.ids.map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
   if (ids.length) filter.ids = ids;
   if (values.address.trim()) filter.address = values.address.trim();
-  if (values.attribute_field && values.attribute_value.trim()) filter.attributes = [{ field_id: Number(values.attribute_field), value: values.attribute_value.trim() }];
+  if (values.attribute_field && values.attribute_value.trim())
+    filter.attributes = [{ field_id: Number(values.attribute_field), value: values.attribute_value.trim() }];
   return values.search.trim() ? { filter, search: values.search.trim() } : { filter };
 }
 

@@ -23,7 +23,13 @@ export function SettingsEditor({ props }: { props: CustomFieldProps }) {
   const update = (index: number, row: SettingRow) => set(rows.map((current, i) => (i === index ? row : current)));
 
   return (
-    <Input.Wrapper label={t('campaigns.fields.settings')} description={t('campaigns.hints.settings')} withAsterisk error={fieldErrorText(t, props.errors.settings)} data-testid="form-field-settings">
+    <Input.Wrapper
+      label={t('campaigns.fields.settings')}
+      description={t('campaigns.hints.settings')}
+      withAsterisk
+      error={fieldErrorText(t, props.errors.settings)}
+      data-testid="form-field-settings"
+    >
       <Stack gap="sm" mt={6}>
         {rows.map((row, index) => (
           <Paper key={row.key} withBorder p="sm" data-testid="setting-row" data-index={index}>
@@ -70,7 +76,14 @@ export function SettingsEditor({ props }: { props: CustomFieldProps }) {
                 onChange={(event) => update(index, { ...row, to_address: event.currentTarget.value })}
               />
               <Group gap={2} pt={26} wrap="nowrap">
-                <ActionIcon variant="subtle" aria-label={t('campaigns.moveUp')} title={t('campaigns.moveUp')} disabled={index === 0} data-testid={`setting-up-${index}`} onClick={() => set(moveSetting(rows, index, index - 1))}>
+                <ActionIcon
+                  variant="subtle"
+                  aria-label={t('campaigns.moveUp')}
+                  title={t('campaigns.moveUp')}
+                  disabled={index === 0}
+                  data-testid={`setting-up-${index}`}
+                  onClick={() => set(moveSetting(rows, index, index - 1))}
+                >
                   <IconArrowUp size={16} />
                 </ActionIcon>
                 <ActionIcon
@@ -83,7 +96,14 @@ export function SettingsEditor({ props }: { props: CustomFieldProps }) {
                 >
                   <IconArrowDown size={16} />
                 </ActionIcon>
-                <ActionIcon variant="subtle" color="red" aria-label={t('campaigns.removeSetting')} title={t('campaigns.removeSetting')} data-testid={`setting-remove-${index}`} onClick={() => set(rows.filter((_, i) => i !== index))}>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={t('campaigns.removeSetting')}
+                  title={t('campaigns.removeSetting')}
+                  data-testid={`setting-remove-${index}`}
+                  onClick={() => set(rows.filter((_, i) => i !== index))}
+                >
                   <IconTrash size={16} />
                 </ActionIcon>
               </Group>

@@ -12,7 +12,18 @@ function SettingChips({ campaign }: { campaign: Campaign }) {
     <Group gap={4} maw={560}>
       {campaign.settings.map((setting, index) => (
         // Whole texts, wrapped when long: the chips never cut a recipient short.
-        <Badge key={index} variant="light" tt="none" radius="sm" miw={0} h="auto" py={2} fw={500} data-testid="setting-chip" styles={{ label: { whiteSpace: 'normal', overflow: 'visible', wordBreak: 'break-word' } }}>
+        <Badge
+          key={index}
+          variant="light"
+          tt="none"
+          radius="sm"
+          miw={0}
+          h="auto"
+          py={2}
+          fw={500}
+          data-testid="setting-chip"
+          styles={{ label: { whiteSpace: 'normal', overflow: 'visible', wordBreak: 'break-word' } }}
+        >
           {settingChipText(setting)}
         </Badge>
       ))}

@@ -31,7 +31,14 @@ export function emptySetting(): SettingRow {
 /** The form's entries of a saved campaign (one empty entry for a new one). */
 export function settingRows(settings: CampaignSetting[] | null | undefined): SettingRow[] {
   if (!settings?.length) return [emptySetting()];
-  return settings.map((s) => ({ key: newKey(), template_id: s.template_id, sender_id: s.sender_id, to_address: s.to_address ?? '', template: s.template, sender: s.sender }));
+  return settings.map((s) => ({
+    key: newKey(),
+    template_id: s.template_id,
+    sender_id: s.sender_id,
+    to_address: s.to_address ?? '',
+    template: s.template,
+    sender: s.sender,
+  }));
 }
 
 /** Whether a sender fits the entry's template (any sender while no template is chosen). */
@@ -67,7 +74,8 @@ export function validateSettings(rows: SettingRow[]): Record<string, string[]> {
   rows.forEach((row, i) => {
     if (row.template_id === null) errors[`settings.${i}.template_id`] = [MESSAGES.required];
     if (row.sender_id === null) errors[`settings.${i}.sender_id`] = [MESSAGES.required];
-    else if (row.template && row.sender && !senderFitsTemplate(row.template.type, row.sender.type)) errors[`settings.${i}.sender_id`] = [senderMismatchMessage(row.template.type)];
+    else if (row.template && row.sender && !senderFitsTemplate(row.template.type, row.sender.type))
+      errors[`settings.${i}.sender_id`] = [senderMismatchMessage(row.template.type)];
     const to = row.to_address.trim();
     if (to && row.sender) {
       const problem = addressError(row.sender.type, to);

@@ -18,7 +18,11 @@ export function AddressesEditor({ value, onChange, errors, types = ADDRESS_TYPES
   const addresses = Array.isArray(value) ? (value as AddressDraft[]) : [];
   // Moving or removing rows shifts indexes: every address message is cleared then.
   const allPaths = () => Object.keys(errors);
-  const update = (index: number, patch: Partial<AddressDraft>, paths: string[]) => onChange(addresses.map((address, i) => (i === index ? { ...address, ...patch } : address)), paths);
+  const update = (index: number, patch: Partial<AddressDraft>, paths: string[]) =>
+    onChange(
+      addresses.map((address, i) => (i === index ? { ...address, ...patch } : address)),
+      paths,
+    );
 
   return (
     <Input.Wrapper label={t('contacts.fields.addresses')} withAsterisk error={fieldErrorText(t, errors.addresses)} data-testid="form-field-addresses">
@@ -41,7 +45,10 @@ export function AddressesEditor({ value, onChange, errors, types = ADDRESS_TYPES
                 value={address.type}
                 error={fieldErrorText(t, errors[`addresses.${index}.type`])}
                 onChange={(event) => update(index, { type: event.currentTarget.value as AddressType }, [`addresses.${index}.type`, `addresses.${index}.value`])}
-                data={[...(address.type ? [] : [{ value: '', label: '' }]), ...types.map((type) => ({ value: type, label: t(`audience.addressTypes.${type}`) }))]}
+                data={[
+                  ...(address.type ? [] : [{ value: '', label: '' }]),
+                  ...types.map((type) => ({ value: type, label: t(`audience.addressTypes.${type}`) })),
+                ]}
               />
               <div style={{ flex: 1, minWidth: 0 }}>
                 <AddressValueInput
@@ -60,7 +67,12 @@ export function AddressesEditor({ value, onChange, errors, types = ADDRESS_TYPES
                 title={t('contacts.removeAddress')}
                 data-testid="address-remove"
                 disabled={addresses.length < 2}
-                onClick={() => onChange(addresses.filter((_, i) => i !== index), allPaths())}
+                onClick={() =>
+                  onChange(
+                    addresses.filter((_, i) => i !== index),
+                    allPaths(),
+                  )
+                }
               >
                 <IconTrash size={16} />
               </ActionIcon>
@@ -68,7 +80,13 @@ export function AddressesEditor({ value, onChange, errors, types = ADDRESS_TYPES
           )}
         />
         <Group>
-          <Button variant="light" size="xs" leftSection={<IconPlus size={14} />} data-testid="address-add" onClick={() => onChange([...addresses, newAddressDraft()], ['addresses'])}>
+          <Button
+            variant="light"
+            size="xs"
+            leftSection={<IconPlus size={14} />}
+            data-testid="address-add"
+            onClick={() => onChange([...addresses, newAddressDraft()], ['addresses'])}
+          >
             {t('contacts.addAddress')}
           </Button>
         </Group>

@@ -6,7 +6,17 @@ import type { AttributeDraft } from './contact-form';
 import { fieldErrorText } from '../../lib/field-errors';
 
 /** The input of one custom field by its type: number, text, select (one option), multiselect (options), boolean switch. */
-function AttributeInput({ field, value, onChange, error }: { field: Field; value: AttributeDraft | undefined; onChange: (value: AttributeDraft) => void; error?: string }) {
+function AttributeInput({
+  field,
+  value,
+  onChange,
+  error,
+}: {
+  field: Field;
+  value: AttributeDraft | undefined;
+  onChange: (value: AttributeDraft) => void;
+  error?: string;
+}) {
   const { t } = useTranslation();
   const common = { label: field.name, error, 'data-testid': `attribute-${field.alias}`, name: `attribute-${field.alias}` };
   const options = field.options.map((option) => ({ value: String(option.id), label: option.value }));
@@ -14,13 +24,45 @@ function AttributeInput({ field, value, onChange, error }: { field: Field; value
     case 'number':
       return <NumberInput {...common} value={typeof value === 'number' ? value : ''} onChange={(next) => onChange(next === '' ? null : Number(next))} />;
     case 'text':
-      return <TextInput {...common} maxLength={2000} value={typeof value === 'string' ? value : ''} onChange={(event) => onChange(event.currentTarget.value)} />;
+      return (
+        <TextInput {...common} maxLength={2000} value={typeof value === 'string' ? value : ''} onChange={(event) => onChange(event.currentTarget.value)} />
+      );
     case 'select':
-      return <Select {...common} data={options} clearable placeholder={t('contacts.chooseOption')} value={typeof value === 'string' && value ? value : null} onChange={(next) => onChange(next ?? null)} comboboxProps={{ withinPortal: true }} />;
+      return (
+        <Select
+          {...common}
+          data={options}
+          clearable
+          placeholder={t('contacts.chooseOption')}
+          value={typeof value === 'string' && value ? value : null}
+          onChange={(next) => onChange(next ?? null)}
+          comboboxProps={{ withinPortal: true }}
+        />
+      );
     case 'multiselect':
-      return <MultiSelect {...common} data={options} searchable clearable placeholder={t('contacts.chooseOptions')} value={Array.isArray(value) ? value : []} onChange={(next) => onChange(next)} comboboxProps={{ withinPortal: true }} />;
+      return (
+        <MultiSelect
+          {...common}
+          data={options}
+          searchable
+          clearable
+          placeholder={t('contacts.chooseOptions')}
+          value={Array.isArray(value) ? value : []}
+          onChange={(next) => onChange(next)}
+          comboboxProps={{ withinPortal: true }}
+        />
+      );
     case 'boolean':
-      return <Switch label={field.name} error={error} data-testid={common['data-testid']} name={common.name} checked={value === true} onChange={(event) => onChange(event.currentTarget.checked)} />;
+      return (
+        <Switch
+          label={field.name}
+          error={error}
+          data-testid={common['data-testid']}
+          name={common.name}
+          checked={value === true}
+          onChange={(event) => onChange(event.currentTarget.checked)}
+        />
+      );
   }
 }
 
@@ -39,7 +81,13 @@ export function AttributesEditor({ value, onChange, errors, fields }: CustomFiel
           const paths = [`attributes.${index}.value`, `attributes.${index}.field_id`, `attributes.${index}`];
           const error = paths.map((path) => fieldErrorText(t, errors[path])).find(Boolean);
           return (
-            <AttributeInput key={field.id} field={field} value={drafts[String(field.id)]} error={error} onChange={(next) => onChange({ ...drafts, [String(field.id)]: next }, paths)} />
+            <AttributeInput
+              key={field.id}
+              field={field}
+              value={drafts[String(field.id)]}
+              error={error}
+              onChange={(next) => onChange({ ...drafts, [String(field.id)]: next }, paths)}
+            />
           );
         })}
       </Stack>

@@ -9,7 +9,18 @@ import { attributeFilterChoices, CONTACT_FILTER_DEFAULTS } from './contact-filte
 const TYPING_DEBOUNCE_MS = 350;
 
 /** A text filter that reports its value only after typing pauses, like the list's search. */
-function DebouncedText({ value, onChange, ...props }: { value: string; onChange: (value: string) => void; label: string; placeholder?: string; testId: string; type?: 'number' }) {
+function DebouncedText({
+  value,
+  onChange,
+  ...props
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  label: string;
+  placeholder?: string;
+  testId: string;
+  type?: 'number';
+}) {
   const [text, setText] = useState(value);
   const report = useDebouncedCallback(onChange, TYPING_DEBOUNCE_MS);
   const change = (next: string) => {
@@ -17,8 +28,26 @@ function DebouncedText({ value, onChange, ...props }: { value: string; onChange:
     report(next);
   };
   if (props.type === 'number')
-    return <NumberInput label={props.label} placeholder={props.placeholder} data-testid={props.testId} w={160} value={text === '' ? '' : Number(text)} onChange={(next) => change(next === '' ? '' : String(next))} />;
-  return <TextInput label={props.label} placeholder={props.placeholder} data-testid={props.testId} w={220} value={text} onChange={(event) => change(event.currentTarget.value)} />;
+    return (
+      <NumberInput
+        label={props.label}
+        placeholder={props.placeholder}
+        data-testid={props.testId}
+        w={160}
+        value={text === '' ? '' : Number(text)}
+        onChange={(next) => change(next === '' ? '' : String(next))}
+      />
+    );
+  return (
+    <TextInput
+      label={props.label}
+      placeholder={props.placeholder}
+      data-testid={props.testId}
+      w={220}
+      value={text}
+      onChange={(event) => change(event.currentTarget.value)}
+    />
+  );
 }
 
 /** Contact list filters (spec 5 contact filter keys): tags, address, and one custom-field value. */
@@ -52,7 +81,14 @@ export function ContactFilters({ values, onChange }: { values: Record<string, un
         onChange={(next) => onChange({ tags: next })}
         comboboxProps={{ withinPortal: true }}
       />
-      <DebouncedText key={`address-${generation}`} label={t('contacts.filters.address')} placeholder={t('contacts.filters.addressPlaceholder')} testId="filter-address" value={String(values.address ?? '')} onChange={(address) => onChange({ address })} />
+      <DebouncedText
+        key={`address-${generation}`}
+        label={t('contacts.filters.address')}
+        placeholder={t('contacts.filters.addressPlaceholder')}
+        testId="filter-address"
+        value={String(values.address ?? '')}
+        onChange={(address) => onChange({ address })}
+      />
       <Select
         label={t('contacts.filters.field')}
         placeholder={t('contacts.filters.anyField')}

@@ -26,7 +26,12 @@ function AddressesCell({ contact }: { contact: Contact }) {
     <Group gap={6} wrap="wrap">
       {shown.map((address) => (
         <Group key={address.id} gap={4} wrap="nowrap">
-          <Text size="sm" data-address-type={address.type} td={isBlacklisted(address) ? 'line-through' : undefined} c={isBlacklisted(address) ? 'dimmed' : undefined}>
+          <Text
+            size="sm"
+            data-address-type={address.type}
+            td={isBlacklisted(address) ? 'line-through' : undefined}
+            c={isBlacklisted(address) ? 'dimmed' : undefined}
+          >
             {address.value}
           </Text>
           {isBlacklisted(address) && (
@@ -42,7 +47,16 @@ function AddressesCell({ contact }: { contact: Contact }) {
         </Badge>
       )}
       {more > 0 && (
-        <Badge variant="outline" color="gray" size="sm" data-testid="addresses-more" title={contact.addresses.slice(SHOWN_ADDRESSES).map((a) => a.value).join(', ')}>
+        <Badge
+          variant="outline"
+          color="gray"
+          size="sm"
+          data-testid="addresses-more"
+          title={contact.addresses
+            .slice(SHOWN_ADDRESSES)
+            .map((a) => a.value)
+            .join(', ')}
+        >
           {`+${more}`}
         </Badge>
       )}
@@ -76,7 +90,13 @@ export const CONTACT_COLUMNS: ListColumn<Contact>[] = [
 export function contactFormFields(tags: Tag[], fields: Field[], addressTypes: readonly string[]): FormFieldConfig[] {
   return [
     { name: 'name', labelKey: 'contacts.fields.name', required: true, maxLength: 200, autoFocus: true },
-    { name: 'addresses', labelKey: 'contacts.fields.addresses', kind: 'custom', required: true, render: (props) => <AddressesEditor {...props} types={addressTypes} /> },
+    {
+      name: 'addresses',
+      labelKey: 'contacts.fields.addresses',
+      kind: 'custom',
+      required: true,
+      render: (props) => <AddressesEditor {...props} types={addressTypes} />,
+    },
     { name: 'tags', labelKey: 'contacts.fields.tags', kind: 'multiselect', choices: tags.map((tag) => ({ value: String(tag.id), label: tag.name })) },
     { name: 'note', labelKey: 'contacts.fields.note', kind: 'textarea', maxLength: 5000 },
     { name: 'attributes', labelKey: 'contacts.fields.attributes', kind: 'custom', render: (props) => <AttributesEditor {...props} fields={fields} /> },

@@ -33,7 +33,11 @@ export function contactFilterQuery(values: Record<string, unknown>): Record<stri
 /** The choices of an attribute filter's value for a field: options by id, yes/no for booleans, none (free text) otherwise. */
 export function attributeFilterChoices(field: Pick<Field, 'type' | 'options'> | undefined): { value: string; label?: string; labelKey?: string }[] | null {
   if (!field) return null;
-  if (field.type === 'boolean') return [{ value: 'true', labelKey: 'audience.yes' }, { value: 'false', labelKey: 'audience.no' }];
+  if (field.type === 'boolean')
+    return [
+      { value: 'true', labelKey: 'audience.yes' },
+      { value: 'false', labelKey: 'audience.no' },
+    ];
   if (field.type === 'select' || field.type === 'multiselect') return field.options.map((option) => ({ value: String(option.id), label: option.value }));
   return null;
 }

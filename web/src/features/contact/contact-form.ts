@@ -74,7 +74,9 @@ export function contactFormValues(contact: Contact | null, fields: Field[]): For
   return {
     name: contact?.name ?? '',
     note: contact?.note ?? '',
-    addresses: contact ? contact.addresses.map((address): AddressDraft => ({ key: `id-${address.id}`, id: address.id, type: address.type, value: address.value })) : [newAddressDraft()],
+    addresses: contact
+      ? contact.addresses.map((address): AddressDraft => ({ key: `id-${address.id}`, id: address.id, type: address.type, value: address.value }))
+      : [newAddressDraft()],
     tags: (contact?.tags ?? []).map((tag) => String(tag.id)),
     attributes,
   };

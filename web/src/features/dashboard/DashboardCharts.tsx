@@ -17,7 +17,13 @@ interface ChartSpec {
 }
 
 function level(key: 'data' | 'files', value: (d: DashboardDay) => number, days: DashboardDay[]): ChartSpec {
-  return { key, series: [{ labelKey: 'dashboard.series.megabytes', value }], week: value(days[days.length - 1]), previous: value(days[days.length - 8]), megabytes: true };
+  return {
+    key,
+    series: [{ labelKey: 'dashboard.series.megabytes', value }],
+    week: value(days[days.length - 1]),
+    previous: value(days[days.length - 8]),
+    megabytes: true,
+  };
 }
 
 function specsOf(d: Dashboard): ChartSpec[] {
@@ -52,7 +58,12 @@ function specsOf(d: Dashboard): ChartSpec[] {
       week: w.human_clicks,
       previous: p.human_clicks,
     },
-    { key: 'unsubscribes', series: [{ labelKey: 'dashboard.series.unsubscribes', value: (x) => x.unsubscribes }], week: w.unsubscribes, previous: p.unsubscribes },
+    {
+      key: 'unsubscribes',
+      series: [{ labelKey: 'dashboard.series.unsubscribes', value: (x) => x.unsubscribes }],
+      week: w.unsubscribes,
+      previous: p.unsubscribes,
+    },
     {
       key: 'contacts',
       series: [{ labelKey: 'dashboard.series.contacts', value: (x) => x.contacts_total }],
@@ -138,7 +149,11 @@ function ChartCard({ spec, days }: { spec: ChartSpec; days: DashboardDay[] }) {
             },
             scales: {
               x: { ticks: { color: ink }, grid: { color: grid } },
-              y: { beginAtZero: true, ticks: { color: ink, precision: spec.megabytes ? undefined : 0, callback: (v) => number.format(Number(v)) }, grid: { color: grid } },
+              y: {
+                beginAtZero: true,
+                ticks: { color: ink, precision: spec.megabytes ? undefined : 0, callback: (v) => number.format(Number(v)) },
+                grid: { color: grid },
+              },
             },
           }}
         />

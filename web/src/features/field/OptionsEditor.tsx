@@ -19,7 +19,11 @@ export function OptionsEditor({ value, onChange, errors }: CustomFieldProps) {
       options.map((option, i) => (i === index ? { ...option, value: text } : option)),
       [`options.${index}.value`],
     );
-  const remove = (index: number) => onChange(options.filter((_, i) => i !== index), allPaths());
+  const remove = (index: number) =>
+    onChange(
+      options.filter((_, i) => i !== index),
+      allPaths(),
+    );
   const add = () => onChange([...options, newOptionDraft()], ['options']);
   const move = (from: number, to: number) => onChange(moveItem(options, from, to), allPaths());
 
@@ -49,7 +53,15 @@ export function OptionsEditor({ value, onChange, errors }: CustomFieldProps) {
                 error={fieldErrorText(t, errors[`options.${index}.value`])}
                 onChange={(event) => rename(index, event.currentTarget.value)}
               />
-              <ActionIcon variant="subtle" color="red" mt={4} aria-label={t('fields.removeOption')} title={t('fields.removeOption')} data-testid="option-remove" onClick={() => remove(index)}>
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                mt={4}
+                aria-label={t('fields.removeOption')}
+                title={t('fields.removeOption')}
+                data-testid="option-remove"
+                onClick={() => remove(index)}
+              >
                 <IconTrash size={16} />
               </ActionIcon>
             </Group>

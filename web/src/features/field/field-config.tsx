@@ -39,7 +39,13 @@ export const FIELD_COLUMNS: ListColumn<Field>[] = [
 export function fieldFormFields(mode: 'create' | 'update', types: readonly string[] = FIELD_TYPES): FormFieldConfig[] {
   return [
     { name: 'name', labelKey: 'fields.fields.name', required: true, maxLength: 100, autoFocus: true },
-    { name: 'alias', labelKey: 'fields.fields.alias', required: mode === 'update', maxLength: 64, descriptionKey: mode === 'create' ? 'fields.aliasHintCreate' : 'fields.aliasHint' },
+    {
+      name: 'alias',
+      labelKey: 'fields.fields.alias',
+      required: mode === 'update',
+      maxLength: 64,
+      descriptionKey: mode === 'create' ? 'fields.aliasHintCreate' : 'fields.aliasHint',
+    },
     {
       name: 'type',
       labelKey: 'fields.fields.type',
@@ -49,7 +55,13 @@ export function fieldFormFields(mode: 'create' | 'update', types: readonly strin
       descriptionKey: mode === 'update' ? 'fields.typeLocked' : undefined,
       choices: types.map((type) => ({ value: type, labelKey: `fields.types.${type}` })),
     },
-    { name: 'options', labelKey: 'fields.fields.options', kind: 'custom', visible: (values) => hasOptions(String(values.type ?? '')), render: (props) => <OptionsEditor {...props} /> },
+    {
+      name: 'options',
+      labelKey: 'fields.fields.options',
+      kind: 'custom',
+      visible: (values) => hasOptions(String(values.type ?? '')),
+      render: (props) => <OptionsEditor {...props} />,
+    },
   ];
 }
 

@@ -22,14 +22,22 @@ function StatusCell({ row }: { row: Import }) {
   const { t } = useTranslation();
   const current = useLiveRow(row);
   const badge = (
-    <Badge color={STATUS_COLORS[current.status] ?? 'gray'} variant="light" data-testid="import-status" data-status={current.status} leftSection={current.status === 'processing' ? <Loader size={10} color="blue" /> : undefined}>
+    <Badge
+      color={STATUS_COLORS[current.status] ?? 'gray'}
+      variant="light"
+      data-testid="import-status"
+      data-status={current.status}
+      leftSection={current.status === 'processing' ? <Loader size={10} color="blue" /> : undefined}
+    >
       {t(`imports.statuses.${current.status}`)}
     </Badge>
   );
   return (
     <Group gap="xs" wrap="nowrap">
       {current.error ? <Tooltip label={current.error}>{badge}</Tooltip> : badge}
-      {current.status === 'processing' && current.file_size > 0 && <Progress w={80} value={Math.min(100, (current.processed_bytes / current.file_size) * 100)} />}
+      {current.status === 'processing' && current.file_size > 0 && (
+        <Progress w={80} value={Math.min(100, (current.processed_bytes / current.file_size) * 100)} />
+      )}
     </Group>
   );
 }
@@ -107,5 +115,13 @@ const IMPORT_COLUMNS: ListColumn<Import>[] = [
 
 /** The list of past imports (read-only, server-paged, newest first), kept current by live events. */
 export function ImportHistory() {
-  return <ListScreen<Import> listKey="import" titleKey="imports.history.title" columns={IMPORT_COLUMNS} defaultSort={{ key: 'created_at', order: 'desc' }} useList={useImportList} />;
+  return (
+    <ListScreen<Import>
+      listKey="import"
+      titleKey="imports.history.title"
+      columns={IMPORT_COLUMNS}
+      defaultSort={{ key: 'created_at', order: 'desc' }}
+      useList={useImportList}
+    />
+  );
 }

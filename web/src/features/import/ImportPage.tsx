@@ -26,7 +26,13 @@ const fileId = (file: File) => `${file.name}:${file.size}:${file.lastModified}`;
 /** The messages of a failed start, in the user's language. */
 function startErrorTexts(t: (key: string) => string, error: unknown): string[] {
   if (error instanceof ApiError && Object.keys(error.fields).length) {
-    return [...new Set(Object.values(error.fields).flat().map((text) => translateServerMessage(t, text)))];
+    return [
+      ...new Set(
+        Object.values(error.fields)
+          .flat()
+          .map((text) => translateServerMessage(t, text)),
+      ),
+    ];
   }
   if (error instanceof ApiError && error.status === 413) return [translateServerMessage(t, IMPORT_MESSAGES.tooLarge)];
   return [translateApiError(t, error)];
@@ -168,14 +174,47 @@ export function ImportPage() {
               onSkipFirstLine={setSkipFirstLine}
             />
           )}
-          {step === 1 && <MappingStep drafts={drafts} onChange={setDrafts} headers={headers} samples={samples} fields={fields} check={check} showProblems={showProblems} serverErrors={serverErrors} />}
-          {step === 2 && file && <ReviewStep file={file} skipFirstLine={skipFirstLine} drafts={drafts} headers={headers} fields={fields} uploadFraction={fraction} stage={stage} error={startError} />}
+          {step === 1 && (
+            <MappingStep
+              drafts={drafts}
+              onChange={setDrafts}
+              headers={headers}
+              samples={samples}
+              fields={fields}
+              check={check}
+              showProblems={showProblems}
+              serverErrors={serverErrors}
+            />
+          )}
+          {step === 2 && file && (
+            <ReviewStep
+              file={file}
+              skipFirstLine={skipFirstLine}
+              drafts={drafts}
+              headers={headers}
+              fields={fields}
+              uploadFraction={fraction}
+              stage={stage}
+              error={startError}
+            />
+          )}
           <Group justify="space-between">
-            <Button variant="default" leftSection={<IconArrowLeft size={16} />} disabled={step === 0 || busy} onClick={() => setStep(step - 1)} data-testid="import-back">
+            <Button
+              variant="default"
+              leftSection={<IconArrowLeft size={16} />}
+              disabled={step === 0 || busy}
+              onClick={() => setStep(step - 1)}
+              data-testid="import-back"
+            >
               {t('imports.back')}
             </Button>
             {step < 2 ? (
-              <Button rightSection={<IconArrowRight size={16} />} onClick={step === 0 ? toMapping : toReview} disabled={reading || (step === 0 && (!preview || noRows))} data-testid="import-next">
+              <Button
+                rightSection={<IconArrowRight size={16} />}
+                onClick={step === 0 ? toMapping : toReview}
+                disabled={reading || (step === 0 && (!preview || noRows))}
+                data-testid="import-next"
+              >
                 {t('imports.next')}
               </Button>
             ) : (

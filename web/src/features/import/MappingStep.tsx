@@ -44,7 +44,10 @@ export function MappingStep({
   const update = (index: number, choice: string) => onChange(drafts.map((draft, i) => (i === index ? { ...draft, choice } : draft)));
   const duplicate = (index: number) => onChange([...drafts.slice(0, index + 1), newMappingDraft(drafts[index].column), ...drafts.slice(index + 1)]);
   const remove = (index: number) => onChange(drafts.filter((_, i) => i !== index));
-  const general = [...(showProblems ? check.general.map((problem) => problemText(t, problem)) : []), ...(serverErrors.mapping ?? []).map((text) => translateServerMessage(t, text))];
+  const general = [
+    ...(showProblems ? check.general.map((problem) => problemText(t, problem)) : []),
+    ...(serverErrors.mapping ?? []).map((text) => translateServerMessage(t, text)),
+  ];
   const rowError = (index: number) => {
     const server = Object.entries(serverErrors)
       .filter(([path]) => path.startsWith(`mapping.${index}.`))
@@ -76,7 +79,10 @@ export function MappingStep({
           <Table.Tbody>
             {drafts.map((draft, index) => {
               const first = drafts.findIndex((other) => other.column === draft.column) === index;
-              const values = samples.map((row) => row[draft.column] ?? '').filter((value) => value.trim()).slice(0, SAMPLES);
+              const values = samples
+                .map((row) => row[draft.column] ?? '')
+                .filter((value) => value.trim())
+                .slice(0, SAMPLES);
               return (
                 <Table.Tr key={draft.key} data-testid="mapping-row" data-column={draft.column}>
                   <Table.Td>
@@ -101,11 +107,24 @@ export function MappingStep({
                   </Table.Td>
                   <Table.Td>
                     <Group gap={4} wrap="nowrap">
-                      <ActionIcon variant="subtle" aria-label={t('imports.mapping.again')} title={t('imports.mapping.again')} data-testid="mapping-again" onClick={() => duplicate(index)}>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={t('imports.mapping.again')}
+                        title={t('imports.mapping.again')}
+                        data-testid="mapping-again"
+                        onClick={() => duplicate(index)}
+                      >
                         <IconCopyPlus size={16} />
                       </ActionIcon>
                       {!first && (
-                        <ActionIcon variant="subtle" color="red" aria-label={t('imports.mapping.remove')} title={t('imports.mapping.remove')} data-testid="mapping-remove" onClick={() => remove(index)}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={t('imports.mapping.remove')}
+                          title={t('imports.mapping.remove')}
+                          data-testid="mapping-remove"
+                          onClick={() => remove(index)}
+                        >
                           <IconTrash size={16} />
                         </ActionIcon>
                       )}

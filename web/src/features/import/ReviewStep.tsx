@@ -91,7 +91,9 @@ export function ReviewStep({
       </Table>
       {stage !== 'review' && (
         <Stack gap={4} data-testid="import-upload-progress">
-          <Text size="sm">{stage === 'uploading' ? t('imports.review.uploading', { percent: Math.round(uploadFraction * 100) }) : t('imports.review.creating')}</Text>
+          <Text size="sm">
+            {stage === 'uploading' ? t('imports.review.uploading', { percent: Math.round(uploadFraction * 100) }) : t('imports.review.creating')}
+          </Text>
           <Progress value={stage === 'uploading' ? uploadFraction * 100 : 100} animated={stage === 'creating'} />
         </Stack>
       )}

@@ -87,7 +87,13 @@ export function UploadStep({
           )}
         </Stack>
       </Paper>
-      <Checkbox label={t('imports.upload.skipFirstLine')} description={t('imports.upload.skipFirstLineHint')} checked={skipFirstLine} onChange={(event) => onSkipFirstLine(event.currentTarget.checked)} data-testid="import-skip-first-line" />
+      <Checkbox
+        label={t('imports.upload.skipFirstLine')}
+        description={t('imports.upload.skipFirstLineHint')}
+        checked={skipFirstLine}
+        onChange={(event) => onSkipFirstLine(event.currentTarget.checked)}
+        data-testid="import-skip-first-line"
+      />
       {error && (
         <Alert color="red" data-testid="import-upload-error">
           {error}

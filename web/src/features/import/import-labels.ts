@@ -23,6 +23,7 @@ export function columnLabel(t: Translate, column: number, headers: string[] | nu
 /** A mapping problem in the user's language; the required-target message names the target in that language too. */
 export function problemText(t: Translate, problem: MappingProblem): string {
   if (problem.key === 'imports.messages.required') return t(problem.key, { label: t(`imports.targets.${problem.values?.target ?? 'name'}`) });
-  if (problem.key === 'imports.messages.addressRequired') return t(problem.key, { types: [t('audience.addressTypes.email'), t('audience.addressTypes.phone')].join(', ') });
+  if (problem.key === 'imports.messages.addressRequired')
+    return t(problem.key, { types: [t('audience.addressTypes.email'), t('audience.addressTypes.phone')].join(', ') });
   return t(problem.key, problem.values);
 }

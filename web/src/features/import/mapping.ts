@@ -58,9 +58,59 @@ export function normalizeHeader(text: string): string {
 /** Header names (normalised) that mean a target, in the console's languages. */
 const HEADER_SYNONYMS: Record<string, string[]> = {
   name: ['name', 'fullname', 'contactname', 'contact', 'имя', 'фио', 'nombre', 'nom', 'nome', 'nume', 'numele', '姓名', '名字', '名称'],
-  note: ['note', 'notes', 'comment', 'comments', 'remark', 'remarks', 'примечание', 'заметка', 'комментарий', 'nota', 'notas', 'notiz', 'notizen', 'commentaire', 'observacao', 'observacoes', '备注'],
-  'address:email': ['email', 'emails', 'emailaddress', 'mail', 'correo', 'correoelectronico', 'courriel', 'почта', 'электроннаяпочта', 'емейл', '邮箱', '电子邮件'],
-  'address:phone': ['phone', 'phones', 'phonenumber', 'mobile', 'mobilephone', 'tel', 'telephone', 'cell', 'cellphone', 'sms', 'телефон', 'мобильный', 'telefono', 'telefon', 'telemovel', 'celular', '电话', '手机'],
+  note: [
+    'note',
+    'notes',
+    'comment',
+    'comments',
+    'remark',
+    'remarks',
+    'примечание',
+    'заметка',
+    'комментарий',
+    'nota',
+    'notas',
+    'notiz',
+    'notizen',
+    'commentaire',
+    'observacao',
+    'observacoes',
+    '备注',
+  ],
+  'address:email': [
+    'email',
+    'emails',
+    'emailaddress',
+    'mail',
+    'correo',
+    'correoelectronico',
+    'courriel',
+    'почта',
+    'электроннаяпочта',
+    'емейл',
+    '邮箱',
+    '电子邮件',
+  ],
+  'address:phone': [
+    'phone',
+    'phones',
+    'phonenumber',
+    'mobile',
+    'mobilephone',
+    'tel',
+    'telephone',
+    'cell',
+    'cellphone',
+    'sms',
+    'телефон',
+    'мобильный',
+    'telefono',
+    'telefon',
+    'telemovel',
+    'celular',
+    '电话',
+    '手机',
+  ],
   tags: ['tags', 'tag', 'labels', 'label', 'теги', 'метки', 'etiquetas', 'etiquettes', 'etichete', '标签'],
 };
 
@@ -133,7 +183,9 @@ export function checkMapping(drafts: MappingDraft[], fields: Pick<Field, 'id'>[]
     const once = entry.target === 'name' || entry.target === 'note' || entry.target === 'field';
     const key = once ? draft.choice : `${draft.column}:${draft.choice}`;
     if (seen.has(key) && !rows[index]) {
-      rows[index] = once ? { text: IMPORT_MESSAGES.duplicateTarget, key: 'imports.messages.duplicateTarget' } : { text: IMPORT_MESSAGES.duplicateMapping, key: 'imports.messages.duplicateMapping' };
+      rows[index] = once
+        ? { text: IMPORT_MESSAGES.duplicateTarget, key: 'imports.messages.duplicateTarget' }
+        : { text: IMPORT_MESSAGES.duplicateMapping, key: 'imports.messages.duplicateMapping' };
     }
     seen.add(key);
   });

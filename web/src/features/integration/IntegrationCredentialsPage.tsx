@@ -50,7 +50,10 @@ export function IntegrationCredentialsPage({ params }: PageProps) {
     );
   return (
     <>
-      <PageBreadcrumbs section="integrations" current={{ labelKey: 'integrations.credentials', text: item ? `${item.name} · ${t('integrations.credentials')}` : undefined }} />
+      <PageBreadcrumbs
+        section="integrations"
+        current={{ labelKey: 'integrations.credentials', text: item ? `${item.name} · ${t('integrations.credentials')}` : undefined }}
+      />
       {body}
     </>
   );

@@ -54,7 +54,12 @@ function ConnectionTestResult({ state }: { state: TestState }) {
   }
   const { ok, message, server_reply: reply } = state.result;
   return (
-    <Alert color={ok ? 'green' : 'red'} title={t(ok ? 'integrations.testOk' : 'integrations.testFailed')} data-testid="integration-test-result" data-ok={ok ? 'true' : 'false'}>
+    <Alert
+      color={ok ? 'green' : 'red'}
+      title={t(ok ? 'integrations.testOk' : 'integrations.testFailed')}
+      data-testid="integration-test-result"
+      data-ok={ok ? 'true' : 'false'}
+    >
       <Text size="sm">{message}</Text>
       {reply && (
         <Code block mt="xs">
@@ -97,7 +102,13 @@ export function IntegrationFormPage({ params }: PageProps) {
           actions={
             <>
               {item?.type === 'smtp' && (
-                <Button variant="light" leftSection={<IconPlugConnected size={16} />} loading={test.state.running} onClick={() => void test.run()} data-testid="integration-test">
+                <Button
+                  variant="light"
+                  leftSection={<IconPlugConnected size={16} />}
+                  loading={test.state.running}
+                  onClick={() => void test.run()}
+                  data-testid="integration-test"
+                >
                   {t('integrations.testConnection')}
                 </Button>
               )}

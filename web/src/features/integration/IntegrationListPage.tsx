@@ -59,7 +59,14 @@ function IntegrationRowActions({ row }: { row: Integration }) {
     <>
       {credentialsHref && (
         <Link href={credentialsHref} asChild>
-          <ActionIcon component="a" href={credentialsHref} variant="subtle" aria-label={t('integrations.credentials')} title={t('integrations.credentials')} data-testid="row-credentials">
+          <ActionIcon
+            component="a"
+            href={credentialsHref}
+            variant="subtle"
+            aria-label={t('integrations.credentials')}
+            title={t('integrations.credentials')}
+            data-testid="row-credentials"
+          >
             <IconKey size={16} />
           </ActionIcon>
         </Link>

@@ -11,7 +11,12 @@ import { fieldErrorText } from '../../lib/field-errors';
 export function IntegrationStatus({ status }: { status: Integration['status'] }) {
   const { t } = useTranslation();
   return (
-    <Badge color={status === 'merging' ? 'yellow' : 'green'} variant="light" data-status={status} leftSection={status === 'merging' ? <Loader size={10} color="yellow" /> : undefined}>
+    <Badge
+      color={status === 'merging' ? 'yellow' : 'green'}
+      variant="light"
+      data-status={status}
+      leftSection={status === 'merging' ? <Loader size={10} color="yellow" /> : undefined}
+    >
       {t(`integrations.statuses.${status}`)}
     </Badge>
   );
@@ -86,19 +91,47 @@ export function integrationFormFields(types: readonly string[], creating: boolea
       descriptionKey: creating ? 'integrations.hints.type' : undefined,
       choices: types.map((type) => ({ value: type, labelKey: `integrations.types.${type}` })),
     },
-    { name: 'details.server', labelKey: 'integrations.fields.server', required: true, maxLength: 253, placeholderKey: 'integrations.hints.serverExample', visible: isSmtp },
+    {
+      name: 'details.server',
+      labelKey: 'integrations.fields.server',
+      required: true,
+      maxLength: 253,
+      placeholderKey: 'integrations.hints.serverExample',
+      visible: isSmtp,
+    },
     { name: 'details.port', labelKey: 'integrations.fields.port', kind: 'number', required: true, descriptionKey: 'integrations.hints.port', visible: isSmtp },
     { name: 'details.ssl', labelKey: 'integrations.fields.ssl', kind: 'switch', descriptionKey: 'integrations.hints.ssl', visible: isSmtp },
     { name: 'details.tls', labelKey: 'integrations.fields.tls', kind: 'switch', descriptionKey: 'integrations.hints.tls', visible: isSmtp },
     { name: 'details.domain', labelKey: 'integrations.fields.domain', maxLength: 253, descriptionKey: 'integrations.hints.domain', visible: isSmtp },
-    { name: 'details.return_path', labelKey: 'integrations.fields.return_path', kind: 'email', maxLength: 254, descriptionKey: 'integrations.hints.returnPath', visible: isSmtp },
+    {
+      name: 'details.return_path',
+      labelKey: 'integrations.fields.return_path',
+      kind: 'email',
+      maxLength: 254,
+      descriptionKey: 'integrations.hints.returnPath',
+      visible: isSmtp,
+    },
   ];
   if (creating) {
     fields.push(
       { name: 'user', labelKey: 'integrations.fields.user', required: true, maxLength: 320, visible: isSmtp },
-      { name: 'password', labelKey: 'integrations.fields.password', kind: 'custom', required: true, visible: isSmtp, render: (props) => <SecretField name="password" labelKey="integrations.fields.password" required props={props} /> },
+      {
+        name: 'password',
+        labelKey: 'integrations.fields.password',
+        kind: 'custom',
+        required: true,
+        visible: isSmtp,
+        render: (props) => <SecretField name="password" labelKey="integrations.fields.password" required props={props} />,
+      },
       { name: 'sid', labelKey: 'integrations.fields.sid', required: true, maxLength: 34, placeholderKey: 'integrations.hints.sidExample', visible: isTwilio },
-      { name: 'token', labelKey: 'integrations.fields.token', kind: 'custom', required: true, visible: isTwilio, render: (props) => <SecretField name="token" labelKey="integrations.fields.token" required props={props} /> },
+      {
+        name: 'token',
+        labelKey: 'integrations.fields.token',
+        kind: 'custom',
+        required: true,
+        visible: isTwilio,
+        render: (props) => <SecretField name="token" labelKey="integrations.fields.token" required props={props} />,
+      },
     );
   }
   fields.push(
@@ -118,7 +151,7 @@ export function integrationFormValues(item: Integration | null): FormValues {
     'details.server': smtp?.server ?? '',
     'details.port': smtp?.port ?? (item ? null : 587),
     'details.ssl': smtp?.ssl ?? false,
-    'details.tls': smtp?.tls ?? (!item),
+    'details.tls': smtp?.tls ?? !item,
     'details.domain': smtp?.domain ?? '',
     'details.return_path': smtp?.return_path ?? '',
     user: '',
@@ -187,12 +220,24 @@ export function credentialsFields(type: IntegrationType): FormFieldConfig[] {
   if (type === 'smtp') {
     return [
       { name: 'user', labelKey: 'integrations.fields.user', required: true, maxLength: 320, autoFocus: true },
-      { name: 'password', labelKey: 'integrations.fields.password', kind: 'custom', required: true, render: (props) => <SecretField name="password" labelKey="integrations.fields.password" required props={props} /> },
+      {
+        name: 'password',
+        labelKey: 'integrations.fields.password',
+        kind: 'custom',
+        required: true,
+        render: (props) => <SecretField name="password" labelKey="integrations.fields.password" required props={props} />,
+      },
     ];
   }
   return [
     { name: 'sid', labelKey: 'integrations.fields.sid', required: true, maxLength: 34, autoFocus: true },
-    { name: 'token', labelKey: 'integrations.fields.token', kind: 'custom', required: true, render: (props) => <SecretField name="token" labelKey="integrations.fields.token" required props={props} /> },
+    {
+      name: 'token',
+      labelKey: 'integrations.fields.token',
+      kind: 'custom',
+      required: true,
+      render: (props) => <SecretField name="token" labelKey="integrations.fields.token" required props={props} />,
+    },
   ];
 }
 

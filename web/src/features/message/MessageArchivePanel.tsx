@@ -62,7 +62,13 @@ export function MessageArchivePanel() {
                     </Table.Td>
                     <Table.Td>
                       <Group justify="flex-end">
-                        <Button size="compact-sm" variant="subtle" leftSection={<IconDownload size={14} />} loading={busy === m.month} onClick={() => void download(m.month)}>
+                        <Button
+                          size="compact-sm"
+                          variant="subtle"
+                          leftSection={<IconDownload size={14} />}
+                          loading={busy === m.month}
+                          onClick={() => void download(m.month)}
+                        >
                           {t('retention.download')}
                         </Button>
                       </Group>

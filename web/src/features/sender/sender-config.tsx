@@ -79,7 +79,10 @@ export function senderFormFields(types: readonly string[], integrations: Pick<In
       descriptionKey: creating ? 'senders.hints.integration' : undefined,
       // Only integrations that can send this type (SMTP for email, Twilio for phone).
       choicesFor: (values) =>
-        [...integrationsForType(integrations, values.type), ...known].map((integration) => ({ value: String(integration.id), label: `${integration.name} (${integration.type})` })),
+        [...integrationsForType(integrations, values.type), ...known].map((integration) => ({
+          value: String(integration.id),
+          label: `${integration.name} (${integration.type})`,
+        })),
     },
     { name: 'value', labelKey: 'senders.fields.value', kind: 'custom', required: true, render: (props) => <SenderValueInput props={props} /> },
     { name: 'name', labelKey: 'senders.fields.name', maxLength: 100, descriptionKey: 'senders.hints.name', visible: (values) => values.type === 'email' },

@@ -28,7 +28,11 @@ export function PreRegistrationPage() {
     setError(null);
     const domain = values.domain.trim().toLowerCase();
     try {
-      await client.post(PATH, { name: values.name, email: values.email, organization: values.organization, comments: values.comments, ...(domain ? { domain } : {}) }, { guest: true });
+      await client.post(
+        PATH,
+        { name: values.name, email: values.email, organization: values.organization, comments: values.comments, ...(domain ? { domain } : {}) },
+        { guest: true },
+      );
       setSent(true);
     } catch (failure) {
       setError(translateApiError(t, failure));

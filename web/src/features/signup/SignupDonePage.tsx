@@ -16,9 +16,13 @@ export function SignupDonePage({ pollMs = SIGNUP_POLL_MS }: Partial<PageProps> &
   const { t } = useTranslation();
   const { client } = useServices();
   const id = new URLSearchParams(useSearch()).get('id') ?? '';
-  const { data, error } = useSWR(id ? ['signup-done', id] : null, () => client.get<ItemBody<SignupView>>(`/signup/${encodeURIComponent(id)}`, undefined, { guest: true }), {
-    refreshInterval: (latest) => (latest && latest.data.status !== 'pending' ? 0 : pollMs),
-  });
+  const { data, error } = useSWR(
+    id ? ['signup-done', id] : null,
+    () => client.get<ItemBody<SignupView>>(`/signup/${encodeURIComponent(id)}`, undefined, { guest: true }),
+    {
+      refreshInterval: (latest) => (latest && latest.data.status !== 'pending' ? 0 : pollMs),
+    },
+  );
   const signup = data?.data;
   const paid = signup && signup.status !== 'pending';
 

@@ -13,7 +13,9 @@ export const SUBSCRIPTION_COLUMNS: ListColumn<Subscription>[] = [
 ];
 
 /** The subscription form: one required name (at most 100 characters, as the server checks). */
-export const SUBSCRIPTION_FIELDS: FormFieldConfig[] = [{ name: 'name', labelKey: 'subscriptions.fields.name', required: true, maxLength: 100, autoFocus: true }];
+export const SUBSCRIPTION_FIELDS: FormFieldConfig[] = [
+  { name: 'name', labelKey: 'subscriptions.fields.name', required: true, maxLength: 100, autoFocus: true },
+];
 
 /** The request body of a subscription save. */
 export function subscriptionInput(values: FormValues): SubscriptionInput {

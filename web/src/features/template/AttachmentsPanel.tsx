@@ -89,7 +89,13 @@ export function AttachmentsPanel({ template, pending, onPending, onChanged }: At
       <Stack gap="sm">
         <Group justify="space-between">
           <Title order={5}>{t('templates.attachments.title')}</Title>
-          <Button variant="light" leftSection={<IconPaperclip size={16} />} loading={uploading} onClick={() => input.current?.click()} data-testid="attachments-add">
+          <Button
+            variant="light"
+            leftSection={<IconPaperclip size={16} />}
+            loading={uploading}
+            onClick={() => input.current?.click()}
+            data-testid="attachments-add"
+          >
             {t('templates.attachments.add')}
           </Button>
           <input
@@ -124,13 +130,29 @@ export function AttachmentsPanel({ template, pending, onPending, onChanged }: At
         {saved.map((attachment) => (
           <Group key={attachment.id} justify="space-between" data-testid="attachment-row" data-name={attachment.file_name} wrap="nowrap">
             <Text size="sm" truncate>
-              {attachment.file_name} <Text span c="dimmed" size="xs">{formatBytes(attachment.size, i18n.language)}</Text>
+              {attachment.file_name}{' '}
+              <Text span c="dimmed" size="xs">
+                {formatBytes(attachment.size, i18n.language)}
+              </Text>
             </Text>
             <Group gap={4} wrap="nowrap">
-              <ActionIcon variant="subtle" aria-label={t('templates.attachments.download')} title={t('templates.attachments.download')} data-testid="attachment-download" onClick={() => void download(attachment)}>
+              <ActionIcon
+                variant="subtle"
+                aria-label={t('templates.attachments.download')}
+                title={t('templates.attachments.download')}
+                data-testid="attachment-download"
+                onClick={() => void download(attachment)}
+              >
                 <IconDownload size={16} />
               </ActionIcon>
-              <ActionIcon variant="subtle" color="red" aria-label={t('templates.attachments.remove')} title={t('templates.attachments.remove')} data-testid="attachment-remove" onClick={() => remove(attachment)}>
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                aria-label={t('templates.attachments.remove')}
+                title={t('templates.attachments.remove')}
+                data-testid="attachment-remove"
+                onClick={() => remove(attachment)}
+              >
                 <IconTrash size={16} />
               </ActionIcon>
             </Group>
@@ -140,9 +162,19 @@ export function AttachmentsPanel({ template, pending, onPending, onChanged }: At
           pending.map((file, index) => (
             <Group key={`${file.name}:${index}`} justify="space-between" data-testid="attachment-pending" data-name={file.name} wrap="nowrap">
               <Text size="sm" truncate>
-                {file.name} <Text span c="dimmed" size="xs">{formatBytes(file.size, i18n.language)}</Text>
+                {file.name}{' '}
+                <Text span c="dimmed" size="xs">
+                  {formatBytes(file.size, i18n.language)}
+                </Text>
               </Text>
-              <ActionIcon variant="subtle" color="red" aria-label={t('templates.attachments.remove')} title={t('templates.attachments.remove')} data-testid="attachment-remove" onClick={() => onPending(pending.filter((_, i) => i !== index))}>
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                aria-label={t('templates.attachments.remove')}
+                title={t('templates.attachments.remove')}
+                data-testid="attachment-remove"
+                onClick={() => onPending(pending.filter((_, i) => i !== index))}
+              >
                 <IconTrash size={16} />
               </ActionIcon>
             </Group>

@@ -71,7 +71,12 @@ function BodyField({ props, targets, editor }: { props: CustomFieldProps; target
 }
 
 /** The template form's fields; subject and plain body only for email templates. */
-function templateFields(types: readonly string[], creating: boolean, targets: InsertTargets, editor: React.RefObject<RichTextHandle | null>): FormFieldConfig[] {
+function templateFields(
+  types: readonly string[],
+  creating: boolean,
+  targets: InsertTargets,
+  editor: React.RefObject<RichTextHandle | null>,
+): FormFieldConfig[] {
   const isEmail = (values: Record<string, unknown>) => values.type === 'email';
   return [
     {
@@ -93,7 +98,13 @@ function templateFields(types: readonly string[], creating: boolean, targets: In
       render: (props) => <SubjectField props={props} targets={targets} />,
     },
     { name: 'placeholders', labelKey: 'templates.placeholders.title', kind: 'custom', render: () => <PlaceholderHelp targets={targets} /> },
-    { name: 'body', labelKey: 'templates.fields.body', kind: 'custom', required: true, render: (props) => <BodyField props={props} targets={targets} editor={editor} /> },
+    {
+      name: 'body',
+      labelKey: 'templates.fields.body',
+      kind: 'custom',
+      required: true,
+      render: (props) => <BodyField props={props} targets={targets} editor={editor} />,
+    },
     {
       name: 'body_plain',
       labelKey: 'templates.fields.body_plain',
@@ -195,7 +206,12 @@ export function TemplateFormPage({ params }: PageProps) {
             )
           }
         >
-          <AttachmentsPanel template={item} pending={pending} onPending={setPending} onChanged={(saved) => void mutate({ data: saved }, { revalidate: false })} />
+          <AttachmentsPanel
+            template={item}
+            pending={pending}
+            onPending={setPending}
+            onChanged={(saved) => void mutate({ data: saved }, { revalidate: false })}
+          />
         </EntityForm>
       )}
     </LoadState>

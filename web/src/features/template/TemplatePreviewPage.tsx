@@ -92,10 +92,14 @@ export function TemplatePreviewPage({ params }: PageProps) {
   const contact = chosen === undefined ? (first.data?.items[0] ?? null) : chosen;
   const [testOpen, setTestOpen] = useState(false);
   const firstKnown = chosen !== undefined || first.data !== undefined || first.error !== undefined;
-  const preview = useSWR<TemplatePreview>(item && firstKnown ? ['template-preview', item.id, contact?.id ?? null, item.updated_at] : null, () => previewTemplate(client, id, contact?.id ?? null), {
-    revalidateOnFocus: false,
-    shouldRetryOnError: false,
-  });
+  const preview = useSWR<TemplatePreview>(
+    item && firstKnown ? ['template-preview', item.id, contact?.id ?? null, item.updated_at] : null,
+    () => previewTemplate(client, id, contact?.id ?? null),
+    {
+      revalidateOnFocus: false,
+      shouldRetryOnError: false,
+    },
+  );
   const editHref = item ? pathOf(table, 'template_update', { id: item.id }) : null;
 
   let body: ReactNode;
@@ -143,7 +147,13 @@ export function TemplatePreviewPage({ params }: PageProps) {
                 onChange={(_id, chosen) => setContact(chosen)}
               />
             </div>
-            <Button variant="light" leftSection={<IconRefresh size={16} />} loading={preview.isValidating} onClick={() => void preview.mutate()} data-testid="preview-refresh">
+            <Button
+              variant="light"
+              leftSection={<IconRefresh size={16} />}
+              loading={preview.isValidating}
+              onClick={() => void preview.mutate()}
+              data-testid="preview-refresh"
+            >
               {t('templates.preview.refresh')}
             </Button>
           </Group>
@@ -164,7 +174,10 @@ export function TemplatePreviewPage({ params }: PageProps) {
     );
   return (
     <>
-      <PageBreadcrumbs section="templates" current={{ labelKey: 'templates.preview.crumb', text: item ? `${item.name} · ${t('templates.preview.crumb')}` : undefined }} />
+      <PageBreadcrumbs
+        section="templates"
+        current={{ labelKey: 'templates.preview.crumb', text: item ? `${item.name} · ${t('templates.preview.crumb')}` : undefined }}
+      />
       {body}
     </>
   );

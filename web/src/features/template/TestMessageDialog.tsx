@@ -36,7 +36,17 @@ export function contactAddress(contact: Pick<Contact, 'addresses'> | null, type:
  * 'Send test message': a sender that can send this template, the address or phone to send to, and optionally
  * a contact whose data fills the placeholders. Sending queues the message; the dialog shows its id.
  */
-export function TestMessageDialog({ template, contact, opened, onClose }: { template: Template; contact: Contact | null; opened: boolean; onClose: () => void }) {
+export function TestMessageDialog({
+  template,
+  contact,
+  opened,
+  onClose,
+}: {
+  template: Template;
+  contact: Contact | null;
+  opened: boolean;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const { client } = useServices();
   const table = useRouteTable();
@@ -136,9 +146,19 @@ export function TestMessageDialog({ template, contact, opened, onClose }: { temp
           </Alert>
         )}
         {result && (
-          <Alert color="green" title={t('templates.test.queuedTitle')} data-testid="test-message-result" data-message-id={result.id} data-status={result.status}>
+          <Alert
+            color="green"
+            title={t('templates.test.queuedTitle')}
+            data-testid="test-message-result"
+            data-message-id={result.id}
+            data-status={result.status}
+          >
             <Text size="sm">
-              {t('templates.test.queued', { id: result.id, status: t(`templates.test.statuses.${result.status}`, { defaultValue: result.status }), to: result.to_address })}
+              {t('templates.test.queued', {
+                id: result.id,
+                status: t(`templates.test.statuses.${result.status}`, { defaultValue: result.status }),
+                to: result.to_address,
+              })}
             </Text>
             {messageHref && (
               <Link href={messageHref} asChild>

@@ -37,7 +37,10 @@ export function checkAttachments<F extends { name: string; size: number }>(files
     }
   }
   if (tooLarge.length) {
-    problems.push({ key: tooLarge.length === 1 ? 'channels.messages.tooLargeOne' : 'channels.messages.tooLargeMany', values: { names: tooLarge.join(', '), size: ATTACHMENT_MAX_MB } });
+    problems.push({
+      key: tooLarge.length === 1 ? 'channels.messages.tooLargeOne' : 'channels.messages.tooLargeMany',
+      values: { names: tooLarge.join(', '), size: ATTACHMENT_MAX_MB },
+    });
   }
   return { accepted, problems };
 }

@@ -62,7 +62,8 @@ export function PlaceholderHelp({ targets }: { targets: InsertTargets }) {
               </Anchor>
             </Text>
             <Text size="sm">
-              <Code>{'{{ contact.name }}'}</Code> · <Code>{'{% if contact.fields.vip %}…{% endif %}'}</Code> · <Code>{'{{ contact.name | default: "friend" }}'}</Code>
+              <Code>{'{{ contact.name }}'}</Code> · <Code>{'{% if contact.fields.vip %}…{% endif %}'}</Code> ·{' '}
+              <Code>{'{{ contact.name | default: "friend" }}'}</Code>
             </Text>
             <Text size="sm" c="dimmed">
               {t('templates.placeholders.rules')}

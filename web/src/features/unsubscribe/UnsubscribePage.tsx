@@ -86,7 +86,12 @@ function UnsubscribeForm({ page, calls, onPage }: { page: UnsubscribePageData; c
       () => calls.leave({ subscription_id: chosenCategory.id, reason, comment: comment.trim() || null }),
       () => setResult({ kind: 'done', id: chosenCategory.id, name: chosenCategory.name }),
     );
-  const undo = () => result && run(() => calls.join(result.id), () => setResult({ ...result, kind: 'undone' }));
+  const undo = () =>
+    result &&
+    run(
+      () => calls.join(result.id),
+      () => setResult({ ...result, kind: 'undone' }),
+    );
   const toggle = (id: number, on: boolean) => run(() => (on ? calls.join(id) : calls.leave({ subscription_id: id, reason: null, comment: null })));
 
   return (
