@@ -7,7 +7,7 @@ import { contactAddresses, contactAttributes, type contacts, contactTags, fieldO
 import type { Database } from '../../db/client';
 import type { AddressType } from '../../shared/address';
 import type { Contact, ContactAttribute } from '../../shared/contracts/contact';
-import { sameOrg } from './same-org';
+import { sameOrg } from '../../db/same-org';
 
 type Ctx = Context<AppEnv>;
 type Row = typeof contacts.$inferSelect;

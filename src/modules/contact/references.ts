@@ -7,7 +7,7 @@ import { validationFailed } from '../../lib/api-error';
 import type { AddressType } from '../../shared/address';
 import { CONTACT_MESSAGES, type AttributeValue, type ContactInput } from '../../shared/contracts/contact';
 import { MESSAGES } from '../../shared/messages';
-import { sameOrg } from './same-org';
+import { sameOrg } from '../../db/same-org';
 
 type Ctx = Context<AppEnv>;
 
@@ -61,15 +61,15 @@ export async function checkContactInput(c: Ctx, input: Partial<ContactInput>, co
     db
       .select({ id: tags.id })
       .from(tags)
-      .where(new TenantScope(db, tags, orgId).where(sql`${tags.id} IN (SELECT value FROM json_each(${json(tagIds)}))`)),
+      .where(and(sameOrg(tags.orgId, orgId), sql`${tags.id} IN (SELECT value FROM json_each(${json(tagIds)}))`)),
     db
       .select({ id: fields.id, type: fields.type })
       .from(fields)
-      .where(new TenantScope(db, fields, orgId).where(sql`${fields.id} IN (SELECT value FROM json_each(${json(attributes.map((a) => a.field_id))}))`)),
+      .where(and(sameOrg(fields.orgId, orgId), sql`${fields.id} IN (SELECT value FROM json_each(${json(attributes.map((a) => a.field_id))}))`)),
     db
       .select({ id: fieldOptions.id, fieldId: fieldOptions.fieldId })
       .from(fieldOptions)
-      .where(new TenantScope(db, fieldOptions, orgId).where(sql`${fieldOptions.id} IN (SELECT value FROM json_each(${json(optionIds)}))`)),
+      .where(and(sameOrg(fieldOptions.orgId, orgId), sql`${fieldOptions.id} IN (SELECT value FROM json_each(${json(optionIds)}))`)),
   ]);
 
   const errors: Record<string, string[]> = {};

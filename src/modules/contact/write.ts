@@ -8,7 +8,7 @@ import { CONTACT_MESSAGES, type ContactInput } from '../../shared/contracts/cont
 import { MESSAGES } from '../../shared/messages';
 import { rawBatch, type BatchStatement } from '../crud/raw-batch';
 import { addDaily } from '../stats/daily';
-import { sameOrg } from './same-org';
+import { sameOrg } from '../../db/same-org';
 import { checkContactInput, type AttributeRow, type ContactPlan } from './references';
 
 type Ctx = Context<AppEnv>;

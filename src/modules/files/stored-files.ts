@@ -48,12 +48,17 @@ export async function putOrgFile(
   return object;
 }
 
-/** The statements that take ledger rows matching `where` out of the organisation's file volume, then remove them. */
-function forgetStatements(db: Database, orgId: number, where: SQL): BatchStatement[] {
+/**
+ * The statements that take ledger rows matching `where` out of the organisation's file volume, then remove them.
+ * `byKey`: `where` names the keys, so the rows are found by the primary key and the organisation is checked on
+ * each (unary +); otherwise by the (org_id, ...) index.
+ */
+function forgetStatements(db: Database, orgId: number, where: SQL, byKey = false): BatchStatement[] {
+  const mine = byKey ? sql`+org_id = ${orgId}` : sql`org_id = ${orgId}`;
   return [
-    db.run(sql`UPDATE org_usage SET file_bytes = max(0, file_bytes - (SELECT coalesce(sum(bytes), 0) FROM stored_files WHERE org_id = ${orgId} AND ${where}))
+    db.run(sql`UPDATE org_usage SET file_bytes = max(0, file_bytes - (SELECT coalesce(sum(bytes), 0) FROM stored_files WHERE ${mine} AND ${where}))
       WHERE org_id = ${orgId}`),
-    db.run(sql`DELETE FROM stored_files WHERE org_id = ${orgId} AND ${where}`),
+    db.run(sql`DELETE FROM stored_files WHERE ${mine} AND ${where}`),
     usageGauges(db, orgId),
   ];
 }
@@ -62,7 +67,7 @@ function forgetStatements(db: Database, orgId: number, where: SQL): BatchStateme
 export async function deleteOrgFiles(bucket: R2Bucket, db: Database, orgId: number, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
   for (let i = 0; i < keys.length; i += R2_DELETE_MAX) await bucket.delete(keys.slice(i, i + R2_DELETE_MAX));
-  await rawBatch(db, forgetStatements(db, orgId, sql`key IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`));
+  await rawBatch(db, forgetStatements(db, orgId, sql`key IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`, true));
 }
 
 /** Takes the ledger rows under any of `prefixes` out of the file volume (their objects are deleted by the caller). */

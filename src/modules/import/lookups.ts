@@ -40,6 +40,13 @@ export class TagIds {
   }
 }
 
+/**
+ * The options of some fields (?1 the organisation, ?2 the field ids as JSON). json_each comes first (SQLite never
+ * reorders a CROSS JOIN): with statistics it otherwise scans field_options (test/worker/sending/plans-with-statistics.test.ts).
+ */
+export const OPTIONS_OF_FIELDS_SQL =
+  'SELECT o.id, o.field_id, o.value FROM json_each(?2) j CROSS JOIN field_options o WHERE o.field_id = j.value AND o.org_id = ?1';
+
 /** Option value -> id per select/multiselect field, loaded once and grown as unknown values appear. */
 export class OptionIds {
   private readonly byField = new Map<number, Map<string, number>>();
@@ -54,10 +61,7 @@ export class OptionIds {
     const ids = fields.filter((f) => f.type === 'select' || f.type === 'multiselect').map((f) => f.id);
     for (const id of ids) this.byField.set(id, new Map());
     if (ids.length === 0) return;
-    const rows = await this.d1
-      .prepare('SELECT id, field_id, value FROM field_options WHERE org_id = ?1 AND field_id IN (SELECT value FROM json_each(?2))')
-      .bind(this.orgId, JSON.stringify(ids))
-      .all<{ id: number; field_id: number; value: string }>();
+    const rows = await this.d1.prepare(OPTIONS_OF_FIELDS_SQL).bind(this.orgId, JSON.stringify(ids)).all<{ id: number; field_id: number; value: string }>();
     for (const row of rows.results) this.byField.get(row.field_id)?.set(row.value, row.id);
   }
 
@@ -92,7 +96,7 @@ export class OptionIds {
           )
           .bind(this.orgId, fieldId, json),
         this.d1
-          .prepare('SELECT id, value FROM field_options WHERE org_id = ?1 AND field_id = ?2 AND value IN (SELECT value FROM json_each(?3))')
+          .prepare('SELECT id, value FROM field_options WHERE +org_id = ?1 AND field_id = ?2 AND value IN (SELECT value FROM json_each(?3))')
           .bind(this.orgId, fieldId, json),
       );
       asked.push({ fieldId, index: statements.length - 1 });

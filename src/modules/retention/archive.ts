@@ -49,7 +49,7 @@ async function gzip(text: string): Promise<Uint8Array> {
 function unchanged(orgId: number, rows: Row[], events: number) {
   const state = JSON.stringify(rows.map((r) => ({ i: r.id, s: r.status, o: r.opens_total, c: r.clicks_total, d: r.delivery_status })));
   const ids = JSON.stringify(rows.map((r) => r.id));
-  return sql`(SELECT count(*) FROM messages m JOIN json_each(${state}) j ON m.id = j.value ->> 'i'
+  return sql`(SELECT count(*) FROM json_each(${state}) j CROSS JOIN messages m ON m.id = j.value ->> 'i'
       WHERE m.org_id = ${orgId} AND m.status = j.value ->> 's' AND m.opens_total = j.value ->> 'o' AND m.clicks_total = j.value ->> 'c'
         AND m.delivery_status IS j.value ->> 'd') = ${rows.length}
     AND (SELECT count(*) FROM tracking_events WHERE org_id = ${orgId} AND message_id IN (SELECT value FROM json_each(${ids}))) = ${events}`;
@@ -70,7 +70,7 @@ async function archiveChunk(db: Database, bucket: R2Bucket, orgId: number, month
       SELECT ${key}, ${orgId}, ${month}, ${rows.length}, ${rows[0].id}, ${rows[rows.length - 1].id} WHERE ${unchanged(orgId, rows, events.length)}
       ON CONFLICT (key) DO UPDATE SET messages = excluded.messages, last_id = excluded.last_id`),
     // changes() is the archive row just written: no row, nothing deleted.
-    db.run(sql`DELETE FROM messages WHERE org_id = ${orgId} AND id IN (SELECT value FROM json_each(${ids})) AND changes() > 0`),
+    db.run(sql`DELETE FROM messages WHERE +org_id = ${orgId} AND id IN (SELECT value FROM json_each(${ids})) AND changes() > 0`),
     db.run(sql`DELETE FROM tracking_events WHERE org_id = ${orgId} AND message_id IN (SELECT value FROM json_each(${ids}))
       AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = tracking_events.message_id)`),
   ]);

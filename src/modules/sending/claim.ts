@@ -54,17 +54,21 @@ const table = (name: ClaimTable) => sql.raw(`"${name}"`);
 /** Takes the rows among `ids` that no other delivery holds; returns them (as stored, snake_case) with the token. */
 export async function claimRows<Row = Record<string, unknown>>(db: Database, options: ClaimOptions): Promise<Claim<Row>> {
   const token = crypto.randomUUID();
+  const rows = await db.all<Row>(claimStatement(options, token));
+  return { token, rows };
+}
+
+/** The claim's one conditional UPDATE (exported for the query-plan test). */
+export function claimStatement(options: ClaimOptions, token: string): SQL {
   const now = options.now ?? Date.now();
   const stamp = new Date(now).toISOString();
   const leaseEnd = new Date(now - (options.leaseMs ?? DEFAULT_LEASE_MS)).toISOString();
-  const t = table(options.table);
-  const rows = await db.all<Row>(sql`
-    UPDATE ${t} SET status = 'sending', claim = ${token}, attempts = attempts + 1, updated_at = ${stamp}
+  return sql`
+    UPDATE ${table(options.table)} SET status = 'sending', claim = ${token}, attempts = attempts + 1, updated_at = ${stamp}
     WHERE id IN (SELECT value FROM json_each(${JSON.stringify(options.ids)}))
       AND (+status = 'queued' OR (+status = 'sending' AND updated_at < ${leaseEnd}))
       ${options.where ? sql`AND ${options.where}` : sql``}
-    RETURNING ${options.columns ? sql.raw(options.columns.map((c) => `"${c}"`).join(', ')) : sql.raw('*')}`);
-  return { token, rows };
+    RETURNING ${options.columns ? sql.raw(options.columns.map((c) => `"${c}"`).join(', ')) : sql.raw('*')}`;
 }
 
 /** The outcomes as the JSON the finishing statements read: i id, s status, e error, x external id, r retryable, f refund, j subject. */

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import { DEFAULT_TIMEOUTS } from '../../lib/smtp/timeouts';
@@ -65,8 +65,7 @@ export function startHeartbeat(
       });
       if (stopped || Date.now() >= deadline) break;
       try {
-        await db.run(sql`UPDATE ${sql.raw(`"${table}"`)} SET updated_at = ${new Date().toISOString()}
-          WHERE id IN (SELECT value FROM json_each(${json})) AND +claim = ${token} AND +status = 'sending'`);
+        await db.run(renewStatement(table, token, json, new Date().toISOString()));
       } catch (error) {
         console.warn(JSON.stringify({ level: 'warn', heartbeat: table, rows: ids.length, error: String(error) }));
       }
@@ -79,4 +78,9 @@ export function startHeartbeat(
       await loop;
     },
   };
+}
+
+/** The heartbeat's UPDATE: a fresh updated_at on the rows `token` still holds among the ids of `json` (exported for the query-plan test). */
+export function renewStatement(table: ClaimTable, token: string, json: string, now: string): SQL {
+  return sql`UPDATE ${sql.raw(`"${table}"`)} SET updated_at = ${now} WHERE id IN (SELECT value FROM json_each(${json})) AND +claim = ${token} AND +status = 'sending'`;
 }

@@ -56,7 +56,7 @@ export function addDaily(db: Database, orgId: number, counts: DailyCounts, day =
 export function messageOutcomeStats(db: Database, orgId: number, token: string, outcomesJson: string, day = dayOf()): BatchStatement {
   return db.run(sql`INSERT INTO org_daily_stats (org_id, day, emails_sent, sms_sent, messages_failed)
     SELECT ${orgId}, ${day}, coalesce(sum(m.type = 'email' AND o.s = 'sent'), 0), coalesce(sum(m.type = 'sms' AND o.s = 'sent'), 0), coalesce(sum(o.s = 'failed'), 0)
-    FROM messages m JOIN (SELECT value ->> 'i' AS i, value ->> 's' AS s FROM json_each(${outcomesJson})) o ON m.id = o.i
+    FROM (SELECT value ->> 'i' AS i, value ->> 's' AS s FROM json_each(${outcomesJson})) o CROSS JOIN messages m ON m.id = o.i
     WHERE m.org_id = ${orgId} AND m.claim = ${token} AND m.status = 'sending'
     ON CONFLICT (org_id, day) DO UPDATE SET emails_sent = emails_sent + excluded.emails_sent, sms_sent = sms_sent + excluded.sms_sent,
       messages_failed = messages_failed + excluded.messages_failed`);

@@ -239,7 +239,7 @@ async function countOrgHits(env: Env, db: Database, orgId: number, hits: Trackin
     statements.push(
       db.run(sql`
       UPDATE tracking_events SET class = j.value ->> 'c', reason = j.value ->> 'r'
-      FROM json_each(${JSON.stringify(reclassified)}) j WHERE tracking_events.id = j.value ->> 'i' AND tracking_events.org_id = ${orgId}`),
+      FROM json_each(${JSON.stringify(reclassified)}) j WHERE tracking_events.id = j.value ->> 'i' AND +tracking_events.org_id = ${orgId}`),
     );
   }
   if (messageUpdates.length) {

@@ -5,7 +5,7 @@ import { createDb } from '../../../src/db/client';
 import { contactAttributes, contacts, contactTags } from '../../../src/db/schema';
 import { contactFilterConditions, contactSearch } from '../../../src/modules/contact/filters';
 import { relationQueries } from '../../../src/modules/contact/present';
-import { sameOrg } from '../../../src/modules/contact/same-org';
+import { sameOrg } from '../../../src/db/same-org';
 import { api, create, list, newSession, type Session } from '../api-helpers';
 
 let s: Session;
