@@ -86,17 +86,20 @@ async function organisation(platform, domain, username, tagName, sinkPort) {
   return { api, broadcast };
 }
 
-/** B's phase: its broadcast, and its contact and message lists at a steady rate meanwhile. */
+/** B's phase: its broadcast (timed to its finish, polled alongside), and its contact and message lists at a steady rate. */
 async function measureB(b, label) {
   const finished = await b.broadcast(`B ${label}`);
-  const times = [];
-  for (let i = 0; i < REQUESTS; i++) {
-    const next = performance.now() + RATE_MS;
-    times.push((await b.api('GET', `/contact?page=${1 + (i % 20)}&page_size=10`)).ms);
-    times.push((await b.api('GET', `/message?page=${1 + (i % 20)}&page_size=10`)).ms);
-    await sleep(Math.max(0, next - performance.now()));
-  }
-  const send = await finished();
+  const lists = async () => {
+    const times = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      const next = performance.now() + RATE_MS;
+      times.push((await b.api('GET', `/contact?page=${1 + (i % 20)}&page_size=10`)).ms);
+      times.push((await b.api('GET', `/message?page=${1 + (i % 20)}&page_size=10`)).ms);
+      await sleep(Math.max(0, next - performance.now()));
+    }
+    return times;
+  };
+  const [times, send] = await Promise.all([lists(), finished()]);
   const result = { p50: percentile(times, 50), p95: percentile(times, 95), sendSeconds: send.seconds, sent: send.sent };
   console.log(
     `B with A ${label}: list p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms (${times.length} requests); its ${B_N}-recipient broadcast finished in ${result.sendSeconds.toFixed(1)} s`,
