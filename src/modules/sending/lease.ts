@@ -11,8 +11,9 @@ import type { ClaimTable } from './claim';
 // it gives its rows up to the next one.
 
 /**
- * Messages sent between two outcome reports (deliver-batch.ts). A delivery that dies leaves at most this many
- * accepted messages unrecorded (they go again): the README's duplicate bound is the send lanes in flight times this.
+ * Accepted messages per outcome report (deliver-batch.ts, outcome-report.ts: one group written while the next
+ * fills). A delivery that dies leaves at most two groups of accepted messages unrecorded (they go again): the
+ * README's duplicate bound is the send lanes in flight times two groups.
  */
 export const REPORT_GROUP = 20;
 

@@ -95,7 +95,8 @@ export async function recordQueuedReport(env: Env, db: Database, body: OutcomeRe
 /**
  * The outcomes of a batch's accepted messages as the provider accepts them, written `group` at a time while the
  * sending goes on: one write in flight, and a full group waits for it (the transport pauses meanwhile). So at most
- * two groups of accepted messages are unrecorded at any moment: the one being written and the one filling.
+ * two groups of accepted messages are unrecorded at any moment, the one being written and the one filling (plus one
+ * message per further SMTP session of the batch, each waiting on its own add).
  */
 export class GroupedReports {
   private filling: RowOutcome[] = [];
@@ -108,14 +109,22 @@ export class GroupedReports {
     private group: number,
   ) {}
 
-  /** Adds an accepted message's outcome; resolves at once unless a full group has to wait for the write in flight. */
+  /**
+   * Adds an accepted message's outcome; resolves at once unless a full group has to wait for the write in flight.
+   * Several SMTP sessions of one batch add at once: only the caller that finds no newer write takes the group.
+   */
   async add(outcome: RowOutcome): Promise<void> {
     this.filling.push(outcome);
-    if (this.filling.length < this.group) return;
-    await this.writing;
-    const group = this.filling;
-    this.filling = [];
-    this.writing = this.reporter.report(group).then(
+    while (this.filling.length >= this.group) {
+      const inFlight = this.writing;
+      await inFlight;
+      if (this.writing !== inFlight) continue; // another caller started the next write: wait for that one
+      this.writing = this.write(this.filling.splice(0, this.group));
+    }
+  }
+
+  private write(group: RowOutcome[]): Promise<void> {
+    return this.reporter.report(group).then(
       () => {
         for (const o of group) this.written.add(o.id);
       },

@@ -6,7 +6,7 @@ import { SendChannels } from '../../../src/modules/sending/channels';
 import { claimRows, type RowOutcome } from '../../../src/modules/sending/claim';
 import { deliverBatch } from '../../../src/modules/sending/deliver-batch';
 import { startHeartbeat } from '../../../src/modules/sending/lease';
-import { OutcomeReporter, recordQueuedReport, type OutcomeReportBody } from '../../../src/modules/sending/outcome-report';
+import { GroupedReports, OutcomeReporter, recordQueuedReport, type OutcomeReportBody } from '../../../src/modules/sending/outcome-report';
 import { recordingProviders } from '../channel-helpers';
 import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
 
@@ -91,6 +91,34 @@ describe('outcomes reported a group at a time', () => {
       { status: 'skipped', n: 1 },
     ]);
     expect(await env.DB.prepare('SELECT status, sent FROM broadcasts WHERE id = ?').bind(id).first()).toEqual({ status: 'finished', sent: 3 });
+  });
+});
+
+describe('grouped reports', () => {
+  it('writes full groups with one write in flight, however many sessions add at once', async () => {
+    let active = 0;
+    let most = 0;
+    const groups: number[][] = [];
+    const reporter = {
+      async report(outcomes: RowOutcome[]) {
+        most = Math.max(most, ++active);
+        await sleep(5);
+        groups.push(outcomes.map((o) => o.id));
+        active--;
+      },
+    } as unknown as OutcomeReporter;
+    const grouped = new GroupedReports(reporter, 4);
+    // Three sessions, each adding its accepted messages one after another, as the SMTP loops do.
+    const session = async (from: number) => {
+      for (let id = from; id < from + 10; id++) await grouped.add({ id, status: 'sent', externalId: null });
+    };
+    await Promise.all([session(0), session(100), session(200)]);
+    await grouped.settle();
+    expect(most).toBe(1);
+    expect(groups.every((g) => g.length === 4)).toBe(true);
+    expect(groups.flat().length).toBe(28); // 30 added: the last two still filling go with the batch's last report
+    expect(new Set(groups.flat()).size).toBe(28);
+    expect([...grouped.written].sort()).toEqual(groups.flat().sort());
   });
 });
 
