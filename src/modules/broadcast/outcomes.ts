@@ -18,7 +18,11 @@ export type Reachability = { kind: 'reached' } | { kind: 'unreachable'; error: s
 export const unreachableReason = (error: string) =>
   `Paused: the server could not be reached for ${PAUSE_AFTER_UNREACHABLE} batches in a row (${error.slice(0, 300)}). Fix the integration, then resume.`;
 
-/** Writes a batch's outcomes and moves the counters of its broadcasts; answers the broadcasts after the write. */
+/**
+ * Writes a batch's outcomes and moves the counters of its broadcasts; with `last` (the batch's last report) also
+ * the finish check, and answers the broadcasts after the write (the reports while the batch still sends skip both:
+ * a broadcast cannot finish while the batch holds rows of it).
+ */
 export async function recordBroadcastOutcomes(
   db: Database,
   orgId: number,
@@ -27,6 +31,7 @@ export async function recordBroadcastOutcomes(
   json: string,
   reach: Reachability,
   heldUntil: number | null,
+  last = true,
 ): Promise<BroadcastRow[]> {
   const now = new Date().toISOString();
   const unreachable = reach.kind === 'unreachable';
@@ -45,6 +50,10 @@ export async function recordBroadcastOutcomes(
         updated_at = ${now}
       WHERE id = ${id} AND org_id = ${orgId}`),
   );
+  if (!last) {
+    await rawBatch(db, [...counters, messageOutcomeStats(db, orgId, token, json), finishStatement(db, 'messages', token, json)]);
+    return [];
+  }
   const finishes = broadcastIds.map((id) => finishBroadcast(db, { id, orgId }, now));
   const reads = broadcastIds.map((id) =>
     db

@@ -11,9 +11,9 @@ import type { ClaimTable } from './claim';
 // it gives its rows up to the next one.
 
 /**
- * Accepted messages per outcome report (deliver-batch.ts, outcome-report.ts: one group written while the next
- * fills). A delivery that dies leaves at most two groups of accepted messages unrecorded (they go again): the
- * README's duplicate bound is the send lanes in flight times two groups.
+ * Accepted messages that start an outcome write (deliver-batch.ts, outcome-report.ts: a write takes up to two
+ * groups while two more may wait). A delivery that dies leaves at most four groups of accepted messages unrecorded
+ * (they go again): the README's duplicate bound is the send lanes in flight times four groups.
  */
 export const REPORT_GROUP = 20;
 

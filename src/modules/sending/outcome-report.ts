@@ -36,8 +36,8 @@ async function writeReport(env: Env, db: Database, body: OutcomeReportBody): Pro
     await rawBatch(db, [messageOutcomeStats(db, body.orgId, body.token, json), finishStatement(db, 'messages', body.token, json)]);
     return;
   }
-  const progress = await recordBroadcastOutcomes(db, body.orgId, body.broadcastIds, body.token, json, body.reach, body.heldUntil);
-  if (body.last) for (const b of progress) await publishBroadcastProgress(env, body.orgId, b);
+  const progress = await recordBroadcastOutcomes(db, body.orgId, body.broadcastIds, body.token, json, body.reach, body.heldUntil, body.last);
+  for (const b of progress) await publishBroadcastProgress(env, body.orgId, b);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -93,14 +93,16 @@ export async function recordQueuedReport(env: Env, db: Database, body: OutcomeRe
 }
 
 /**
- * The outcomes of a batch's accepted messages as the provider accepts them, written `group` at a time while the
- * sending goes on: one write in flight, and a full group waits for it (the transport pauses meanwhile). So at most
- * two groups of accepted messages are unrecorded at any moment, the one being written and the one filling (plus one
- * message per further SMTP session of the batch, each waiting on its own add).
+ * The outcomes of a batch's accepted messages as the provider accepts them, written while the sending goes on: a
+ * write starts once `group` outcomes wait and takes up to two groups; one write is in flight at a time, the next
+ * starts when it ends; when two groups wait behind it, the sessions that add more wait too (the SMTP loop pauses).
+ * So at most four groups of accepted messages are unrecorded at any moment, two being written and two waiting
+ * (plus one message per further SMTP session of the batch, each waiting on its own add).
  */
 export class GroupedReports {
   private filling: RowOutcome[] = [];
   private writing: Promise<void> = Promise.resolve();
+  private busy = false;
   /** Ids whose outcome is written (or queued to be). */
   readonly written = new Set<number>();
 
@@ -109,32 +111,35 @@ export class GroupedReports {
     private group: number,
   ) {}
 
-  /**
-   * Adds an accepted message's outcome; resolves at once unless a full group has to wait for the write in flight.
-   * Several SMTP sessions of one batch add at once: only the caller that finds no newer write takes the group.
-   */
+  /** Adds an accepted message's outcome; resolves at once unless two groups already wait behind the write in flight. */
   async add(outcome: RowOutcome): Promise<void> {
     this.filling.push(outcome);
-    while (this.filling.length >= this.group) {
-      const inFlight = this.writing;
-      await inFlight;
-      if (this.writing !== inFlight) continue; // another caller started the next write: wait for that one
-      this.writing = this.write(this.filling.splice(0, this.group));
-    }
+    this.startWrite();
+    while (this.filling.length >= 2 * this.group) await this.writing;
   }
 
-  private write(group: RowOutcome[]): Promise<void> {
-    return this.reporter.report(group).then(
-      () => {
-        for (const o of group) this.written.add(o.id);
-      },
-      // The queue refused the report too: these outcomes go with the batch's last report instead.
-      (error) => console.error(JSON.stringify({ level: 'error', report: 'group', rows: group.length, error: String(error) })),
-    );
+  /** Starts the next write when none is in flight and a group waits; each write starts the next when it ends. */
+  private startWrite(): void {
+    if (this.busy || this.filling.length < this.group) return;
+    const batch = this.filling.splice(0, 2 * this.group);
+    this.busy = true;
+    this.writing = this.reporter
+      .report(batch)
+      .then(
+        () => {
+          for (const o of batch) this.written.add(o.id);
+        },
+        // The queue refused the report too: these outcomes go with the batch's last report instead.
+        (error) => console.error(JSON.stringify({ level: 'error', report: 'group', rows: batch.length, error: String(error) })),
+      )
+      .finally(() => {
+        this.busy = false;
+        this.startWrite();
+      });
   }
 
-  /** Waits for the write in flight; what is still filling goes with the batch's last report. */
+  /** Waits until no write is in flight; what is still waiting (less than a group) goes with the batch's last report. */
   async settle(): Promise<void> {
-    await this.writing;
+    while (this.busy) await this.writing;
   }
 }

@@ -95,7 +95,7 @@ describe('outcomes reported a group at a time', () => {
 });
 
 describe('grouped reports', () => {
-  it('writes full groups with one write in flight, however many sessions add at once', async () => {
+  it('writes one to two groups at a time with one write in flight, however many sessions add at once', async () => {
     let active = 0;
     let most = 0;
     const groups: number[][] = [];
@@ -115,10 +115,12 @@ describe('grouped reports', () => {
     await Promise.all([session(0), session(100), session(200)]);
     await grouped.settle();
     expect(most).toBe(1);
-    expect(groups.every((g) => g.length === 4)).toBe(true);
-    expect(groups.flat().length).toBe(28); // 30 added: the last two still filling go with the batch's last report
-    expect(new Set(groups.flat()).size).toBe(28);
-    expect([...grouped.written].sort()).toEqual(groups.flat().sort());
+    expect(groups.every((g) => g.length >= 4 && g.length <= 8)).toBe(true);
+    // 30 added: fewer than a group may be left for the batch's last report.
+    const written = groups.flat();
+    expect(written.length).toBeGreaterThan(26);
+    expect(new Set(written).size).toBe(written.length);
+    expect([...grouped.written].sort()).toEqual([...written].sort());
   });
 });
 
