@@ -36,6 +36,8 @@ export interface Env {
   LIST_TOTAL_CAP?: string;
   /** Days messages stay in D1 before the cron archives them to R2, unless the organisation set its own (default 90). */
   MESSAGE_RETENTION_DAYS?: string;
+  /** Recipients of one broadcast on their way at most (src/modules/broadcast/runner.ts; default 10,000). */
+  BROADCAST_WINDOW?: string;
   /** Seconds a send claim holds without its heartbeat (src/modules/sending/lease.ts; default 60, fault tests use less). */
   SEND_LEASE_SECONDS?: string;
   /** DNS-over-HTTPS resolver the SMTP connection test asks to tell a bad host from a refused port. */

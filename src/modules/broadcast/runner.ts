@@ -15,7 +15,8 @@ import { enqueueBatches } from '../sending/send-queue';
 //   waiting   -> sleep until delayed_at
 //   queued    -> start: freeze template and sender, fix the recipients (contacts up to the newest id now)
 //   sending   -> walk the recipients a page at a time (message rows, keyset on contact id) and put their ids
-//                on the send queue (all at once, or one every `sleep` seconds); then watch until all are done
+//                on the send queue (a window of pages ahead of the sending, or one every `sleep` seconds); then
+//                watch until all are done
 //   cancelled -> the messages that never went out become skipped
 //   paused, finished -> nothing (resume and retry-failed wake it again)
 // The object keeps only where it is in the queue of messages (`dispatched`, a message id) in its storage; the
@@ -31,6 +32,25 @@ const PAGES_PER_ALARM = 20;
 const CANCEL_CHUNK = 5000;
 /** While the last batches are out, look at least this often for rows stranded by a lost queue message or a dead delivery. */
 const WATCH_MS = 30_000;
+/**
+ * Recipients of one broadcast on their way at most (written and not yet sent, failed or skipped), unless
+ * BROADCAST_WINDOW says otherwise: the runner writes and queues the next page only below it. The send queue is one
+ * line for every organisation, first in first out: without a window a broadcast to a million would put all of them
+ * ahead of another organisation's broadcast of a hundred (bench:isolation).
+ */
+const DEFAULT_WINDOW = 10_000;
+/** How soon a runner whose window is full looks again. */
+const WINDOW_WAIT_MS = 250;
+
+/** The window in recipients (BROADCAST_WINDOW, at least 1). */
+function sendWindow(env: Pick<Env, 'BROADCAST_WINDOW'>): number {
+  const value = Number(env.BROADCAST_WINDOW);
+  return Number.isSafeInteger(value) && value >= 1 ? value : DEFAULT_WINDOW;
+}
+
+/** Recipients written whose message is not accounted for yet (queued or being sent). */
+const inFlight = (b: BroadcastRow) => b.total - b.sent - b.failed - b.skipped;
+
 /** A poked runner whose alarm is this far overdue sets it again (a local restart leaves past alarms unfired). */
 const OVERDUE_MS = 5_000;
 /** Statuses whose runner has a step to take. */
@@ -127,6 +147,13 @@ export class BroadcastRunner extends DurableObject<Env> {
       let dispatched = (await this.ctx.storage.get<number>('dispatched')) ?? 0;
       let ids = await queuedAfter(db, b, dispatched, paced ? 1 : PAGE);
       if (ids.length === 0 && !b.enumerated) {
+        // Everything written is on the queue: the next page only when the broadcast's window has room.
+        b = (await loadBroadcast(db, b.orgId, b.id)) ?? b;
+        if (b.status !== 'sending') return;
+        if (!paced && inFlight(b) >= sendWindow(this.env)) {
+          await this.ctx.storage.setAlarm(Date.now() + WINDOW_WAIT_MS);
+          return;
+        }
         await writeRecipientPage(db, b, PAGE);
         b = (await loadBroadcast(db, b.orgId, b.id)) ?? b;
         if (b.status !== 'sending') return;

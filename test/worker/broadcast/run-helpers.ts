@@ -46,12 +46,17 @@ export async function setup(prefix = 'bc') {
 }
 
 /** Runs the broadcast's runner alarm once with its send queue recorded; answers what it queued. */
-export async function runAlarm(o: Org, broadcastId: number, after?: (state: DurableObjectState) => Promise<void>): Promise<SendBatchBody[]> {
+export async function runAlarm(
+  o: Org,
+  broadcastId: number,
+  after?: (state: DurableObjectState) => Promise<void>,
+  vars: Partial<Env> = {},
+): Promise<SendBatchBody[]> {
   const queued: SendBatchBody[] = [];
   const queue = { sendBatch: async (batch: { body: SendBatchBody }[]) => void queued.push(...batch.map((m) => m.body)) } as unknown as Queue;
   const stub = E.BROADCAST.get(E.BROADCAST.idFromName(String(broadcastId)));
   await runInDurableObject(stub, async (instance: BroadcastRunner, state) => {
-    (instance as unknown as { env: Env }).env = { ...E, SEND_QUEUE: queue } as Env;
+    (instance as unknown as { env: Env }).env = { ...E, ...vars, SEND_QUEUE: queue } as Env;
     await state.storage.put('ref', { orgId: o.orgId, broadcastId });
     await instance.alarm();
     await after?.(state);

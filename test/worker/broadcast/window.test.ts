@@ -1,0 +1,34 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { deliverAll, runAlarm, setup, startable } from './run-helpers';
+
+// The send window: the runner writes and queues the next page of recipients only while fewer than BROADCAST_WINDOW
+// of the broadcast's recipients are on their way, so one organisation's big broadcast does not fill the one send
+// queue ahead of everyone else's (bench:isolation).
+
+const state = (id: number) => env.DB.prepare('SELECT status, total, sent, skipped, enumerated FROM broadcasts WHERE id = ?').bind(id).first();
+
+describe('the send window', () => {
+  it('holds the next page while the window is full, and goes on once the messages on their way are sent', async () => {
+    const s = await setup('win');
+    const id = await startable(s.o, s.body());
+    // A window of 2: the first page (3 email recipients and one skipped) is written and queued; the next is held.
+    const first = await runAlarm(s.o, id, undefined, { BROADCAST_WINDOW: '2' });
+    expect(first.flatMap((b) => b.ids)).toHaveLength(3);
+    expect(await state(id)).toEqual({ status: 'sending', total: 4, sent: 0, skipped: 1, enumerated: 0 });
+    // Still full: another alarm writes nothing.
+    expect(await runAlarm(s.o, id, undefined, { BROADCAST_WINDOW: '2' })).toEqual([]);
+    expect(await state(id)).toMatchObject({ enumerated: 0 });
+    // Sent: the window has room, the walk ends (no more contacts) and the broadcast finishes.
+    await deliverAll(first);
+    expect(await runAlarm(s.o, id, undefined, { BROADCAST_WINDOW: '2' })).toEqual([]);
+    expect(await state(id)).toEqual({ status: 'finished', total: 4, sent: 3, skipped: 1, enumerated: 1 });
+  });
+
+  it('does not hold a broadcast whose window has room (the default is 10,000)', async () => {
+    const s = await setup('room');
+    const id = await startable(s.o, s.body());
+    await runAlarm(s.o, id);
+    expect(await state(id)).toMatchObject({ total: 4, enumerated: 1 });
+  });
+});
