@@ -151,6 +151,12 @@ export class BroadcastRunner extends DurableObject<Env> {
         b = (await loadBroadcast(db, b.orgId, b.id)) ?? b;
         if (b.status !== 'sending') return;
         if (!paced && inFlight(b) >= sendWindow(this.env)) {
+          // The window stays full while rows are stranded on their way: take them back now and then, as watch does.
+          const last = (await this.ctx.storage.get<number>('strandedCheck')) ?? 0;
+          if (Date.now() - last >= this.watchEvery(b)) {
+            await this.ctx.storage.put('strandedCheck', Date.now());
+            await this.requeueStranded(db, b);
+          }
           await this.ctx.storage.setAlarm(Date.now() + WINDOW_WAIT_MS);
           return;
         }
@@ -188,17 +194,22 @@ export class BroadcastRunner extends DurableObject<Env> {
       await publishBroadcastProgress(this.env, b.orgId, finished);
       return;
     }
+    await this.requeueStranded(db, b);
+    await this.ctx.storage.setAlarm(Date.now() + this.watchEvery(b));
+  }
+
+  /** Puts back on the queue the broadcast's rows stranded on their way (a page at a time; see watch). */
+  private async requeueStranded(db: Database, b: BroadcastRow): Promise<void> {
     const lease = leaseMs(this.env);
     const now = Date.now();
-    const stranded = await strandedRows(
-      db,
-      b,
-      { queuedBefore: new Date(now - 2 * lease).toISOString(), leaseEndedBefore: new Date(now - lease).toISOString() },
-      PAGE,
-    );
+    const before = { queuedBefore: new Date(now - 2 * lease).toISOString(), leaseEndedBefore: new Date(now - lease).toISOString() };
+    const stranded = await strandedRows(db, b, before, PAGE);
     if (stranded.length) await enqueueBatches(this.env, b.orgId, b.id, stranded);
-    const every = Math.min(WATCH_MS, lease / 2, b.sleep > 0 ? b.sleep * 1000 : WATCH_MS);
-    await this.ctx.storage.setAlarm(Date.now() + every);
+  }
+
+  /** How often to look for stranded rows: at most every half lease, and every send of a paced broadcast. */
+  private watchEvery(b: BroadcastRow): number {
+    return Math.min(WATCH_MS, leaseMs(this.env) / 2, b.sleep > 0 ? b.sleep * 1000 : WATCH_MS);
   }
 
   /** Nothing more goes out: the rest become skipped ("cancelled"), a chunk at a time. */

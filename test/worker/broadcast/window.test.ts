@@ -1,5 +1,7 @@
+import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import type { BroadcastRunner } from '../../../src/modules/broadcast/runner';
 import { deliverAll, runAlarm, setup, startable } from './run-helpers';
 
 // The send window: the runner writes and queues the next page of recipients only while fewer than BROADCAST_WINDOW
@@ -23,6 +25,21 @@ describe('the send window', () => {
     await deliverAll(first);
     expect(await runAlarm(s.o, id, undefined, { BROADCAST_WINDOW: '2' })).toEqual([]);
     expect(await state(id)).toEqual({ status: 'finished', total: 4, sent: 3, skipped: 1, enumerated: 1 });
+  });
+
+  it('takes back rows stranded while the window is full (their queue message lost), so it never stays full', async () => {
+    const s = await setup('lost');
+    const id = await startable(s.o, s.body());
+    await runAlarm(s.o, id, undefined, { BROADCAST_WINDOW: '2' }); // queued, and the queue messages "lost"
+    await env.DB.prepare("UPDATE messages SET updated_at = ? WHERE broadcast_id = ? AND status = 'queued'")
+      .bind(new Date(Date.now() - 600_000).toISOString(), id)
+      .run();
+    // Half a lease later (the runner looks for stranded rows at most that often).
+    const stub = env.BROADCAST.get(env.BROADCAST.idFromName(String(id)));
+    await runInDurableObject(stub, (_instance: BroadcastRunner, state) => state.storage.delete('strandedCheck'));
+    const again = await runAlarm(s.o, id, undefined, { BROADCAST_WINDOW: '2' });
+    expect(again.flatMap((b) => b.ids)).toHaveLength(3);
+    expect(await state(id)).toMatchObject({ enumerated: 0 });
   });
 
   it('does not hold a broadcast whose window has room (the default is 10,000)', async () => {
