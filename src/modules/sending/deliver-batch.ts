@@ -15,10 +15,13 @@ import { enqueueBatches, SEND_BATCH_KIND, type SendBatchBody } from './send-queu
 // The send queue's consumer of a batch of message ids (one test message, or up to BATCH_SIZE (send-queue.ts) recipients of a
 // broadcast): claim the batch in one statement (a short lease the heartbeat renews while it works: lease.ts),
 // render it, send it over the integration's open session (pipelined SMTP, or Twilio a few at a time), recording
-// the accepted messages' outcomes with the broadcast's counters REPORT_GROUP at a time while the sending goes on
-// (outcome-report.ts), and the rest at the end. Delivery is at least once, so everything here is safe to run twice.
+// the accepted messages' outcomes with the broadcast's counters in groups of one to two REPORT_GROUPs while the
+// sending goes on (outcome-report.ts), and the rest at the end. Delivery is at least once, so everything here is safe to run twice.
 
-/** Test hooks: send in chunks of this size and call `afterChunk` after each (a fault test throws there); write outcomes `reportGroup` at a time. */
+/**
+ * Test hooks: send in chunks of this size and call `afterChunk` after each (a fault test throws there); start an
+ * outcome write at `reportGroup` accepted messages instead of REPORT_GROUP.
+ */
 export interface DeliverFaults {
   chunkSize?: number;
   afterChunk?: (sentSoFar: number) => void | Promise<void>;

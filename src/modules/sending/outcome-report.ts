@@ -6,9 +6,9 @@ import { rawBatch } from '../crud/raw-batch';
 import { messageOutcomeStats } from '../stats/daily';
 import { finishStatement, outcomesJson, type RowOutcome } from './claim';
 
-// Writing what became of claimed rows. A batch reports its outcomes in groups as they come (deliver-batch.ts), so
-// a delivery that dies leaves at most one group of messages the server accepted unrecorded (those are sent again:
-// the duplicate bound in the README). A report that cannot be written after a few tries goes on the send queue as
+// Writing what became of claimed rows. A batch reports its accepted messages' outcomes in groups while it sends
+// (GroupedReports below), so a delivery that dies leaves at most four groups of messages the server accepted
+// unrecorded (those are sent again: the duplicate bound in the README). A report that cannot be written after a few tries goes on the send queue as
 // its own message ('record-outcomes') instead of being dropped; the rows stay claimed (by the token) until it is
 // written. Writing a report twice changes nothing: it only touches rows the token still holds.
 
