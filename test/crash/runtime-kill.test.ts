@@ -7,15 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, requestWithHost } from '../../scripts/lib/http.mjs';
 import { startPlatform, type RunningPlatform } from '../../scripts/lib/platform.mjs';
 import { SEED_ORG, SEED_USER } from '../../scripts/lib/seed-data.mjs';
-import { REPORT_GROUP } from '../../src/modules/sending/lease';
+import { BATCH_SIZE } from '../../src/modules/sending/send-queue';
 
 // The whole local runtime (wrangler and workerd) killed with SIGKILL at random points of a 5,000-recipient broadcast,
 // five times, and started again on the same state each time, with a real SMTP server on loopback that records every
 // Message-ID it accepts. After each restart the broadcast must move again without anyone touching it (the watchdog
 // cron the platform calls at boot pokes its runner; the runner puts back the rows whose claim's lease ran out and
 // those whose queue message died with the runtime), and after the last it must finish within 3 minutes: every
-// recipient mailed, and no more duplicates than the README's bound (per kill: the send lanes in flight times four
-// report groups). The lease is shortened to 10 s (SEND_LEASE_SECONDS) so five recoveries fit in the suite.
+// recipient mailed, and no more duplicates than the README's bound (per kill: the send lanes in flight times
+// a batch). The lease is shortened to 10 s (SEND_LEASE_SECONDS) so five recoveries fit in the suite.
 
 const RECIPIENTS = 5000;
 const KILLS = 5;
@@ -23,8 +23,8 @@ const KILLS = 5;
 const MAX_RATE = 100;
 /** Send lanes per consumer invocation (queues/dispatch.ts SEND_CONCURRENCY); locally one invocation runs at a time. */
 const LANES = 8;
-/** Per lane, two report groups being written and two waiting (README: the duplicate bound). */
-const DUPLICATE_BOUND_PER_KILL = LANES * 4 * REPORT_GROUP;
+/** Per lane at most a batch: what arrived in the last report interval plus four groups (README: the duplicate bound). */
+const DUPLICATE_BOUND_PER_KILL = LANES * BATCH_SIZE;
 const THREE_MINUTES = 180_000;
 
 /** Every message the server accepted, by Message-ID, and the recipients it went to. */

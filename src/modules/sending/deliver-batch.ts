@@ -7,7 +7,7 @@ import type { Reachability } from '../broadcast/outcomes';
 import type { SendChannels } from './channels';
 import { claimRows, type RowOutcome } from './claim';
 import { CLAIMED_COLUMNS, ComposeCache, composeBatch, type ClaimedMessage, type Composed } from './compose';
-import { BATCH_DEADLINE_MS, leaseMs, REPORT_GROUP, startHeartbeat } from './lease';
+import { BATCH_DEADLINE_MS, leaseMs, REPORT_GROUP, REPORT_INTERVAL_MS, startHeartbeat } from './lease';
 import { GroupedReports, OutcomeReporter } from './outcome-report';
 import { holdIntegration, releaseIntegration, reserveSends } from './send-gate';
 import { enqueueBatches, SEND_BATCH_KIND, type SendBatchBody } from './send-queue';
@@ -20,12 +20,13 @@ import { enqueueBatches, SEND_BATCH_KIND, type SendBatchBody } from './send-queu
 
 /**
  * Test hooks: send in chunks of this size and call `afterChunk` after each (a fault test throws there); start an
- * outcome write at `reportGroup` accepted messages instead of REPORT_GROUP.
+ * outcome write at `reportGroup` accepted messages and `reportIntervalMs` instead of REPORT_GROUP and REPORT_INTERVAL_MS.
  */
 export interface DeliverFaults {
   chunkSize?: number;
   afterChunk?: (sentSoFar: number) => void | Promise<void>;
   reportGroup?: number;
+  reportIntervalMs?: number;
 }
 
 /**
@@ -170,7 +171,7 @@ export async function deliverBatch(
   const reporter = new OutcomeReporter(env, db, orgId, claim.token, broadcastIds);
 
   const outcomes = new Map<number, RowOutcome>();
-  const grouped = new GroupedReports(reporter, faults.reportGroup ?? REPORT_GROUP);
+  const grouped = new GroupedReports(reporter, faults.reportGroup ?? REPORT_GROUP, faults.reportIntervalMs ?? REPORT_INTERVAL_MS);
   const accepted = (outcome: RowOutcome) => {
     outcomes.set(outcome.id, outcome);
     return grouped.add(outcome);

@@ -6,8 +6,8 @@ import { rawBatch } from '../crud/raw-batch';
 import { messageOutcomeStats } from '../stats/daily';
 import { finishStatement, outcomesJson, type RowOutcome } from './claim';
 
-// Writing what became of claimed rows. A batch reports its accepted messages' outcomes in groups while it sends
-// (GroupedReports below), so a delivery that dies leaves at most four groups of messages the server accepted
+// Writing what became of claimed rows. A batch that sends slowly reports its accepted messages' outcomes in groups
+// while it sends (GroupedReports below), so a delivery that dies leaves few messages the server accepted
 // unrecorded (those are sent again: the duplicate bound in the README). A report that cannot be written after a few tries goes on the send queue as
 // its own message ('record-outcomes') instead of being dropped; the rows stay claimed (by the token) until it is
 // written. Writing a report twice changes nothing: it only touches rows the token still holds.
@@ -94,10 +94,10 @@ export async function recordQueuedReport(env: Env, db: Database, body: OutcomeRe
 
 /**
  * The outcomes of a batch's accepted messages as the provider accepts them, written while the sending goes on: a
- * write starts once `group` outcomes wait and takes up to two groups; one write is in flight at a time, the next
- * starts when it ends; when two groups wait behind it, the sessions that add more wait too (the SMTP loop pauses).
- * So at most four groups of accepted messages are unrecorded at any moment, two being written and two waiting
- * (plus one message per further SMTP session of the batch, each waiting on its own add).
+ * write starts once `group` outcomes wait and `intervalMs` passed since the batch began or the last write started,
+ * and takes up to two groups; one write is in flight at a time; when two groups wait behind it, the sessions that
+ * add more wait too (the SMTP loop pauses). So what is accepted and unrecorded at any moment is what arrived in
+ * the last interval plus at most four groups, and never more than the batch.
  */
 export class GroupedReports {
   private filling: RowOutcome[] = [];
@@ -106,21 +106,30 @@ export class GroupedReports {
   /** Ids whose outcome is written (or queued to be). */
   readonly written = new Set<number>();
 
+  private lastStart = Date.now();
+
+  /**
+   * `intervalMs`: no write starts sooner than this after the batch began or the last write started, so a batch that
+   * sends fast ends with its one last report, as before, and only a batch that sends slowly (where a crash finds
+   * the most accepted and unrecorded) is written in groups.
+   */
   constructor(
     private reporter: OutcomeReporter,
     private group: number,
+    private intervalMs: number,
   ) {}
 
   /** Adds an accepted message's outcome; resolves at once unless two groups already wait behind the write in flight. */
   async add(outcome: RowOutcome): Promise<void> {
     this.filling.push(outcome);
     this.startWrite();
-    while (this.filling.length >= 2 * this.group) await this.writing;
+    while (this.busy && this.filling.length >= 2 * this.group) await this.writing;
   }
 
-  /** Starts the next write when none is in flight and a group waits; each write starts the next when it ends. */
+  /** Starts the next write when none is in flight, a group waits and the interval passed; a write ending starts the next. */
   private startWrite(): void {
-    if (this.busy || this.filling.length < this.group) return;
+    if (this.busy || this.filling.length < this.group || Date.now() - this.lastStart < this.intervalMs) return;
+    this.lastStart = Date.now();
     const batch = this.filling.splice(0, 2 * this.group);
     this.busy = true;
     this.writing = this.reporter

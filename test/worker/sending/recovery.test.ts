@@ -37,7 +37,7 @@ describe('outcomes reported a group at a time', () => {
       while (!now.some((r) => r.status === 'sent' && r.n >= seen.length + 1) && Date.now() < until) now = await statuses(id);
       seen.push(now);
     };
-    await deliverBatch(E, bodies[0], 1, channels, { chunkSize: 1, reportGroup: 1, afterChunk });
+    await deliverBatch(E, bodies[0], 1, channels, { chunkSize: 1, reportGroup: 1, reportIntervalMs: 0, afterChunk });
     await channels.close();
     // Three email recipients: after the first is accepted it is recorded sent while two are still held by the batch.
     expect(seen[0]).toEqual([
@@ -107,7 +107,7 @@ describe('grouped reports', () => {
         active--;
       },
     } as unknown as OutcomeReporter;
-    const grouped = new GroupedReports(reporter, 4);
+    const grouped = new GroupedReports(reporter, 4, 0);
     // Three sessions, each adding its accepted messages one after another, as the SMTP loops do.
     const session = async (from: number) => {
       for (let id = from; id < from + 10; id++) await grouped.add({ id, status: 'sent', externalId: null });
