@@ -6,16 +6,13 @@
 import { apiRequest, closeHttp, signIn } from './support/http.mjs';
 import { d1Execute, startBenchPlatform, taggedContactsSql } from './support/platform.mjs';
 import { SEED_USER } from '../../scripts/lib/seed-data.mjs';
+import { percentile } from './support/stats.mjs';
 
 const N = Number(process.env.N) || 200_000;
 const PAGE_SIZE = Number(process.env.PAGE_SIZE) || 100;
 const REQUESTS = Number(process.env.REQUESTS) || 300;
 const OTHER = 'other';
 
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
 const fmt = (ms) => ms.toFixed(2);
 
 /** A second organisation with 1,000 contacts and a user who signs in with the seeded user's password. */

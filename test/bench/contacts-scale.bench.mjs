@@ -9,6 +9,7 @@
 import Database from 'better-sqlite3';
 import { closeHttp, apiRequest, signIn } from './support/http.mjs';
 import { localD1File, startBenchPlatform } from './support/platform.mjs';
+import { percentile } from './support/stats.mjs';
 
 const SIZES = (process.env.SIZES ?? '100000,1000000').split(',').map(Number);
 const REQUESTS = Number(process.env.REQUESTS) || 200;
@@ -19,11 +20,6 @@ function random(seed) {
   let s = seed >>> 0;
   return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
-
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
 
 /** Writes n contacts (one address each, every 20th tagged with one of TAGS tags) and n messages for `acme`. */
 function fillDatabase(file, n) {

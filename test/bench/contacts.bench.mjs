@@ -10,6 +10,7 @@ import path from 'node:path';
 import { benchFieldsSql, benchMapping, writeContactsCsv } from './support/contacts-csv.mjs';
 import { apiRequest, closeHttp, runImport, signIn, uploadFile } from './support/http.mjs';
 import { d1Execute, localD1File, startBenchPlatform } from './support/platform.mjs';
+import { percentile } from './support/stats.mjs';
 
 const N = Number(process.env.N) || 100_000;
 const REQUESTS = Number(process.env.REQUESTS) || 300;
@@ -43,10 +44,6 @@ function workload(tagIds) {
   };
 }
 
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
 const fmt = (ms) => ms.toFixed(2);
 
 /**

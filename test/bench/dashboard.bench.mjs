@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3';
 import { apiRequest, closeHttp, signIn } from './support/http.mjs';
 import { d1Execute, localD1File, startBenchPlatform } from './support/platform.mjs';
+import { percentile } from './support/stats.mjs';
 
 const M = Number(process.env.M) || 1_000_000;
 const N = Number(process.env.N) || 100_000;
@@ -16,10 +17,6 @@ const ROUNDS = Number(process.env.ROUNDS) || 2;
 const ORG = "(SELECT id FROM organizations WHERE domain = 'acme')";
 const numbers = (n) => `WITH RECURSIVE k(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM k WHERE x < ${n})`;
 
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
 const fmt = (ms) => ms.toFixed(2);
 
 /** The database's size, read from its SQLite file (WAL included) by better-sqlite3: D1's SQL refuses PRAGMAs. */

@@ -8,16 +8,13 @@
 import { apiRequest, closeHttp, signIn } from './support/http.mjs';
 import { d1Execute, startBenchPlatform, taggedContactsSql } from './support/platform.mjs';
 import { startSink } from './smtp/harness.mjs';
+import { percentile } from './support/stats.mjs';
 
 const A_N = Number(process.env.A_N) || 100_000;
 const B_N = 1000;
 const REQUESTS = Number(process.env.REQUESTS) || 150;
 const RATE_MS = Number(process.env.RATE_MS) || 100;
 
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Organisation `beta` with a user that has acme's user's password (copied hash) and B_N tagged contacts. */
