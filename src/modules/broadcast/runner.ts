@@ -75,7 +75,8 @@ export class BroadcastRunner extends DurableObject<Env> {
    * next send stays where it is). Answers whether it had to set one.
    */
   async poke(ref: Ref): Promise<boolean> {
-    await this.ctx.storage.put('ref', ref);
+    // A runner that never got its wake learns which broadcast it runs; the others keep theirs (no write a minute).
+    if (!(await this.ctx.storage.get<Ref>('ref'))) await this.ctx.storage.put('ref', ref);
     const at = await this.ctx.storage.getAlarm();
     if (at !== null && at > Date.now() - OVERDUE_MS) return false;
     await this.ctx.storage.setAlarm(Date.now());
