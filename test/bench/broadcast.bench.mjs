@@ -4,7 +4,7 @@
 // in one platform: the current template (8 links) and a realistic newsletter (about 60 KB of html, 40 links,
 // images, a footer with the unsubscribe link), each with open and click tracking on (the default) and off, each
 // twice after a warm-up run (the faster of two counts). Reports msg/s end to end for each, tracking on against off,
-// the D1 bytes per recipient and the worker isolate's peak heap (warm-up run), and, in the same run, the bare SMTP
+// the D1 bytes, statements and rows written per recipient and the worker isolate's peak heap (warm-up run), and, in the same run, the bare SMTP
 // transport sending N pre-rendered messages into the same kind of sink (the limit the engine works against). The
 // last line is the current template with tracking on.
 // Run: npm run bench:broadcast [N=...] [PROFILE=<run label>, e.g. newsletter-on] [ONLY=<run label>: that run alone, no summary]
@@ -31,6 +31,23 @@ function messageBytes(stateDir) {
   } finally {
     db.close();
   }
+}
+
+/** Switches the worker's D1 meter (src/db/d1-meter.ts) on, or reads it and switches it off. */
+async function d1Meter(inspector, action) {
+  const expression =
+    action === 'start'
+      ? 'globalThis.__relayD1Meter = { statements: 0, rowsRead: 0, rowsWritten: 0 }, "on"'
+      : '(() => { const m = globalThis.__relayD1Meter; delete globalThis.__relayD1Meter; return JSON.stringify(m ?? null); })()';
+  await inspector.call('Runtime.enable');
+  const context = inspector.contexts[0];
+  if (!context) throw new Error('the inspector announced no JavaScript context of the worker');
+  const { result, exceptionDetails } = await inspector.call('Runtime.evaluate', { expression, returnByValue: true, contextId: context.id });
+  if (exceptionDetails) throw new Error(`the D1 meter: ${exceptionDetails.text}`);
+  if (action === 'start') return null;
+  const meter = JSON.parse(result.value);
+  if (!meter) throw new Error('the D1 meter was not running in the worker isolate');
+  return meter;
 }
 
 async function main() {
@@ -136,8 +153,14 @@ async function main() {
     // keeps its faster run: the machine is shared, and a slow outlier says more about it than about the engine.
     const bytesBefore = messageBytes(platform.stateDir).total;
     const heap = sampleHeap(inspector);
+    await d1Meter(inspector, 'start');
     await runBroadcast('warm-up (current-on, not timed)', templates.current, true);
+    const d1 = await d1Meter(inspector, 'stop');
     const peak = await heap.stop();
+    const per100 = (count) => ((count * 100) / N).toFixed(1);
+    console.log(
+      `D1 during the warm-up run (every statement the worker sent, the status polls every 250 ms included; D1's result meta): ${d1.statements} statements, ${d1.rowsWritten} rows written, ${d1.rowsRead} rows read: per 100 recipients ${per100(d1.statements)} statements, ${per100(d1.rowsWritten)} rows written (goal after the ledger: at most 1), ${per100(d1.rowsRead)} rows read`,
+    );
     console.log(
       `memory (isolate): V8 heap of the worker isolate (runner, consumer and API share it under wrangler dev), ${peak.samples} samples: peak used ${MB(peak.peakUsed)} MB, peak heap size ${MB(peak.peakTotal)} MB; live after a forced GC every 2 s: peak ${MB(peak.peakLive)} MB`,
     );

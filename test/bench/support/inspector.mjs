@@ -21,6 +21,8 @@ export function connectInspector(port) {
       let fragments = [];
       let nextId = 1;
       const waiting = new Map();
+      // The isolate's JavaScript contexts, announced after Runtime.enable (Runtime.evaluate needs one's id).
+      const contexts = [];
       socket.on('data', (data) => {
         buffer = Buffer.concat([buffer, data]);
         for (;;) {
@@ -47,6 +49,7 @@ export function connectInspector(port) {
           if (!fin) continue;
           const message = JSON.parse(Buffer.concat(fragments).toString('utf8'));
           fragments = [];
+          if (message.method === 'Runtime.executionContextCreated') contexts.push(message.params.context);
           const pending = message.id !== undefined ? waiting.get(message.id) : undefined;
           if (pending) {
             waiting.delete(message.id);
@@ -72,6 +75,7 @@ export function connectInspector(port) {
             send(JSON.stringify({ id, method, params }));
           });
         },
+        contexts,
         close() {
           socket.destroy();
         },

@@ -1,0 +1,76 @@
+// D1 metering for bench:broadcast: counts the statements the worker sends to D1 and the rows D1 says they read
+// and wrote (its result meta). Off unless the benchmark switches it on through the DevTools inspector by setting
+// globalThis.__relayD1Meter to { statements: 0, rowsRead: 0, rowsWritten: 0 }; it then reads the same object back.
+// A deployed worker never has it, and createDb hands out the plain binding.
+
+export interface D1Meter {
+  statements: number;
+  rowsRead: number;
+  rowsWritten: number;
+}
+
+/** The meter the benchmark set, if any. */
+export function activeMeter(): D1Meter | null {
+  const meter = (globalThis as { __relayD1Meter?: D1Meter }).__relayD1Meter;
+  return meter && typeof meter === 'object' ? meter : null;
+}
+
+function record(meter: D1Meter, result: D1Result | D1Response | undefined): void {
+  meter.statements += 1;
+  meter.rowsRead += Number(result?.meta?.rows_read ?? 0);
+  meter.rowsWritten += Number(result?.meta?.rows_written ?? 0);
+}
+
+const RAW = Symbol('unmetered statement');
+type MeteredStatement = D1PreparedStatement & { [RAW]: D1PreparedStatement };
+
+function meterStatement(meter: D1Meter, statement: D1PreparedStatement): D1PreparedStatement {
+  const metered = {
+    [RAW]: statement,
+    bind: (...values: unknown[]) => meterStatement(meter, statement.bind(...values)),
+    async run() {
+      const result = await statement.run();
+      record(meter, result);
+      return result;
+    },
+    async all() {
+      const result = await statement.all();
+      record(meter, result);
+      return result;
+    },
+    async first(column?: string) {
+      const result = await statement.all<Record<string, unknown>>();
+      record(meter, result);
+      const row = result.results[0] ?? null;
+      return column === undefined ? row : row ? row[column] : null;
+    },
+    // raw() answers no meta: metered, it runs as all() and gives the rows as arrays, as drizzle's own batch does.
+    async raw(options?: { columnNames?: boolean }) {
+      const result = await statement.all<Record<string, unknown>>();
+      record(meter, result);
+      const rows = result.results.map((row) => Object.values(row));
+      return options?.columnNames ? [Object.keys(result.results[0] ?? {}), ...rows] : rows;
+    },
+  };
+  return metered as unknown as D1PreparedStatement;
+}
+
+/** The binding as is, or, while a benchmark meters, a binding that counts every statement. */
+export function meteredD1(d1: D1Database): D1Database {
+  const meter = activeMeter();
+  if (!meter) return d1;
+  return new Proxy(d1, {
+    get(target, key) {
+      if (key === 'prepare') return (query: string) => meterStatement(meter, target.prepare(query));
+      if (key === 'batch') {
+        return async (statements: D1PreparedStatement[]) => {
+          const results = await target.batch(statements.map((s) => (s as MeteredStatement)[RAW] ?? s));
+          for (const result of results) record(meter, result);
+          return results;
+        };
+      }
+      const value = Reflect.get(target, key);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
