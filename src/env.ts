@@ -1,5 +1,6 @@
 import type { BroadcastRunner } from './modules/broadcast/runner';
 import type { OrgHub } from './modules/live/org-hub';
+import type { OrgLedger } from './modules/ledger/org-ledger';
 import type { EventsQueueBody, ImportQueueBody, SendQueueBody } from './queue-bodies';
 
 /** Bindings and vars the worker receives (wrangler.toml). */
@@ -12,6 +13,8 @@ export interface Env {
   EVENTS_QUEUE: Queue<EventsQueueBody>;
   BROADCAST: DurableObjectNamespace<BroadcastRunner>;
   ORG_HUB: DurableObjectNamespace<OrgHub>;
+  /** The organisations' ledgers (src/modules/ledger), reached only through the D1 registry. */
+  LEDGER: DurableObjectNamespace<OrgLedger>;
   APP_VERSION: string;
   ENVIRONMENT: string;
   ACCESS_TOKEN_TTL_SECONDS: string;

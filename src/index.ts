@@ -6,6 +6,7 @@ import type { AnyQueueBody } from './queue-bodies';
 
 export { BroadcastRunner } from '../durable-objects/broadcast-runner';
 export { OrgHub } from '../durable-objects/org-hub';
+export { OrgLedger } from '../durable-objects/org-ledger';
 
 const app = buildApp();
 const tracking = buildTrackingApp();

@@ -11,6 +11,8 @@ import { measureDataVolumeIfDue } from './modules/stats/data-volume';
 import { repairListCountsIfDue } from './modules/stats/list-counts';
 import { rescueStalledSystemMails } from './modules/system-mail/rescue';
 import { countSpilledHits } from './modules/tracking/spill';
+import { drainLedgerDeletions } from './modules/ledger/drain';
+import { measureLedgers } from './modules/ledger/size-guard';
 import { pruneRateLimits } from './lib/rate-limit';
 
 // The worker's two crons (wrangler.toml [triggers]; the local platform calls both at boot and then on the same
@@ -19,7 +21,8 @@ import { pruneRateLimits } from './lib/rate-limit';
 //     messages and system mails left claimed past their lease (their delivery died) go back on the queue.
 //   HOUSEKEEPING, every 15 minutes: expired sessions and rate-limit windows, imports whose job was lost, tracking hits
 //     the events queue refused, the demo reset when due, the archive of messages past their retention, stale import
-//     files, the hourly data volume and the daily repair of the lists' kept counts.
+//     files, the hourly data volume, the daily repair of the lists' kept counts, the ledgers of deleted organisations
+//     emptied and the ledgers' sizes measured (src/modules/ledger).
 
 export const WATCHDOG_CRON = '* * * * *';
 export const HOUSEKEEPING_CRON = '*/15 * * * *';
@@ -46,6 +49,9 @@ function jobsOf(cron: string, env: Env): Jobs {
     archiveAndMeasure: () => archiveOldMessages(db, env).then(() => measureDataVolumeIfDue(db)),
     // Once a day: the lists' kept counts recomputed from the rows, and any drift reported.
     repairListCounts: () => repairListCountsIfDue(db),
+    // The ledgers of deleted organisations emptied; every ledger's size measured once an hour (the size guard).
+    drainLedgerDeletions: () => drainLedgerDeletions(env, db),
+    measureLedgers: () => measureLedgers(env, db),
   };
 }
 

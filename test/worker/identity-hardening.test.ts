@@ -337,6 +337,10 @@ describe('malformed input never answers 500', () => {
       ['POST', '/api/v1/operator/pre-registrations/abc/approve'],
       ['POST', '/api/v1/operator/pre-registrations/999999/approve'],
       ['POST', '/api/v1/operator/pre-registrations/99999999999999999999/decline'],
+      ['GET', '/api/v1/operator/ledgers?limit=x'],
+      ['GET', '/api/v1/operator/ledgers?limit=0'],
+      ['GET', '/api/v1/operator/ledgers?limit=1&limit=2'],
+      ['GET', '/api/v1/operator/ledgers?other=1'],
     ]);
     expect([...guest, ...op]).toEqual([]);
   });

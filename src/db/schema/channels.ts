@@ -28,11 +28,13 @@ export const integrations = sqliteTable(
     priority: integer('priority').notNull().default(0),
     /** Optional ceiling in messages per second, shared by every broadcast and test message using it. */
     maxRate: real('max_rate'),
-    /** The send gate (src/modules/sending/send-gate.ts): when the next message may start, epoch ms. */
-    nextSlotAt: integer('next_slot_at').notNull().default(0),
-    /** A provider's "try later" (SMTP 421/450/451, Twilio 429) holds every send until then, epoch ms. */
+    /**
+     * A copy of the send gate's hold (the gate itself is in the organisation's ledger, src/modules/sending/send-gate.ts):
+     * a provider's "try later" (SMTP 421/450/451, Twilio 429) holds every send until then, epoch ms. Read with the
+     * integration, so a batch of an integration with no rate and no hold needs no call to the ledger.
+     */
     heldUntil: integer('held_until').notNull().default(0),
-    /** Consecutive "try later" answers: each doubles the hold. Reset by a batch that gets through. */
+    /** The same copy: consecutive "try later" answers (each doubles the hold), reset by a batch that gets through. */
     throttleLevel: integer('throttle_level').notNull().default(0),
     ...timestamps,
   },

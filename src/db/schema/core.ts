@@ -18,6 +18,8 @@ export const organizations = sqliteTable('organizations', {
   trackClicks: integer('track_clicks', { mode: 'boolean' }).notNull().default(true),
   /** Days a message stays in D1 before the cron archives it to R2; null: the platform's default (src/modules/retention). */
   messageRetentionDays: integer('message_retention_days'),
+  /** Names the organisation's ledgers (src/modules/ledger): random, never the id, which a restored D1 may hand out again. */
+  ledgerKey: text('ledger_key').unique(),
   ...timestamps,
 });
 

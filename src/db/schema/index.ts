@@ -4,3 +4,4 @@ export * from './audience';
 export * from './channels';
 export * from './identity';
 export * from './stats';
+export * from './ledgers';

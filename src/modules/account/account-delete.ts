@@ -4,6 +4,7 @@ import type { AppEnv } from '../../context';
 import { validationFailed } from '../../lib/api-error';
 import { deleteR2Prefix, orgFilesPrefix } from '../../lib/r2-prefix';
 import { recordActivity } from '../activity-log/record';
+import { drainLedgerDeletions } from '../ledger/drain';
 import type { UserRow } from './own-user';
 
 type Ctx = Context<AppEnv>;
@@ -16,7 +17,7 @@ export const CONFIRM_MISMATCH = MESSAGES.confirmMismatch;
  * API key and social accounts, and their sign-up record (it holds their email and password hash). When they
  * were the organisation's last member the organisation goes too, with all its data and files. `confirm` must
  * repeat the login. One D1 batch: the organisation is removed only when no member is left after this one, so
- * two last members leaving at once cannot leave an organisation without users.
+ * two last members leaving at once cannot leave an organisation without users. Its ledgers are emptied after.
  */
 export async function deleteAccount(c: Ctx, user: UserRow, confirm: string): Promise<{ organizationDeleted: boolean }> {
   if (confirm.trim().toLowerCase() !== user.username.toLowerCase()) throw validationFailed({ confirm: [CONFIRM_MISMATCH] });
@@ -31,6 +32,10 @@ export async function deleteAccount(c: Ctx, user: UserRow, confirm: string): Pro
   ]);
   // D1 counts the rows the cascade removed too, so any change means the organisation went.
   const organizationDeleted = results[2].meta.changes > 0;
-  if (organizationDeleted) await deleteR2Prefix(c.env.FILES, orgFilesPrefix(orgId));
+  if (organizationDeleted) {
+    await deleteR2Prefix(c.env.FILES, orgFilesPrefix(orgId));
+    // Its ledgers were queued for emptying by the cascade (migration 0013); the housekeeping cron finishes a drain cut short.
+    c.executionCtx.waitUntil(drainLedgerDeletions(c.env, c.var.db).catch((error) => console.error('drainLedgerDeletions', error)));
+  }
   return { organizationDeleted };
 }

@@ -7,15 +7,18 @@ import { requireOperator } from '../../middleware/operator';
 import { preRegistrationReviewSchema } from '../../shared/contracts/signup';
 import { readSignupSettings, signupSettingsUpdateSchema, writeSignupSettings } from '../platform-settings/settings';
 import { listPreRegistrations, reviewPreRegistration } from './pre-registrations';
+import { listLedgerSizes } from '../ledger/size-guard';
 
 const listQuery = z.object({ status: z.enum(['pending', 'approved', 'declined']).optional() }).strict();
+const ledgersQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }).strict();
 
-/** /operator (platform host, operator token): pre-registration review, platform settings, demo reset. */
+/** /operator (platform host, operator token): pre-registration review, platform settings, demo reset, the ledgers' sizes. */
 export const operatorRoutes = new Hono<AppEnv>();
 operatorRoutes.use('*', requireOperator);
 operatorRoutes
   .get('/settings', async (c) => c.json({ data: await readSignupSettings(c.env, c.var.db) }))
   .put('/settings', validJson(signupSettingsUpdateSchema), async (c) => c.json({ data: await writeSignupSettings(c.env, c.var.db, c.req.valid('json')) }))
+  .get('/ledgers', validQuery(ledgersQuery), async (c) => c.json({ data: await listLedgerSizes(c.var.db, c.req.valid('query').limit) }))
   .get('/pre-registrations', validQuery(listQuery), async (c) => c.json({ data: await listPreRegistrations(c.var.db, c.req.valid('query').status) }))
   .post('/pre-registrations/:id/:decision{approve|decline}', validJson(preRegistrationReviewSchema), async (c) => {
     const id = parseId(c.req.param('id'));

@@ -41,7 +41,7 @@ export class SendChannels {
   readonly broadcasts: BroadcastCache = new Map();
 
   constructor(
-    private env: Env,
+    readonly env: Env,
     private deps: Pick<Providers, 'openTransport'> = defaultProviders,
   ) {}
 

@@ -9,7 +9,7 @@ import { claimRows, type RowOutcome } from './claim';
 import { CLAIMED_COLUMNS, ComposeCache, composeBatch, type ClaimedMessage, type Composed } from './compose';
 import { BATCH_DEADLINE_MS, leaseMs, REPORT_GROUP, REPORT_INTERVAL_MS, startHeartbeat } from './lease';
 import { GroupedReports, OutcomeReporter } from './outcome-report';
-import { holdIntegration, releaseIntegration, reserveSends } from './send-gate';
+import { holdIntegration, isGated, releaseIntegration, reserveSends } from './send-gate';
 import { enqueueBatches, SEND_BATCH_KIND, type SendBatchBody } from './send-queue';
 
 // The send queue's consumer of a batch of message ids (one test message, or up to BATCH_SIZE (send-queue.ts) recipients of a
@@ -93,7 +93,7 @@ async function sendGroup(
     for (const { row } of items) outcomes.set(row.id, outcomeOf(row.id, { ok: false, retryable: channel.retryable, error: channel.problem }, row.attempts));
     return { deferMs: null, reach: { kind: 'unknown' } };
   }
-  const gated = (channel.integration.maxRate ?? 0) > 0 || channel.integration.heldUntil > Date.now();
+  const gated = isGated(channel.integration);
   const chunk = faults.chunkSize ?? (gated && channel.integration.maxRate ? Math.max(1, Math.floor(channel.integration.maxRate)) : items.length);
   let reach: Reachability = { kind: 'unknown' };
   let waitedUntil: number | undefined;
@@ -105,7 +105,7 @@ async function sendGroup(
       return { deferMs: 1_000, reach, waitedUntil };
     }
     if (gated) {
-      const reservation = await reserveSends(db, orgId, integrationId, part.length);
+      const reservation = await reserveSends(channels.env, db, orgId, channel.integration, part.length);
       if (!reservation.granted) {
         for (const { row } of items.slice(start)) outcomes.set(row.id, { id: row.id, status: 'queued', error: null, later: true, refund: true });
         return { deferMs: reservation.retryInMs, reach, waitedUntil };
@@ -121,13 +121,13 @@ async function sendGroup(
     reach = reachOf(results, reach);
     if (results.some((r) => !r.ok && r.cause === 'throttled')) {
       // The provider pushes back: hold the integration and give the rest of the batch back for later.
-      const until = await holdIntegration(db, orgId, integrationId);
+      const until = await holdIntegration(channels.env, db, orgId, integrationId);
       for (const { row } of items.slice(start + chunk)) outcomes.set(row.id, { id: row.id, status: 'queued', error: null, later: true, refund: true });
       return { deferMs: Math.max(1_000, until - Date.now()), reach, waitedUntil };
     }
     await faults.afterChunk?.(start + part.length);
   }
-  if (channel.integration.throttleLevel > 0) await releaseIntegration(db, orgId, integrationId);
+  if (channel.integration.throttleLevel > 0) await releaseIntegration(channels.env, db, orgId, integrationId);
   return { deferMs: null, reach, waitedUntil };
 }
 

@@ -1,10 +1,15 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import type { Env } from '../../env';
+import { served } from '../ledger/owner';
+import { orgLedger } from '../ledger/registry';
 
 // The send gate of an integration: its optional maximum rate (messages per second) and the hold a provider's
 // "try later" puts on it, shared by every broadcast and test message that sends through it at the same time.
-// Both live on the integration row, and a reservation is one conditional UPDATE: D1 runs statements one at a
-// time, so two consumers can never take the same slot.
+// The gate lives in the organisation's ledger (src/modules/ledger), its one writer: a reservation is a call to
+// it, never a D1 write, and two consumers can never take the same slot. The rule is the three functions below;
+// the ledger applies them to the state it keeps. The hold is also copied onto the integration's D1 row, so a
+// batch of an integration with no rate and no hold (most) needs no call at all.
 
 /** A consumer waits for its slot in the same invocation up to this long; beyond it the batch is retried later. */
 export const MAX_WAIT_MS = 20_000;
@@ -14,44 +19,80 @@ export const MAX_HOLD_MS = 300_000;
 
 export type Reservation = { granted: true; waitMs: number } | { granted: false; retryInMs: number };
 
+/** An integration's gate, epoch ms: when the next message may start at its rate, and the provider's hold. */
+export interface GateState {
+  nextSlotAt: number;
+  heldUntil: number;
+  throttleLevel: number;
+}
+
 /**
- * Reserves `count` sends on the integration: answers how long to wait before sending them, or, when the slot
- * is further away than MAX_WAIT_MS, that nothing was reserved and when to try again. Without a rate and
- * without a hold, it answers at once (and writes nothing).
+ * Reserves `count` sends: how long to wait before sending them, or, when the slot is further away than
+ * MAX_WAIT_MS, that nothing was reserved and when to try again. The new state, or null when it is unchanged
+ * (no rate: only a hold makes a batch wait).
  */
-export async function reserveSends(db: Database, orgId: number, integrationId: number, count: number, now = Date.now()): Promise<Reservation> {
-  // start = max(now, next_slot_at, held_until); the reservation takes count / rate seconds from there.
-  const start = sql`max(${now}, CASE WHEN max_rate > 0 THEN next_slot_at ELSE 0 END, held_until)`;
-  const span = sql`CAST(${count} * 1000.0 / max_rate AS INTEGER)`;
-  const [row] = await db.all<{ next_slot_at: number; max_rate: number | null; held_until: number; span: number }>(sql`
-    UPDATE integrations SET next_slot_at = CASE WHEN max_rate > 0 THEN ${start} + ${span} ELSE next_slot_at END
-    WHERE id = ${integrationId} AND org_id = ${orgId} AND ${start} <= ${now + MAX_WAIT_MS}
-    RETURNING next_slot_at, max_rate, held_until, CASE WHEN max_rate > 0 THEN ${span} ELSE 0 END AS span`);
-  if (row) {
-    // RETURNING sees the new row: with a rate, the reserved slot began `span` before the new next_slot_at.
-    const begins = Number(row.max_rate) > 0 ? Number(row.next_slot_at) - Number(row.span) : Math.max(now, Number(row.held_until));
-    return { granted: true, waitMs: Math.max(0, begins - now) };
-  }
-  const [gate] = await db.all<{ next: number | null }>(
-    sql`SELECT max(CASE WHEN max_rate > 0 THEN next_slot_at ELSE 0 END, held_until) AS next FROM integrations WHERE id = ${integrationId} AND org_id = ${orgId}`,
-  );
-  // A vanished integration: let the caller find that out when it loads it.
-  if (!gate) return { granted: true, waitMs: 0 };
-  return { granted: false, retryInMs: Math.max(1_000, Number(gate.next) - now - MAX_WAIT_MS / 2) };
+export function reserveOnGate(gate: GateState, maxRate: number | null, count: number, now: number): { state: GateState | null; reservation: Reservation } {
+  const rate = maxRate && maxRate > 0 ? maxRate : 0;
+  const start = Math.max(now, rate ? gate.nextSlotAt : 0, gate.heldUntil);
+  if (start > now + MAX_WAIT_MS) return { state: null, reservation: { granted: false, retryInMs: Math.max(1_000, start - now - MAX_WAIT_MS / 2) } };
+  const reservation: Reservation = { granted: true, waitMs: start - now };
+  return { state: rate ? { ...gate, nextSlotAt: start + Math.floor((count * 1000) / rate) } : null, reservation };
 }
 
 /** A provider said "try later": hold the integration, twice as long as last time if it keeps saying so. */
-export async function holdIntegration(db: Database, orgId: number, integrationId: number, now = Date.now()): Promise<number> {
-  const [row] = await db.all<{ held_until: number }>(sql`
-    UPDATE integrations SET
-      held_until = max(held_until, ${now} + min(${MAX_HOLD_MS}, ${FIRST_HOLD_MS} * (1 << min(throttle_level, 16)))),
-      throttle_level = throttle_level + 1
-    WHERE id = ${integrationId} AND org_id = ${orgId}
-    RETURNING held_until`);
-  return row ? Number(row.held_until) : now;
+export function holdGate(gate: GateState, now: number): GateState {
+  const hold = Math.min(MAX_HOLD_MS, FIRST_HOLD_MS * 2 ** Math.min(gate.throttleLevel, 16));
+  return { ...gate, heldUntil: Math.max(gate.heldUntil, now + hold), throttleLevel: gate.throttleLevel + 1 };
 }
 
-/** A batch got through: the provider is no longer pushing back (writes only when it was). */
-export async function releaseIntegration(db: Database, orgId: number, integrationId: number): Promise<void> {
+/** A batch got through: the provider is no longer pushing back. */
+export function releaseGate(gate: GateState): GateState {
+  return { ...gate, throttleLevel: 0 };
+}
+
+/** The integration as the consumer loaded it (its D1 row). */
+export interface GatedIntegration {
+  id: number;
+  maxRate: number | null;
+  heldUntil: number;
+  throttleLevel: number;
+}
+
+/** Whether a batch must ask the gate before sending: the integration has a rate, or a hold that has not run out. */
+export const isGated = (integration: GatedIntegration, now = Date.now()) => (integration.maxRate ?? 0) > 0 || integration.heldUntil > now;
+
+async function ledgerOf(env: Env, db: Database, orgId: number) {
+  const ledger = await orgLedger(env, db, orgId);
+  if (!ledger) throw new Error(`organisation ${orgId} is gone: its send gate cannot be reached`);
+  return ledger;
+}
+
+/** Reserves `count` sends on the integration's gate (see reserveOnGate). */
+export async function reserveSends(
+  env: Env,
+  db: Database,
+  orgId: number,
+  integration: GatedIntegration,
+  count: number,
+  now = Date.now(),
+): Promise<Reservation> {
+  const { stub, owner } = await ledgerOf(env, db, orgId);
+  return served(await stub.reserveSends(owner, integration.id, integration.maxRate, count, now));
+}
+
+/** Holds the integration (see holdGate) and copies the hold onto its D1 row; answers until when, epoch ms. */
+export async function holdIntegration(env: Env, db: Database, orgId: number, integrationId: number, now = Date.now()): Promise<number> {
+  const { stub, owner } = await ledgerOf(env, db, orgId);
+  const gate = served(await stub.holdSends(owner, integrationId, now));
+  await db.run(sql`
+    UPDATE integrations SET held_until = max(held_until, ${gate.heldUntil}), throttle_level = ${gate.throttleLevel}
+    WHERE id = ${integrationId} AND org_id = ${orgId}`);
+  return gate.heldUntil;
+}
+
+/** Releases the integration's hold level (see releaseGate) and its D1 copy. */
+export async function releaseIntegration(env: Env, db: Database, orgId: number, integrationId: number): Promise<void> {
+  const { stub, owner } = await ledgerOf(env, db, orgId);
+  served(await stub.releaseSends(owner, integrationId));
   await db.run(sql`UPDATE integrations SET throttle_level = 0 WHERE id = ${integrationId} AND org_id = ${orgId} AND throttle_level > 0`);
 }

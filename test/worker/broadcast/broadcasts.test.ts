@@ -249,19 +249,22 @@ describe('the send limits of an integration', () => {
     const { o, ch } = await setup('gate');
     const db = createDb(E.DB);
     expect((await o.api('PATCH', `/integration/${ch.smtp.id}`, { max_rate: 10 })).body.data.max_rate).toBe(10);
+    const integration = { id: ch.smtp.id, maxRate: 10, heldUntil: 0, throttleLevel: 0 };
     const now = Date.now();
-    expect(await reserveSends(db, o.orgId, ch.smtp.id, 10, now)).toEqual({ granted: true, waitMs: 0 });
+    expect(await reserveSends(E, db, o.orgId, integration, 10, now)).toEqual({ granted: true, waitMs: 0 });
     // Ten more at 10 per second start a second later; 200 more would start beyond the wait a consumer accepts.
-    expect(await reserveSends(db, o.orgId, ch.smtp.id, 10, now)).toEqual({ granted: true, waitMs: 1000 });
-    const far = await reserveSends(db, o.orgId, ch.smtp.id, 250, now);
+    expect(await reserveSends(E, db, o.orgId, integration, 10, now)).toEqual({ granted: true, waitMs: 1000 });
+    const far = await reserveSends(E, db, o.orgId, integration, 250, now);
     expect(far).toMatchObject({ granted: true });
-    const refused = await reserveSends(db, o.orgId, ch.smtp.id, 10, now);
+    const refused = await reserveSends(E, db, o.orgId, integration, 10, now);
     expect(refused.granted).toBe(false);
-    // A provider's "try later" holds the integration, longer each time it repeats.
-    const first = await holdIntegration(db, o.orgId, ch.smtp.id, now);
-    const second = await holdIntegration(db, o.orgId, ch.smtp.id, now);
+    // A provider's "try later" holds the integration, longer each time it repeats, and the hold is copied onto its row.
+    const first = await holdIntegration(E, db, o.orgId, ch.smtp.id, now);
+    const second = await holdIntegration(E, db, o.orgId, ch.smtp.id, now);
     expect(first - now).toBe(2000);
     expect(second - now).toBe(4000);
+    const row = await E.DB.prepare('SELECT held_until, throttle_level FROM integrations WHERE id = ?').bind(ch.smtp.id).first();
+    expect(row).toEqual({ held_until: now + 4000, throttle_level: 2 });
   });
 
   it('pauses a broadcast whose server cannot be reached for three batches in a row, with the reason', async () => {

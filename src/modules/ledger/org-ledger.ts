@@ -1,0 +1,118 @@
+import { DurableObject } from 'cloudflare:workers';
+import type { Env } from '../../env';
+import { holdGate, releaseGate, reserveOnGate, type GateState, type Reservation } from '../sending/send-gate';
+import { migrateLedger } from './ledger-schema';
+import { LEDGER_NOT_INITIALISED, LEDGER_WRONG_OWNER, sameOwner, type LedgerAnswer, type LedgerOwner } from './owner';
+
+/**
+ * The tenant ledger: one Durable Object with SQLite storage per organisation (design: ../shared/design/tenant-ledger.md),
+ * the single writer of the organisation's per-send state, so that state never goes through the platform's shared,
+ * single-threaded D1. Today it holds the send gates of the organisation's integrations; the messages, claims,
+ * outcomes and tracking events move here next (README, "The tenant ledger").
+ *
+ * It is reached only through the D1 registry (registry.ts), refuses every call until `init` made it for its owner,
+ * and checks the owner on every call: a name alone (idFromName makes an object for any name) reaches nothing.
+ * An uninitialised object writes nothing, so a stray call never leaves storage behind. Every method answers a
+ * LedgerAnswer (owner.ts): the refusal is a value the worker's side turns into an error.
+ */
+export class OrgLedger extends DurableObject<Env> {
+  private owner: LedgerOwner | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.blockConcurrencyWhile(async () => {
+      this.owner = this.storedOwner();
+      if (this.owner) migrateLedger(ctx.storage);
+    });
+  }
+
+  /** Makes the ledger its owner's; answers the owner. Repeating it for the same owner changes nothing. */
+  init(owner: LedgerOwner): LedgerAnswer<LedgerOwner> {
+    if (this.owner) return this.serve(owner, () => this.owner!);
+    migrateLedger(this.ctx.storage);
+    this.ctx.storage.sql.exec(
+      'INSERT INTO ledger_owner (id, org_id, ledger_key, generation, initialised_at) VALUES (1, ?, ?, ?, ?)',
+      owner.orgId,
+      owner.key,
+      owner.generation,
+      Date.now(),
+    );
+    this.owner = { ...owner };
+    return { ok: true, value: this.owner };
+  }
+
+  /** Reserves `count` sends on an integration's gate at `maxRate` messages per second (send-gate.ts). */
+  reserveSends(owner: LedgerOwner, integrationId: number, maxRate: number | null, count: number, now: number): LedgerAnswer<Reservation> {
+    return this.serve(owner, () =>
+      this.ctx.storage.transactionSync(() => {
+        const { state, reservation } = reserveOnGate(this.gate(integrationId), maxRate, count, now);
+        if (state) this.saveGate(integrationId, state);
+        return reservation;
+      }),
+    );
+  }
+
+  /** A provider said "try later": answers the gate after the hold. */
+  holdSends(owner: LedgerOwner, integrationId: number, now: number): LedgerAnswer<GateState> {
+    return this.serve(owner, () => this.ctx.storage.transactionSync(() => this.saveGate(integrationId, holdGate(this.gate(integrationId), now))));
+  }
+
+  /** A batch got through: the provider stopped pushing back. */
+  releaseSends(owner: LedgerOwner, integrationId: number): LedgerAnswer<GateState> {
+    return this.serve(owner, () => this.ctx.storage.transactionSync(() => this.saveGate(integrationId, releaseGate(this.gate(integrationId)))));
+  }
+
+  /** Bytes of the ledger's SQLite storage (the size guard's measure). */
+  size(owner: LedgerOwner): LedgerAnswer<number> {
+    return this.serve(owner, () => this.ctx.storage.sql.databaseSize);
+  }
+
+  /** Empties the ledger for good (its organisation was deleted): storage and alarm. */
+  async destroy(owner: LedgerOwner): Promise<LedgerAnswer<null>> {
+    const refused = this.serve(owner, () => null);
+    if (!refused.ok) return refused;
+    await this.ctx.storage.deleteAll();
+    this.owner = null;
+    return { ok: true, value: null };
+  }
+
+  /** Runs `work` for the ledger's own owner; anyone else gets the refusal. */
+  private serve<T>(owner: LedgerOwner, work: () => T): LedgerAnswer<T> {
+    if (!this.owner) return { ok: false, refused: LEDGER_NOT_INITIALISED };
+    if (!sameOwner(this.owner, owner)) return { ok: false, refused: LEDGER_WRONG_OWNER };
+    return { ok: true, value: work() };
+  }
+
+  /** The owner recorded in storage; reads only, so an object never initialised stays empty. */
+  private storedOwner(): LedgerOwner | null {
+    const sql = this.ctx.storage.sql;
+    const table = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ledger_owner'").toArray();
+    if (table.length === 0) return null;
+    const row = sql.exec<{ org_id: number; ledger_key: string; generation: number }>('SELECT org_id, ledger_key, generation FROM ledger_owner').toArray()[0];
+    return row ? { orgId: Number(row.org_id), key: String(row.ledger_key), generation: Number(row.generation) } : null;
+  }
+
+  private gate(integrationId: number): GateState {
+    const row = this.ctx.storage.sql
+      .exec<{ next_slot_at: number; held_until: number; throttle_level: number }>(
+        'SELECT next_slot_at, held_until, throttle_level FROM send_gates WHERE integration_id = ?',
+        integrationId,
+      )
+      .toArray()[0];
+    return row
+      ? { nextSlotAt: Number(row.next_slot_at), heldUntil: Number(row.held_until), throttleLevel: Number(row.throttle_level) }
+      : { nextSlotAt: 0, heldUntil: 0, throttleLevel: 0 };
+  }
+
+  private saveGate(integrationId: number, state: GateState): GateState {
+    this.ctx.storage.sql.exec(
+      `INSERT INTO send_gates (integration_id, next_slot_at, held_until, throttle_level) VALUES (?, ?, ?, ?)
+       ON CONFLICT (integration_id) DO UPDATE SET next_slot_at = excluded.next_slot_at, held_until = excluded.held_until, throttle_level = excluded.throttle_level`,
+      integrationId,
+      state.nextSlotAt,
+      state.heldUntil,
+      state.throttleLevel,
+    );
+    return state;
+  }
+}
