@@ -7,8 +7,9 @@ import { TRACKING_HITS_KIND, type TrackingHitsBody } from '../src/modules/tracki
 export const isTrackingHits = (message: Message<{ kind: string }>): message is Message<TrackingHitsBody> => message.body?.kind === TRACKING_HITS_KIND;
 
 /**
- * The hits of tracking-hits bodies, counted in one pass and one write (D1 has one writer; a broadcast's opens come
- * in bursts). Throws when they could not be counted: the caller retries them all, counting is idempotent per hit id.
+ * The hits of tracking-hits bodies, counted in one pass: one call per organisation's ledger, each writing its share
+ * at once (a broadcast's opens come in bursts). Throws when they could not be counted: the caller retries them all,
+ * counting is idempotent per hit id.
  */
 export async function countTrackingHits(bodies: TrackingHitsBody[], env: Env): Promise<void> {
   const hits = bodies.flatMap((body) => (Array.isArray(body.hits) ? body.hits : []));

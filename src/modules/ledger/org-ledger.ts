@@ -1,5 +1,8 @@
 import { DurableObject } from 'cloudflare:workers';
+import { createDb } from '../../db/client';
 import type { Env } from '../../env';
+import { countOrgHits } from '../tracking/count';
+import type { TrackingHit } from '../tracking/hit';
 import { holdGate, releaseGate, reserveOnGate, type GateState, type Reservation } from '../sending/send-gate';
 import { migrateLedger } from './ledger-schema';
 import { LEDGER_NOT_INITIALISED, LEDGER_WRONG_OWNER, sameOwner, type LedgerAnswer, type LedgerOwner } from './owner';
@@ -7,8 +10,9 @@ import { LEDGER_NOT_INITIALISED, LEDGER_WRONG_OWNER, sameOwner, type LedgerAnswe
 /**
  * The tenant ledger: one Durable Object with SQLite storage per organisation (design: ../shared/design/tenant-ledger.md),
  * the single writer of the organisation's per-send state, so that state never goes through the platform's shared,
- * single-threaded D1. Today it holds the send gates of the organisation's integrations; the messages, claims,
- * outcomes and tracking events move here next (README, "The tenant ledger").
+ * single-threaded D1. Today it holds the send gates of the organisation's integrations and is the one place the
+ * organisation's tracking hits are counted (still into D1); the messages, claims, outcomes and tracking events move
+ * here next (README, "The tenant ledger").
  *
  * It is reached only through the D1 registry (registry.ts), refuses every call until `init` made it for its owner,
  * and checks the owner on every call: a name alone (idFromName makes an object for any name) reaches nothing.
@@ -17,6 +21,8 @@ import { LEDGER_NOT_INITIALISED, LEDGER_WRONG_OWNER, sameOwner, type LedgerAnswe
  */
 export class OrgLedger extends DurableObject<Env> {
   private owner: LedgerOwner | null = null;
+  /** The tracking count running now: the next waits for it (countHits). */
+  private counting: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -60,6 +66,21 @@ export class OrgLedger extends DurableObject<Env> {
   /** A batch got through: the provider stopped pushing back. */
   releaseSends(owner: LedgerOwner, integrationId: number): LedgerAnswer<GateState> {
     return this.serve(owner, () => this.ctx.storage.transactionSync(() => this.saveGate(integrationId, releaseGate(this.gate(integrationId)))));
+  }
+
+  /**
+   * Counts a group of the organisation's tracking hits (addresses already hashed), after the groups before it: a
+   * message's hits are classified against its earlier ones (src/modules/tracking/count.ts), so two groups of one
+   * organisation must never be counted at the same time, while other organisations' ledgers count theirs meanwhile.
+   * The counts are still written to D1 (they move into the ledger with the messages).
+   */
+  async countHits(owner: LedgerOwner, hits: TrackingHit[]): Promise<LedgerAnswer<number>> {
+    const allowed = this.serve(owner, () => hits.length);
+    if (!allowed.ok) return allowed;
+    const turn = this.counting.then(() => countOrgHits(this.env, createDb(this.env.DB), owner.orgId, hits));
+    this.counting = turn.catch(() => undefined);
+    await turn;
+    return allowed;
   }
 
   /** Bytes of the ledger's SQLite storage (the size guard's measure). */

@@ -7,9 +7,12 @@ import { publishBroadcastProgress } from '../broadcast/progress';
 import { loadBroadcast } from '../broadcast/run-store';
 import { classifyMessageHits, tally, type ClassifiedHit, type MessageTally, type StoredHit } from './context';
 import { hashAddress } from './address-hash';
+import { served } from '../ledger/owner';
+import { orgLedger } from '../ledger/registry';
 import type { TrackingHit } from './hit';
 
-// The events queue's consumer of tracking hits, a whole queue batch at a time: it reads the messages the hits
+// The events queue's consumer of tracking hits, a whole queue batch at a time, each organisation's share counted by
+// its ledger (countHits), which runs countOrgHits for one group at a time: it reads the messages the hits
 // name and their earlier hits, classifies every hit of each message again (a burst or a honeypot click can
 // expose hits that came before it), and writes in one D1 transaction the new hits, the classes that changed,
 // each message's counters and the difference they make to its broadcast's totals and per-link counts. A hit
@@ -122,18 +125,34 @@ function linkDeltas(broadcastId: number, before: MessageTally, after: MessageTal
   return out;
 }
 
-/** Counts a batch of hits (any organisations). Safe to run twice on the same hits. */
+/**
+ * Counts a batch of hits (any organisations). Safe to run twice on the same hits. Each organisation's hits go to
+ * its ledger in one call, all organisations at once: the ledger counts its organisation's groups one at a time
+ * (a message's hits are counted against its earlier ones), so no consumer needs to be the only one running.
+ * Addresses are hashed here, before the call: they never reach the ledger.
+ */
 export async function countHits(env: Env, db: Database, hits: TrackingHit[]): Promise<void> {
   const byOrg = new Map<number, TrackingHit[]>();
   for (const h of hits) {
+    const hashed: TrackingHit = { ...h, address: null, ih: h.ih !== undefined ? h.ih : await hashAddress(env.SECRETS_KEY, h.address, new Date(h.at)) };
     const list = byOrg.get(h.o);
-    if (list) list.push(h);
-    else byOrg.set(h.o, [h]);
+    if (list) list.push(hashed);
+    else byOrg.set(h.o, [hashed]);
   }
-  for (const [orgId, orgHits] of byOrg) await countOrgHits(env, db, orgId, orgHits);
+  await Promise.all(
+    [...byOrg].map(async ([orgId, orgHits]) => {
+      const ledger = await orgLedger(env, db, orgId);
+      // An organisation that is gone: nothing of it is left to count into.
+      if (ledger) served(await ledger.stub.countHits(ledger.owner, orgHits));
+    }),
+  );
 }
 
-async function countOrgHits(env: Env, db: Database, orgId: number, hits: TrackingHit[]): Promise<void> {
+/**
+ * Counts one organisation's hits, their addresses hashed (countHits). Called by the organisation's ledger
+ * (src/modules/ledger/org-ledger.ts), which runs one group at a time.
+ */
+export async function countOrgHits(env: Env, db: Database, orgId: number, hits: TrackingHit[]): Promise<void> {
   const messageIds = [...new Set(hits.map((h) => h.m))];
   const ids = JSON.stringify(messageIds);
   // A message of another organisation is never found: the token's organisation is part of every lookup.
@@ -159,13 +178,12 @@ async function countOrgHits(env: Env, db: Database, orgId: number, hits: Trackin
   // The organisation's day (src/modules/stats): the same differences, summed over its messages.
   const daily = { opens: 0, human_opens: 0, clicks: 0, human_clicks: 0 };
 
-  // The hits not stored yet (a redelivered batch brings some again), by message, with their addresses hashed.
+  // The hits not stored yet (a redelivered batch brings some again), by message.
   const freshByMessage = new Map<number, Map<string, StoredHit>>();
   for (const h of hits) {
     if (storedIds.has(h.id)) continue;
     const fresh = freshByMessage.get(h.m) ?? new Map<string, StoredHit>();
-    const ipHash = h.ih !== undefined ? h.ih : await hashAddress(env.SECRETS_KEY, h.address, new Date(h.at));
-    fresh.set(h.id, hitOf(h, ipHash));
+    fresh.set(h.id, hitOf(h, h.ih ?? null));
     freshByMessage.set(h.m, fresh);
   }
 

@@ -315,6 +315,53 @@ describe('counting', () => {
   });
 });
 
+describe('counting in parallel', () => {
+  /** A broadcast's counters and the sums of its messages' own counters (which are written as absolute values). */
+  async function figures(o: { orgId: number }, broadcastId: number) {
+    const sums = await env.DB.prepare(
+      `SELECT sum(opens_total) AS opens, sum(opens_unique) AS opens_unique, sum(human_opens) AS human_opens, count(human_opened_at) AS human_opens_unique,
+         sum(clicks_total) AS clicks, sum(clicks_unique) AS clicks_unique, sum(human_clicks) AS human_clicks, count(human_clicked_at) AS human_clicks_unique
+       FROM messages WHERE broadcast_id = ? AND org_id = ?`,
+    )
+      .bind(broadcastId, o.orgId)
+      .first<Record<string, number>>();
+    const counters = await env.DB.prepare(
+      'SELECT opens, opens_unique, human_opens, human_opens_unique, clicks, clicks_unique, human_clicks, human_clicks_unique FROM broadcasts WHERE id = ?',
+    )
+      .bind(broadcastId)
+      .first<Record<string, number>>();
+    const events = await env.DB.prepare('SELECT count(*) AS n FROM tracking_events WHERE org_id = ?').bind(o.orgId).first<number>('n');
+    return { sums, counters, events };
+  }
+
+  it('counts the hits of two organisations exactly when many groups of both are counted at once, each twice', async () => {
+    const a = await sentBroadcast();
+    const b = await sentBroadcast();
+    const { queue, hits } = recordingQueue();
+    for (const s of [a, b]) {
+      for (const mail of s.byAddress.values()) {
+        const [, linkA, linkB, pixel] = trackingUrls(mail.body);
+        await visit(pixel, queue, { ip: '198.51.100.1' });
+        await visit(pixel, queue, { ip: '198.51.100.2' });
+        await visit(linkA, queue);
+        await visit(linkB, queue);
+      }
+    }
+    expect(hits).toHaveLength(24);
+    // Groups of three, the two organisations interleaved, all counted at the same time, and every group again
+    // at the same time (a redelivery racing the first delivery).
+    const groups = Array.from({ length: 8 }, (_, k) => [hits[k], hits[k + 8], hits[k + 16]]);
+    await Promise.all([...groups, ...groups].map((group) => countHits(E, createDb(E.DB), group)));
+    for (const s of [a, b]) {
+      const { sums, counters, events } = await figures(s.o, s.id);
+      expect(events).toBe(12);
+      expect(sums).toMatchObject({ opens: 6, clicks: 6, opens_unique: 3, clicks_unique: 3 });
+      // The broadcast's counters are sums of differences: a group counted twice or against stale hits would drift from its messages.
+      expect(counters).toEqual(sums);
+    }
+  });
+});
+
 describe('an events queue that refuses the hits', () => {
   it('keeps them in R2 after three tries, and the cron counts them once however often it runs', async () => {
     const { byAddress, messageOf } = await sentBroadcast();
