@@ -36,17 +36,19 @@ export async function limitPublicRequest(
 
 /**
  * The link's organisation, contact and message, with the message's broadcast and its category when the message is
- * this contact's (one query); a 404 `link_invalid` when the link is forged, incomplete or stale.
+ * this contact's (one query); a 404 `link_invalid` when the link is forged, incomplete or stale. When the message
+ * row is gone (archived past its retention, deleted) the broadcast the signed link names stands in for it, so a
+ * one-click POST still leaves that broadcast's category only, never every category.
  */
 export async function readLink(c: Context<AppEnv>, token: string | undefined): Promise<LinkTarget> {
   const ref = token ? await readUnsubscribeToken(c.env, token) : null;
   const invalid = new ApiError(404, 'link_invalid', UNSUBSCRIBE_MESSAGES.linkInvalid);
   if (!ref?.contactId) throw invalid;
   const row = await c.var.db.get<{ name: string; broadcast_id: number | null; subscription_id: number | null } | undefined>(sql`
-    SELECT o.name, m.broadcast_id, b.subscription_id
+    SELECT o.name, coalesce(m.broadcast_id, b.id) AS broadcast_id, b.subscription_id
     FROM organizations o JOIN contacts ct ON ct.org_id = o.id AND ct.id = ${ref.contactId}
       LEFT JOIN messages m ON m.id = ${ref.messageId} AND m.org_id = o.id AND m.contact_id = ct.id
-      LEFT JOIN broadcasts b ON b.id = m.broadcast_id AND b.org_id = o.id
+      LEFT JOIN broadcasts b ON b.id = CASE WHEN m.id IS NULL THEN ${ref.broadcastId ?? null} ELSE m.broadcast_id END AND b.org_id = o.id
     WHERE o.id = ${ref.orgId}`);
   if (!row) throw invalid;
   return {

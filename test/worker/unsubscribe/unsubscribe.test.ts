@@ -99,6 +99,25 @@ describe('RFC 8058 one-click', () => {
     expect(await broadcastUnsubscribes(id)).toBe(2);
   });
 
+  it("leaves only the broadcast's category when the message itself is gone (archived past its retention): the link names the broadcast", async () => {
+    const { linkOf, o, id, people, subscription } = await sentBroadcast('og');
+    expect((await o.api('POST', '/subscription', { name: 'Offers' })).status).toBe(201);
+    const ann = linkOf('ann@example.com');
+    await env.DB.prepare('DELETE FROM messages WHERE broadcast_id = ? AND contact_id = ?').bind(id, people.ann).run();
+    const page = await (await pageApi(ann)).json<{ data: { category: { id: number } | null } }>();
+    expect(page.data.category).toMatchObject({ id: subscription.id });
+    const res = await onLink(ann, `${ann.pathname}${ann.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(res.status).toBe(200);
+    expect(await unsubscribeRows(o.orgId)).toEqual([
+      expect.objectContaining({ contact_id: people.ann, subscription_id: subscription.id, broadcast_id: id, source: 'one_click' }),
+    ]);
+    expect(await broadcastUnsubscribes(id)).toBe(1);
+  });
+
   it('refuses a POST without List-Unsubscribe=One-Click and a forged link, and a GET never unsubscribes', async () => {
     const { linkOf, o } = await sentBroadcast('og');
     const ann = linkOf('ann@example.com');
