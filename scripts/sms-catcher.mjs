@@ -224,7 +224,7 @@ function handler({ dir, numbers, authToken, callbacks, callbackDelayMs }) {
       const token = tokens.get(sid);
       if (!m.status_callback || !token)
         return { status: 409, body: { message: 'This SMS was sent without a StatusCallback in this run of the catcher: nowhere to reply to.' } };
-      const url = m.status_callback.replace(/\/status(\?.*)?$/, '/inbound$1');
+      const url = m.status_callback.replace(/\/status(\?.*)?$/, '/inbound');
       const inboundSid = `SM${randomBytes(16).toString('hex')}`;
       const fields = {
         AccountSid: m.account_sid,

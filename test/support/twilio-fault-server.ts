@@ -18,6 +18,8 @@ import type { RunningServer } from './smtp-servers';
 
 export interface RecordedHook {
   path: string;
+  /** The query the callback URL carried (our StatusCallback names the message: ?m=<id>). */
+  query: string;
   signature: string | null;
   form: [string, string][];
 }
@@ -51,6 +53,7 @@ export async function startTwilioFaultServer(): Promise<RunningServer & { url: s
       const signature = req.headers['x-twilio-signature'];
       hooks.push({
         path: url.pathname,
+        query: url.search,
         signature: typeof signature === 'string' ? signature : null,
         form: [...new URLSearchParams(Buffer.concat(chunks).toString('utf8'))],
       });

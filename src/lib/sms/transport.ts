@@ -11,7 +11,7 @@ export class TwilioTransport implements Transport {
 
   /** Sends one SMS: From is the sender's number, Body the text. */
   send(message: OutgoingMessage): Promise<SendResult> {
-    return sendTwilioSms(this.account, { to: message.to, from: message.from.address, body: message.body });
+    return sendTwilioSms(this.account, { to: message.to, from: message.from.address, body: message.body, messageId: message.id });
   }
 
   /** Sends the batch with a few requests in flight at once; results in the order of `messages`. */

@@ -98,16 +98,21 @@ function errorFrom(status: number, body: unknown): TwilioError {
   return new TwilioError(`${label}: ${text ?? 'no message'}`, status, code, retryable);
 }
 
+/** The StatusCallback of one SMS: the account's, naming our message (`?m=<id>`), so a receipt finds its message by id. */
+export function statusCallbackOf(callback: string, messageId: number | undefined): string {
+  return messageId && messageId > 0 ? `${callback}${callback.includes('?') ? '&' : '?'}m=${messageId}` : callback;
+}
+
 /**
  * Sends one SMS: POST {base}/2010-04-01/Accounts/{sid}/Messages.json with To, From, Body and, when the account
- * has one, StatusCallback (form-encoded, basic auth).
+ * has one, StatusCallback naming the message (form-encoded, basic auth).
  * Resolves to the message SID as externalId, or a failure that says whether a retry can help.
  */
-export async function sendTwilioSms(account: TwilioAccount, sms: { to: string; from: string; body: string }): Promise<SendResult> {
+export async function sendTwilioSms(account: TwilioAccount, sms: { to: string; from: string; body: string; messageId?: number }): Promise<SendResult> {
   try {
     checkAccount(account);
     const form = new URLSearchParams({ To: sms.to.trim(), From: sms.from.trim(), Body: sms.body });
-    if (account.statusCallback) form.set('StatusCallback', account.statusCallback);
+    if (account.statusCallback) form.set('StatusCallback', statusCallbackOf(account.statusCallback, sms.messageId));
     const { status, body } = await call(account, `${accountUrl(account)}/Messages.json`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -21,18 +21,31 @@ const stepOf = (column: unknown) =>
   )} ELSE -1 END`;
 
 /**
- * Moves the organisation's SMS with this provider id to `status` when that is further than where it stands;
- * answers whether it moved. The error code is kept with undelivered and failed only.
+ * The SMS a receipt is about: by our message id when its StatusCallback named one (`?m=`, since Nov 2026; it finds
+ * the message even before its provider id is recorded, and a provider id that disagrees finds nothing), else by the
+ * provider's message id.
+ */
+export interface ReceiptTarget {
+  messageId: number | null;
+  externalId: string;
+}
+
+/**
+ * Moves the organisation's SMS to `status` when that is further than where it stands; answers whether it moved.
+ * The error code is kept with undelivered and failed only.
  */
 export async function advanceDeliveryStatus(
   db: Database,
   orgId: number,
-  externalId: string,
+  target: ReceiptTarget,
   status: DeliveryStatus,
   errorCode: string | null,
 ): Promise<boolean> {
   const code = status === 'undelivered' || status === 'failed' ? errorCode : null;
+  const which = target.messageId
+    ? sql`id = ${target.messageId} AND (external_id IS NULL OR external_id = ${target.externalId})`
+    : sql`external_id = ${target.externalId}`;
   const result = await db.run(sql`UPDATE ${messages} SET delivery_status = ${status}, delivery_error_code = ${code}
-    WHERE org_id = ${orgId} AND external_id = ${externalId} AND type = 'sms' AND ${stepOf(sql`delivery_status`)} < ${STEP[status]}`);
+    WHERE ${which} AND org_id = ${orgId} AND type = 'sms' AND ${stepOf(sql`delivery_status`)} < ${STEP[status]}`);
   return (result.meta.changes ?? 0) > 0;
 }

@@ -59,7 +59,8 @@ export const twilioHookRoutes = new Hono<AppEnv>()
     const { orgId, params } = await verifiedCall(c, 'status');
     const sid = params.get('MessageSid') ?? params.get('SmsSid');
     const status = deliveryStatusOf(params.get('MessageStatus') ?? params.get('SmsStatus'));
-    if (sid && status) await advanceDeliveryStatus(c.var.db, orgId, sid, status, params.get('ErrorCode') || null);
+    const messageId = parseId(new URL(c.req.url).searchParams.get('m') ?? '');
+    if (sid && status) await advanceDeliveryStatus(c.var.db, orgId, { messageId, externalId: sid }, status, params.get('ErrorCode') || null);
     // Twilio retries anything but a 2xx; a status we do not keep is still received.
     return c.body(null, 204);
   })

@@ -20,13 +20,19 @@ async function twilioPost(
   integrationId: number,
   hook: 'status' | 'inbound',
   fields: Record<string, string>,
-  sign: { token?: string; signature?: string | null; host?: string } = {},
+  sign: { token?: string; signature?: string | null; host?: string; query?: string } = {},
 ) {
   const params = new URLSearchParams(fields);
-  const signature = sign.signature !== undefined ? sign.signature : await twilioSignature(sign.token ?? TOKEN, twilioHookUrl(E, integrationId, hook), params);
+  const query = sign.query ?? '';
+  const signature =
+    sign.signature !== undefined ? sign.signature : await twilioSignature(sign.token ?? TOKEN, twilioHookUrl(E, integrationId, hook) + query, params);
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
   if (signature !== null) headers['x-twilio-signature'] = signature;
-  return callHost(sign.host ?? PLATFORM_HOST, new URL(twilioHookUrl(E, integrationId, hook)).pathname, { method: 'POST', headers, body: params.toString() });
+  return callHost(sign.host ?? PLATFORM_HOST, new URL(twilioHookUrl(E, integrationId, hook)).pathname + query, {
+    method: 'POST',
+    headers,
+    body: params.toString(),
+  });
 }
 
 /** An SMS broadcast sent to Ann and Bob, answered by the provider with message SIDs SMann/SMbob. */
@@ -83,6 +89,31 @@ describe('delivery receipts', () => {
     expect((await twilioPost(ch.twilio.id, 'status', receipt(ann, 'read'))).status).toBe(204);
     expect((await twilioPost(ch.twilio.id, 'status', receipt('SMnobody', 'failed'))).status).toBe(204);
     expect(await messageOf(ann)).toMatchObject({ delivery_status: 'delivered' });
+  });
+
+  it('finds the message its StatusCallback names (?m=), even before the provider id is recorded, and only in its organisation', async () => {
+    const { ch, sidOf, messageOf, o } = await sentSms('dm');
+    const ann = sidOf.get('+15550000001')!;
+    const bob = sidOf.get('+15550000002')!;
+    const annId = Number((await messageOf(ann))!.id);
+    const bobId = Number((await messageOf(bob))!.id);
+    // As if the callback came before the batch's outcome report wrote the SID.
+    await env.DB.prepare('UPDATE messages SET external_id = NULL WHERE id = ?').bind(annId).run();
+    expect((await twilioPost(ch.twilio.id, 'status', receipt(ann, 'sent'), { query: `?m=${annId}` })).status).toBe(204);
+    expect(await env.DB.prepare('SELECT delivery_status FROM messages WHERE id = ?').bind(annId).first('delivery_status')).toBe('sent');
+    // A provider id that is not the message's changes nothing.
+    expect((await twilioPost(ch.twilio.id, 'status', receipt(ann, 'delivered'), { query: `?m=${bobId}` })).status).toBe(204);
+    expect(await messageOf(bob)).toMatchObject({ delivery_status: null });
+    // Another organisation's message id, on a callback signed for this integration, is not found.
+    const other = await sentSms('dn');
+    const theirs = Number((await other.messageOf(other.sidOf.get('+15550000001')!))!.id);
+    await twilioPost(ch.twilio.id, 'status', receipt(other.sidOf.get('+15550000001')!, 'delivered'), { query: `?m=${theirs}` });
+    expect(await other.messageOf(other.sidOf.get('+15550000001')!)).toMatchObject({ delivery_status: null });
+    // The query is signed with the rest: a callback whose m was changed is refused.
+    const signed = await twilioSignature(TOKEN, `${twilioHookUrl(E, ch.twilio.id, 'status')}?m=${annId}`, new URLSearchParams(receipt(bob, 'failed')));
+    expect((await twilioPost(ch.twilio.id, 'status', receipt(bob, 'failed'), { query: `?m=${bobId}`, signature: signed })).status).toBe(403);
+    expect(await messageOf(bob)).toMatchObject({ delivery_status: null });
+    expect((await o.api('GET', `/message/${annId}`)).body.data).toMatchObject({ delivery_status: 'sent' });
   });
 
   it('refuses a wrong, missing, malformed or tampered signature with 403 and changes nothing', async () => {

@@ -88,7 +88,7 @@ describe.skipIf(NOT_SET_UP)('Twilio error answers (local fault server)', () => {
     expect(sent.form).toEqual({ To: message.to, From: message.from.address, Body: message.body });
   });
 
-  it("asks for delivery reports at the integration's StatusCallback when it has one", async () => {
+  it("asks for delivery reports at the integration's StatusCallback when it has one, naming the message", async () => {
     const callback = 'https://relay.example.com/api/v1/hooks/twilio/7/status';
     const message = sms();
     expect((await openTransport(integration(), base('ok'), { twilioStatusCallback: callback }).send(message)).ok).toBe(true);
@@ -97,7 +97,7 @@ describe.skipIf(NOT_SET_UP)('Twilio error answers (local fault server)', () => {
       To: message.to,
       From: message.from.address,
       Body: message.body,
-      StatusCallback: callback,
+      StatusCallback: `${callback}?m=${message.id}`,
     });
   });
 
@@ -179,8 +179,10 @@ describe.skipIf(NOT_SET_UP)('local SMS catcher (scripts/sms-catcher.mjs)', () =>
   it('plays signed status callbacks (sent, then delivered; undelivered 30003 for numbers ending 99) and signed replies', async () => {
     const callback = `${S.twilioFaults}/hooks/twilio/41/status`;
     const transport = openTransport(integration(), { TWILIO_API_BASE: S.smsCatcher }, { twilioStatusCallback: callback });
-    const ok = (await transport.send(sms({ to: '+14155550123' }))) as { externalId: string };
-    const lost = (await transport.send(sms({ to: '+14155550199' }))) as { externalId: string };
+    const okSms = sms({ to: '+14155550123' });
+    const lostSms = sms({ to: '+14155550199' });
+    const ok = (await transport.send(okSms)) as { externalId: string };
+    const lost = (await transport.send(lostSms)) as { externalId: string };
     const hooksFor = async (sid: string) =>
       ((await (await fetch(`${S.twilioFaults}/hooks`)).json()) as RecordedHook[]).filter((h) => h.form.some(([k, v]) => k === 'MessageSid' && v === sid));
     await expect.poll(async () => (await hooksFor(lost.externalId)).length, { timeout: 5000 }).toBe(2);
@@ -195,11 +197,19 @@ describe.skipIf(NOT_SET_UP)('local SMS catcher (scripts/sms-catcher.mjs)', () =>
       ['sent', null],
       ['undelivered', '30003'],
     ]);
-    // Signed the way Twilio signs, which our own check (src/lib/sms/twilio-signature.ts) accepts, with that token only.
-    for (const hook of [...(await hooksFor(ok.externalId)), ...(await hooksFor(lost.externalId))]) {
-      expect(hook.path).toBe('/hooks/twilio/41/status');
-      expect(await validTwilioSignature(TOKEN, callback, hook.form, hook.signature)).toBe(true);
-      expect(await validTwilioSignature('another-token', callback, hook.form, hook.signature)).toBe(false);
+    // Signed the way Twilio signs (the whole URL, the message's ?m= included), which our own check
+    // (src/lib/sms/twilio-signature.ts) accepts, with that token only.
+    for (const [hooks, message] of [
+      [await hooksFor(ok.externalId), okSms],
+      [await hooksFor(lost.externalId), lostSms],
+    ] as const) {
+      for (const hook of hooks) {
+        expect(hook.path).toBe('/hooks/twilio/41/status');
+        expect(hook.query).toBe(`?m=${message.id}`);
+        expect(await validTwilioSignature(TOKEN, callback + hook.query, hook.form, hook.signature)).toBe(true);
+        expect(await validTwilioSignature(TOKEN, callback, hook.form, hook.signature)).toBe(false);
+        expect(await validTwilioSignature('another-token', callback + hook.query, hook.form, hook.signature)).toBe(false);
+      }
     }
 
     // The recipient answers STOP: a signed inbound webhook to the integration's .../inbound URL.
