@@ -21,7 +21,8 @@ export const EXAMPLE_AUDIENCE = {
       type: 'email',
       name: 'Welcome (example)',
       subject: 'Welcome, {{ contact.name }}',
-      body: '<h1>Hello {{ contact.name }}!</h1><p>Thanks for joining {{ organization.name }}.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>',
+      // A real web link, so the first broadcast shows a click going through the tracking redirect.
+      body: '<h1>Hello {{ contact.name }}!</h1><p>Thanks for joining {{ organization.name }}.</p><p><a href="https://example.com/">See what is new</a></p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>',
     },
     {
       alias: 'example-sms',

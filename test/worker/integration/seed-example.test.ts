@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { decryptSecret } from '../../../src/lib/crypto/secret-box';
 import { deliverMessage } from '../../../src/modules/message/send-message';
 import { EXAMPLE_CHANNELS, exampleChannelsSql } from '../../../src/modules/integration/seed-example';
+import { EXAMPLE_AUDIENCE } from '../../../src/modules/contact/seed-example';
+import { compileTracking } from '../../../src/modules/tracking/compile';
 import { createTemplate, newOrg, recordingProviders } from '../channel-helpers';
 
 async function runSql(sql: string) {
@@ -49,5 +51,14 @@ describe('example channels for the local platform', () => {
     const rec = recordingProviders();
     await deliverMessage(env, { orgId: o.orgId, messageId: res.body.data.id }, 1, rec.providers);
     expect(rec.opened).toEqual([{ type: 'smtp', integrationId: integrations[0].id, secret: 'local' }]);
+  });
+});
+
+describe('the example templates', () => {
+  it('give the email a web link to track (the README tries a click on the first broadcast) beside its unsubscribe link', async () => {
+    const email = EXAMPLE_AUDIENCE.templates.find((t) => t.type === 'email')!;
+    const compiled = await compileTracking(email.body, { opens: true, clicks: true }, true);
+    expect(compiled.links.filter((url) => url?.startsWith('https://'))).toEqual(['https://example.com/']);
+    expect(email.subject).toBeTruthy();
   });
 });
