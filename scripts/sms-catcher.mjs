@@ -151,7 +151,18 @@ function replyForm(m) {
 <input name="Body" value="STOP" size="8" aria-label="Reply text"> <button>Reply</button></form>`;
 }
 
-function listPage(messages, dir) {
+/** The line the viewer shows after its Reply form: what was sent where, and how the platform answered. */
+function replyNotice(query) {
+  if (!query.has('replied')) return '';
+  const status = Number(query.get('status'));
+  const ok = status >= 200 && status < 300;
+  const text = ok
+    ? `Reply "${query.get('body') ?? ''}" from ${query.get('from') ?? ''} sent to the platform, which took it (HTTP ${status}).`
+    : `Reply "${query.get('body') ?? ''}" from ${query.get('from') ?? ''} was not taken by the platform (${status ? `HTTP ${status}` : 'unreachable'}).`;
+  return `<p role="status" id="reply-notice" class="${ok ? 'ok' : 'failed'}">${escapeHtml(text)}</p>`;
+}
+
+function listPage(messages, dir, query = new URLSearchParams()) {
   const rows = messages
     .map(
       (m) => `<tr><td>${escapeHtml(m.received_at)}</td><td>${escapeHtml(m.from)}</td><td>${escapeHtml(m.to)}</td>
@@ -165,8 +176,9 @@ function listPage(messages, dir) {
   body { font-family: system-ui, sans-serif; margin: 2rem; color: #222; }
   table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid #ddd; vertical-align: top; }
   pre { margin: 0; white-space: pre-wrap; word-break: break-word; font-family: inherit; }
+  #reply-notice { padding: .6rem .8rem; border-radius: 4px; } .ok { background: #e6f4ea; } .failed { background: #fdecea; }
 </style></head><body>
-<h1>Caught SMS</h1><p>${messages.length} message(s), newest first. Files: <code>${escapeHtml(dir)}</code>. <a href="/messages.json">JSON</a></p>
+<h1>Caught SMS</h1>${replyNotice(query)}<p>${messages.length} message(s), newest first. Files: <code>${escapeHtml(dir)}</code>. <a href="/messages.json">JSON</a></p>
 <p>A reply (STOP, START or any text) goes from the recipient to the platform, signed like Twilio's.</p>
 <table><thead><tr><th>Received</th><th>From</th><th>To</th><th>Text</th><th>Status</th><th>SID</th><th>Reply as the recipient</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="7">No SMS yet.</td></tr>'}</tbody></table></body></html>`;
@@ -250,7 +262,7 @@ function handler({ dir, numbers, authToken, callbacks, callbackDelayMs }) {
       const p = url.pathname;
       if (p === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-        return res.end(listPage(await listMessages(dir, 500), dir));
+        return res.end(listPage(await listMessages(dir, 500), dir, url.searchParams));
       }
       if (p === '/messages.json' && req.method === 'GET') {
         return sendJson(res, 200, await listMessages(dir, Number(url.searchParams.get('limit')) || undefined));
@@ -262,9 +274,10 @@ function handler({ dir, numbers, authToken, callbacks, callbackDelayMs }) {
         const sid = json ? json.sid : form.get('sid');
         const body = (json ? (json.body ?? json.Body) : form.get('Body')) ?? '';
         const answer = await reply(String(sid ?? ''), String(body));
-        // The viewer's form comes back to the list; scripts get JSON.
+        // The viewer's form comes back to the list, which says what became of the reply; scripts get JSON.
         if (!json && answer.status === 200) {
-          res.writeHead(303, { location: '/' });
+          const back = new URLSearchParams({ replied: String(sid), status: String(answer.body.http_status), from: answer.body.from ?? '', body });
+          res.writeHead(303, { location: `/?${back}` });
           return res.end();
         }
         return sendJson(res, answer.status, answer.body);

@@ -227,6 +227,22 @@ describe.skipIf(NOT_SET_UP)('local SMS catcher (scripts/sms-catcher.mjs)', () =>
     expect(caught.find((m) => m.sid === lost.externalId)).toMatchObject({ status: 'undelivered', error_code: '30003' });
   });
 
+  it("the viewer's Reply form says what became of the reply", async () => {
+    const callback = `${S.twilioFaults}/hooks/twilio/42/status`;
+    const transport = openTransport(integration(), { TWILIO_API_BASE: S.smsCatcher }, { twilioStatusCallback: callback });
+    const sent = (await transport.send(sms({ to: '+14155550142' }))) as { externalId: string };
+    const form = await fetch(`${S.smsCatcher}/reply`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ sid: sent.externalId, Body: 'STOP' }).toString(),
+      redirect: 'manual',
+    });
+    expect(form.status).toBe(303);
+    const page = await (await fetch(new URL(form.headers.get('location')!, S.smsCatcher))).text();
+    expect(page).toContain('id="reply-notice" class="ok"');
+    expect(page).toContain('Reply &quot;STOP&quot; from +14155550142 sent to the platform, which took it (HTTP 204).');
+  });
+
   it('lists the numbers configured for the local account', async () => {
     const numbers = await syncPhoneNumbers(integration(), { TWILIO_API_BASE: S.smsCatcher });
     expect(numbers.map((n) => n.phone_number)).toEqual(S.smsCatcherNumbers);
