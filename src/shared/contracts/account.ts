@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { answer, moment, stampsShape, whole } from '../answer-schema';
-import { MESSAGES, greaterThan } from '../messages';
+import { MESSAGES } from '../messages';
+import { LANGUAGES } from '../languages';
 import { emailText, optionalText, requiredText } from '../zod-helpers';
 
 // The account area (me/*): profile, organisation, sessions, API key, account deletion.
 
 /** PUT /internal-user/{id}: name plus the login (an email, or a username in simple-sign mode). */
+/** PUT /internal-user/:id/language: the console language to keep for the user. */
+export const languageUpdateSchema = z.object({ language: z.enum(LANGUAGES, { error: `Must be one of: ${LANGUAGES.join(', ')}` }) }).strict();
+
 export const profileUpdateSchema = z
   .object({
     name: requiredText(200),
@@ -42,7 +46,8 @@ export const organizationUpdateSchema = z
     message_retention_days: z
       .number({ error: RETENTION_MESSAGE })
       .int(RETENTION_MESSAGE)
-      .min(RETENTION_DAYS.min, greaterThan(RETENTION_DAYS.min - 1))
+      // One rule, one sentence: below the range reads as above it (not the generic greater-than message).
+      .min(RETENTION_DAYS.min, RETENTION_MESSAGE)
       .max(RETENTION_DAYS.max, RETENTION_MESSAGE)
       .nullable()
       .optional(),
