@@ -176,6 +176,11 @@ export const broadcasts = sqliteTable(
     cursor: integer('cursor').notNull().default(0),
     /** True once the cursor has walked the whole filter (total is final). */
     enumerated: integer('enumerated', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * How many contacts the filter selected when it started (counted with last_contact_id): the total shown until
+     * the walk is complete, which can differ by the contacts deleted meanwhile. Null before it starts.
+     */
+    plannedTotal: integer('planned_total'),
     total: integer('total').notNull().default(0),
     sent: integer('sent').notNull().default(0),
     failed: integer('failed').notNull().default(0),

@@ -4,7 +4,8 @@ import { broadcasts, contacts, messages } from '../../db/schema';
 import { ACTION_FROM, type BroadcastAction } from '../../shared/contracts/broadcast';
 import { rawBatch } from '../crud/raw-batch';
 import { requeueStatement } from '../sending/claim';
-import { fromRaw, type BroadcastRow } from './run-store';
+import { recipientConditions } from './recipients';
+import { fromRaw, ruleOf, type BroadcastRow } from './run-store';
 import type { BroadcastSnapshot } from './snapshot';
 
 // Every change of a broadcast's status, and only here. The life of a broadcast:
@@ -32,6 +33,9 @@ export async function markStarted(db: Database, b: BroadcastRow, snapshot: Broad
       snapshot,
       startedAt: now,
       lastContactId: sql`(SELECT coalesce(max(${contacts.id}), 0) FROM ${contacts} WHERE ${contacts.orgId} = ${b.orgId})` as unknown as number,
+      // The same contacts the pages will walk, counted now: the console shows the whole total from the first second.
+      plannedTotal: sql`(SELECT count(*) FROM ${contacts} WHERE ${recipientConditions(ruleOf(b))}
+        AND ${contacts.id} <= (SELECT coalesce(max(${contacts.id}), 0) FROM ${contacts} WHERE ${contacts.orgId} = ${b.orgId}))` as unknown as number,
       updatedAt: now,
     })
     .where(and(eq(broadcasts.id, b.id), eq(broadcasts.orgId, b.orgId), sql`${broadcasts.status} IN ('waiting', 'queued')`))

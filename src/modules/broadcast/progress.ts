@@ -3,12 +3,19 @@ import type { BroadcastProgress, BroadcastStatus } from '../../shared/contracts/
 import { publishToOrg } from '../live/publish';
 import type { BroadcastRow } from './run-store';
 
+/**
+ * Its recipients: the message rows once the walk is complete, before that the contacts counted when it started
+ * (or the rows written so far, when more: a contact's row is written whatever happened to it since).
+ */
+export const recipientTotal = (b: Pick<BroadcastRow, 'total' | 'enumerated' | 'plannedTotal'>) =>
+  b.enumerated ? b.total : Math.max(b.total, b.plannedTotal ?? 0);
+
 /** The moving part of a broadcast, as the API and the live channel show it. */
 export function progressOf(b: BroadcastRow, now = Date.now()): BroadcastProgress {
   return {
     id: b.id,
     status: b.status as BroadcastStatus,
-    total: b.total,
+    total: recipientTotal(b),
     recipients_final: b.enumerated,
     sent: b.sent,
     failed: b.failed,
@@ -39,11 +46,11 @@ export function progressOf(b: BroadcastRow, now = Date.now()): BroadcastProgress
  */
 function expectedFinish(b: BroadcastRow, now: number): string | null {
   if (b.status !== 'sending' || !b.startedAt) return null;
-  const left = Math.max(0, b.total - b.sent - b.failed - b.skipped);
+  const left = Math.max(0, recipientTotal(b) - b.sent - b.failed - b.skipped);
   if (b.sleep > 0) return new Date(now + left * b.sleep * 1000).toISOString();
   const done = b.sent + b.failed;
   const elapsed = now - Date.parse(b.startedAt);
-  if (done === 0 || elapsed <= 0 || !b.enumerated) return null;
+  if (done === 0 || elapsed <= 0) return null;
   return new Date(now + (left * elapsed) / done).toISOString();
 }
 

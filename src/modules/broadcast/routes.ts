@@ -24,6 +24,7 @@ import {
   type RecipientStatus,
 } from '../../shared/contracts/broadcast';
 import { listQuerySchema, PAGE_SIZE_DEFAULT, type ListResponse } from '../../shared/list';
+import type { DeliveryStatus } from '../../shared/contracts/message';
 import { recordActivity } from '../activity-log/record';
 import { crudRoutes } from '../crud/crud-routes';
 import { searchCondition } from '../crud/list-filter';
@@ -173,6 +174,8 @@ export const broadcastRoutes = new Hono<AppEnv>()
           status: messages.status,
           error: messages.error,
           sentAt: messages.sentAt,
+          deliveryStatus: messages.deliveryStatus,
+          deliveryErrorCode: messages.deliveryErrorCode,
         })
         .from(messages)
         .leftJoin(contacts, joined)
@@ -190,6 +193,8 @@ export const broadcastRoutes = new Hono<AppEnv>()
         status: (r.status === 'sending' ? 'queued' : r.status) as RecipientStatus,
         reason: r.error,
         sent_at: r.sentAt,
+        delivery_status: (r.deliveryStatus as DeliveryStatus | null) ?? null,
+        delivery_error_code: r.deliveryErrorCode ?? null,
       })),
       meta: listMeta(totals[0]?.total, kept, cap, page, pageSize),
     };

@@ -43,16 +43,19 @@ export async function loadBroadcast(db: Database, orgId: number, id: number): Pr
  * Writes the message rows of the next page of recipients (queued, or skipped with the reason) and moves the
  * cursor, the total and the skipped count past them, in one transaction. A page walked again (the object
  * restarted before it saw the answer) inserts nothing (unique broadcast + contact) and counts nothing (the
- * cursor moved). Answers whether the walk is complete.
+ * cursor moved). Answers whether the walk is complete. `cancelled`: the broadcast was cancelled before its walk
+ * ended, so every recipient of the page is written skipped (its own reason, or "cancelled"): a cancel accounts for
+ * every recipient.
  */
-export async function writeRecipientPage(db: Database, b: BroadcastRow, pageSize: number): Promise<{ enumerated: boolean }> {
+export async function writeRecipientPage(db: Database, b: BroadcastRow, pageSize: number, { cancelled = false } = {}): Promise<{ enumerated: boolean }> {
   const snapshot = b.snapshot as BroadcastSnapshot;
   const type = b.type === 'phone' ? 'sms' : 'email';
   const inRange = sql`${messages.broadcastId} = ${b.id} AND ${messages.contactId} > ${b.cursor}`;
+  const reason = cancelled ? sql`coalesce(p.reason, ${SKIP_REASONS.cancelled})` : sql`p.reason`;
   const [, counted] = await rawBatch(db, [
     db.run(sql`INSERT INTO ${messages} (org_id, type, status, sender_id, template_id, contact_id, broadcast_id, from_address, from_name, to_address, body, error)
-      SELECT ${b.orgId}, ${type}, CASE WHEN p.reason IS NULL THEN 'queued' ELSE 'skipped' END, ${snapshot.sender.id}, ${snapshot.template.id}, p.id, ${b.id},
-        ${snapshot.sender.value}, ${type === 'email' ? snapshot.sender.name : null}, coalesce(p.address, ''), '', p.reason
+      SELECT ${b.orgId}, ${type}, CASE WHEN ${reason} IS NULL THEN 'queued' ELSE 'skipped' END, ${snapshot.sender.id}, ${snapshot.template.id}, p.id, ${b.id},
+        ${snapshot.sender.value}, ${type === 'email' ? snapshot.sender.name : null}, coalesce(p.address, ''), '', ${reason}
       FROM (${recipientPage(ruleOf(b), b.cursor, b.lastContactId, pageSize)}) AS p WHERE true
       ON CONFLICT (broadcast_id, contact_id) DO NOTHING`),
     db.run(sql`UPDATE ${broadcasts} SET

@@ -213,16 +213,25 @@ export class BroadcastRunner extends DurableObject<Env> {
     return Math.min(WATCH_MS, leaseMs(this.env) / 2, b.sleep > 0 ? b.sleep * 1000 : WATCH_MS);
   }
 
-  /** Nothing more goes out: the rest become skipped ("cancelled"), a chunk at a time. */
-  private async cancel(db: Database, b: BroadcastRow): Promise<void> {
+  /**
+   * Nothing more goes out: the queued rows become skipped ("cancelled"), a chunk at a time, and so do the recipients
+   * the walk had not reached yet (their rows written skipped), so the cancelled broadcast accounts for every one.
+   */
+  private async cancel(db: Database, first: BroadcastRow): Promise<void> {
+    let b = first;
     for (let round = 0; round < PAGES_PER_ALARM; round++) {
-      if ((await skipCancelled(db, b, CANCEL_CHUNK)) === 0) {
-        await this.ctx.storage.deleteAlarm();
-        await closeCancelled(db, b);
-        const now = await loadBroadcast(db, b.orgId, b.id);
-        if (now) await publishBroadcastProgress(this.env, b.orgId, now);
-        return;
+      if ((await skipCancelled(db, b, CANCEL_CHUNK)) > 0) continue;
+      b = (await loadBroadcast(db, b.orgId, b.id)) ?? b;
+      // Started (it has its snapshot) but not walked to the end.
+      if (b.snapshot && !b.enumerated) {
+        await writeRecipientPage(db, b, PAGE, { cancelled: true });
+        continue;
       }
+      await this.ctx.storage.deleteAlarm();
+      await closeCancelled(db, b);
+      const now = await loadBroadcast(db, b.orgId, b.id);
+      if (now) await publishBroadcastProgress(this.env, b.orgId, now);
+      return;
     }
     await this.ctx.storage.setAlarm(Date.now());
   }

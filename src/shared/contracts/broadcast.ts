@@ -4,6 +4,7 @@ import { MESSAGES, greaterThan } from '../messages';
 import { IDS_MAX, searchText } from '../list';
 import { optionalText, requiredText } from '../zod-helpers';
 import { contactFilterShape } from './contact';
+import { DELIVERY_STATUSES } from './message';
 import { TEMPLATE_TYPES, aliasText, type TemplateType } from './template';
 
 // Broadcasts: one template from one sender to every contact a filter selects (spec 3, 4, 5, 7). The statuses below
@@ -177,7 +178,7 @@ export type BroadcastEngagement = z.infer<typeof broadcastEngagementSchema>;
 const broadcastProgressShape = {
   id: whole(),
   status: z.enum(BROADCAST_STATUSES),
-  total: whole().describe('Recipients found so far (final once the engine has walked the whole filter: recipients_final)'),
+  total: whole().describe('Recipients: the contacts the filter selected when it started, exact once the engine has walked the whole filter (recipients_final)'),
   recipients_final: z.boolean(),
   sent: whole(),
   failed: whole(),
@@ -239,5 +240,7 @@ export const broadcastRecipientSchema = answer({
   status: z.enum(RECIPIENT_STATUSES),
   reason: z.string().nullable().describe("The skipped reason, or the provider's words for a failure"),
   sent_at: moment().nullable(),
+  delivery_status: z.enum(DELIVERY_STATUSES).nullable().describe("SMS only: the provider's delivery report (null until it reports, and for email)"),
+  delivery_error_code: z.string().nullable().describe('SMS only: the error code of an undelivered or failed SMS'),
 });
 export type BroadcastRecipient = z.infer<typeof broadcastRecipientSchema>;

@@ -10,6 +10,77 @@ import { renderApp } from '../render-app';
 const NOW = '2026-11-01T10:00:00.000Z';
 const list = (items: unknown[]) => json(200, { items, meta: { total: items.length, page: 1, page_size: 100, total_pages: 1 } });
 
+const ENGAGEMENT = {
+  opens: 0,
+  opens_unique: 0,
+  human_opens: 0,
+  human_opens_unique: 0,
+  clicks: 0,
+  clicks_unique: 0,
+  human_clicks: 0,
+  human_clicks_unique: 0,
+  unsubscribes: 0,
+};
+const BROADCAST = {
+  name: 'Spring SMS',
+  alias: null,
+  note: null,
+  sender_id: 2,
+  template_id: 4,
+  subscription_id: null,
+  do_not_unsubscribe: true,
+  skip_unsubscribed: true,
+  track_opens: false,
+  track_clicks: false,
+  sleep: 0,
+  contacts: { filter: {} },
+  sender: { id: 2, value: '+15005550006', name: null },
+  template: { id: 4, name: 'SMS text', type: 'text' },
+  subscription: null,
+  recipients_final: true,
+  held_until: null,
+  paused_reason: null,
+  expected_finish_at: null,
+  engagement: ENGAGEMENT,
+  opens: 0,
+  clicks: 0,
+  unsubscribes: 0,
+  created_at: NOW,
+  updated_at: NOW,
+};
+/** An SMS broadcast cancelled after 2 of its 10 recipients: the other 8 skipped. */
+const SMS_CANCELLED = {
+  ...BROADCAST,
+  id: 7,
+  type: 'phone',
+  status: 'cancelled',
+  total: 10,
+  sent: 2,
+  failed: 0,
+  skipped: 8,
+  started_at: NOW,
+  finished_at: NOW,
+  delayed_at: null,
+  immediate: true,
+  actions: [],
+};
+/** A scheduled email broadcast, not started. */
+const SCHEDULED = {
+  ...SMS_CANCELLED,
+  id: 8,
+  name: 'Later',
+  type: 'email',
+  status: 'waiting',
+  total: 0,
+  sent: 0,
+  skipped: 0,
+  started_at: null,
+  finished_at: null,
+  delayed_at: '2026-12-24T09:00:00.000Z',
+  immediate: false,
+  actions: ['cancel'],
+};
+
 function broadcastsApi(options: { matching: number }) {
   const base = fakeApi();
   const previews: unknown[] = [];
@@ -27,6 +98,44 @@ function broadcastsApi(options: { matching: number }) {
         { id: 4, type: 'text', name: 'SMS text' },
       ]);
     if (path === '/subscription' || path === '/field') return list([]);
+    if (path === '/broadcast/7') return json(200, { data: SMS_CANCELLED });
+    if (path === '/broadcast') return list([SMS_CANCELLED, SCHEDULED]);
+    if (path === '/broadcast/7/recipients')
+      return list([
+        {
+          message_id: 71,
+          contact_id: 9,
+          contact_name: 'Ann',
+          address: '+15550000001',
+          status: 'sent',
+          reason: null,
+          sent_at: NOW,
+          delivery_status: 'delivered',
+          delivery_error_code: null,
+        },
+        {
+          message_id: 72,
+          contact_id: 10,
+          contact_name: 'Bob',
+          address: '+15550000099',
+          status: 'sent',
+          reason: null,
+          sent_at: NOW,
+          delivery_status: 'undelivered',
+          delivery_error_code: '30003',
+        },
+        {
+          message_id: 73,
+          contact_id: 11,
+          contact_name: 'Cat',
+          address: '+15550000003',
+          status: 'skipped',
+          reason: 'cancelled',
+          sent_at: null,
+          delivery_status: null,
+          delivery_error_code: null,
+        },
+      ]);
     if (path === '/broadcast/preview') {
       previews.push(call.body);
       return json(200, {
@@ -112,5 +221,44 @@ describe('message view', () => {
     expect(frame.getAttribute('sandbox')).toBe('');
     expect(frame.getAttribute('srcdoc')).toContain('<p>Hi Ann</p>');
     expect((window as unknown as { ran?: boolean }).ran).toBeUndefined();
+  });
+});
+
+describe('broadcast view and list', () => {
+  it("draws what became of a cancelled broadcast's recipients, shows an SMS broadcast no opens or clicks, and its recipients' delivery reports", async () => {
+    renderApp(broadcastsApi({ matching: 0 }), { path: '/broadcast/view/7', signedIn: true });
+    const overview = await screen.findByTestId('broadcast-overview', undefined, { timeout: 3000 });
+    expect(overview.textContent).toContain('Spring SMS');
+    // Sections, not one full bar: 20 % sent, 80 % skipped.
+    const bar = screen.getByTestId('broadcast-progress');
+    const sections = [...bar.querySelectorAll('[data-section]')].map((el) => [el.getAttribute('data-section'), el.getAttribute('data-share')]);
+    expect(sections).toEqual([
+      ['sent', '20'],
+      ['failed', '0'],
+      ['skipped', '80'],
+    ]);
+    expect(screen.getByTestId('figure-total').textContent).toBe('10');
+    expect(screen.queryByTestId('figure-opens')).toBeNull();
+    expect(screen.queryByTestId('figure-clicks')).toBeNull();
+    expect(screen.queryByTestId('figure-unsubscribes')).toBeNull();
+
+    fireEvent.click(screen.getByTestId('tab-recipients'));
+    await waitFor(() => expect(screen.getAllByTestId('delivery-status')).toHaveLength(2), { timeout: 3000 });
+    const reports = screen.getAllByTestId('delivery-status').map((el) => [el.getAttribute('data-status'), el.textContent]);
+    expect(reports).toEqual([
+      ['delivered', 'Delivered'],
+      ['undelivered', expect.stringContaining('30003')],
+    ]);
+    // Its figures are its history: the recipients whose message is gone are said to be, not silently missing.
+    expect((await screen.findByTestId('recipients-gone')).textContent).toBe(
+      'Not listed here: 7 of the 10 recipients (their messages were deleted, or archived past the retention). The figures above still count them.',
+    );
+  });
+
+  it('shows a scheduled broadcast as scheduled, not started', async () => {
+    renderApp(broadcastsApi({ matching: 0 }), { path: '/broadcast', signedIn: true });
+    const scheduled = await screen.findByTestId('broadcast-scheduled', undefined, { timeout: 3000 });
+    expect(scheduled.textContent).toContain('Scheduled for');
+    expect(screen.getAllByTestId('broadcast-scheduled')).toHaveLength(1);
   });
 });

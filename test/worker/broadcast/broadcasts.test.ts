@@ -5,6 +5,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../../src/db/client';
+import { SKIP_REASONS } from '../../../src/shared/contracts/broadcast';
 import { SendChannels } from '../../../src/modules/sending/channels';
 import { holdIntegration, reserveSends } from '../../../src/modules/sending/send-gate';
 import { deliverBatch } from '../../../src/modules/sending/deliver-batch';
@@ -184,6 +185,50 @@ describe('a broadcast run, step by step', () => {
     expect(b.skipped).toBe(4);
     expect(b.finished_at).toBeTruthy();
     expect((await o.api('GET', `/broadcast/${id}/recipients?status=skipped`)).body.items[0].reason).toMatch(/cancelled|no email/);
+  });
+
+  it('knows its whole recipient total from the start, and a cancel accounts for every recipient, the ones never reached included', async () => {
+    const { o, body, tag } = await setup('pt');
+    // 1,200 more tagged contacts: more than the runner's page, so a paced broadcast has written only its first page.
+    await env.DB.prepare(`INSERT INTO contacts (org_id, name) SELECT ?1, 'Bulk ' || value FROM json_each(?2)`)
+      .bind(o.orgId, JSON.stringify(Array.from({ length: 1200 }, (_, i) => i)))
+      .run();
+    await env.DB.prepare(
+      `INSERT INTO contact_addresses (org_id, contact_id, type, value, position) SELECT org_id, id, 'email', 'bulk' || id || '@example.com', 0 FROM contacts WHERE org_id = ?1 AND name LIKE 'Bulk %'`,
+    )
+      .bind(o.orgId)
+      .run();
+    await env.DB.prepare(`INSERT INTO contact_tags (org_id, contact_id, tag_id) SELECT org_id, id, ?2 FROM contacts WHERE org_id = ?1 AND name LIKE 'Bulk %'`)
+      .bind(o.orgId, tag.id)
+      .run();
+    const id = await startable(o, body({ sleep: 1 }));
+    const queued = await runAlarm(o, id);
+    expect(queued.flatMap((q) => q.ids)).toHaveLength(1);
+    const rows = () => env.DB.prepare('SELECT count(*) AS n FROM messages WHERE broadcast_id = ?').bind(id).first<number>('n');
+    expect(await rows()).toBe(1000);
+    let b = (await o.api('GET', `/broadcast/${id}`)).body.data;
+    expect(b).toMatchObject({ status: 'sending', total: 1204, recipients_final: false });
+    // One message every second: the expected finish counts every recipient, not the first page.
+    expect(Date.parse(b.expected_finish_at) - Date.now()).toBeGreaterThan(1190_000);
+    expect((await o.api('GET', '/broadcast')).body.items.find((x: { id: number }) => x.id === id).total).toBe(1204);
+
+    expect((await deliverAll(queued)).sent).toHaveLength(1);
+    expect((await o.api('POST', `/broadcast/${id}/cancel`)).body.data.status).toBe('cancelled');
+    for (let i = 0; i < 5 && !(await o.api('GET', `/broadcast/${id}`)).body.data.finished_at; i++) await runAlarm(o, id);
+    b = (await o.api('GET', `/broadcast/${id}`)).body.data;
+    expect(b).toMatchObject({ status: 'cancelled', total: 1204, recipients_final: true, sent: 1, failed: 0 });
+    expect(b.sent + b.failed + b.skipped).toBe(1204);
+    expect(await rows()).toBe(1204);
+    const recipients = await o.api('GET', `/broadcast/${id}/recipients?status=skipped&page_size=100`);
+    expect(recipients.body.meta.total).toBe(b.skipped);
+    // Bob has no email address: his own reason stays; the others were cancelled.
+    const reasons = await env.DB.prepare(
+      'SELECT error AS reason, count(*) AS n FROM messages WHERE broadcast_id = ? AND status = ? GROUP BY error ORDER BY error',
+    )
+      .bind(id, 'skipped')
+      .all<{ reason: string; n: number }>();
+    expect(reasons.results.reduce((sum, r) => sum + r.n, 0)).toBe(1203);
+    expect(reasons.results.map((r) => r.reason)).toEqual(expect.arrayContaining([SKIP_REASONS.cancelled]));
   });
 
   it('paces a broadcast with sleep: one message per alarm, the next one sleep seconds later', async () => {

@@ -1,9 +1,9 @@
-import { Alert, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { Broadcast } from '@shared/contracts/broadcast';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/common/DateTime';
 import { BroadcastActions } from './BroadcastActions';
-import { progressPercent } from './broadcast-config';
+import { BroadcastProgress } from './broadcast-config';
 import { BroadcastStatusBadge } from './StatusBadge';
 import { translateServerMessage } from '../../lib/server-messages';
 
@@ -45,16 +45,21 @@ export function BroadcastOverview({ broadcast: b, onChanged }: { broadcast: Broa
             {t('broadcasts.heldBack')} <DateTime value={b.held_until} />
           </Alert>
         )}
-        <Progress value={progressPercent(b)} size="lg" data-testid="broadcast-progress" aria-valuenow={progressPercent(b)} animated={b.status === 'sending'} />
+        <BroadcastProgress b={b} size="lg" />
         <SimpleGrid cols={{ base: 2, sm: 4, md: 7 }}>
           <Figure labelKey="broadcasts.fields.total" value={b.total} testId="figure-total" />
           <Figure labelKey="broadcasts.fields.sent" value={b.sent} testId="figure-sent" />
           <Figure labelKey="broadcasts.fields.failed" value={b.failed} testId="figure-failed" />
           <Figure labelKey="broadcasts.fields.skipped" value={b.skipped} testId="figure-skipped" />
-          {/* From the live progress: every hit (the engagement tab has people beside all). */}
-          <Figure labelKey="broadcasts.fields.opens" value={b.engagement.opens} testId="figure-opens" />
-          <Figure labelKey="broadcasts.fields.clicks" value={b.engagement.clicks} testId="figure-clicks" />
-          <Figure labelKey="broadcasts.fields.unsubscribes" value={b.engagement.unsubscribes} testId="figure-unsubscribes" />
+          {/* Email only (an SMS has no pixel, links or unsubscribe page; its delivery reports are on the recipients
+              tab). From the live progress: every hit (the engagement tab has people beside all). */}
+          {b.type === 'email' && (
+            <>
+              <Figure labelKey="broadcasts.fields.opens" value={b.engagement.opens} testId="figure-opens" />
+              <Figure labelKey="broadcasts.fields.clicks" value={b.engagement.clicks} testId="figure-clicks" />
+              <Figure labelKey="broadcasts.fields.unsubscribes" value={b.engagement.unsubscribes} testId="figure-unsubscribes" />
+            </>
+          )}
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <Text size="sm">

@@ -26,7 +26,11 @@ export function BroadcastViewPage({ params }: PageProps) {
             <DetailTabs
               tabs={[
                 { value: 'base', labelKey: 'broadcasts.tabs.base', content: () => <BroadcastBaseInfo broadcast={broadcast!} /> },
-                { value: 'recipients', labelKey: 'broadcasts.tabs.recipients', content: () => <RecipientsTab broadcastId={broadcast!.id} /> },
+                {
+                  value: 'recipients',
+                  labelKey: 'broadcasts.tabs.recipients',
+                  content: () => <RecipientsTab broadcast={broadcast!} />,
+                },
                 { value: 'engagement', labelKey: 'engagement.title', content: () => <BroadcastEngagementTab broadcast={broadcast!} /> },
               ]}
             />

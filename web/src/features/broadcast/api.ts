@@ -1,5 +1,6 @@
 import type { Broadcast, BroadcastAction, BroadcastInput, BroadcastRecipient, RecipientsPreview, RecipientsPreviewInput } from '@shared/contracts/broadcast';
 import type { ItemBody } from '@shared/errors';
+import type { ListResponse } from '@shared/list';
 import { useMemo } from 'react';
 import useSWR from 'swr';
 import { useServices } from '../../lib/services-context';
@@ -33,6 +34,12 @@ export function recipientsListHook(id: number) {
     const list = useEntityList<BroadcastRecipient>(`${BROADCAST_PATH}/${id}/recipients`, query);
     return { ...list, items: list.items.map((r) => ({ ...r, id: r.message_id })), showOrder: () => {} };
   };
+}
+
+/** How many of the broadcast's recipients still have their message listed (the unfiltered count, one row fetched). */
+export function useListedRecipients(id: number): number | null {
+  const { data } = useSWR<ListResponse<BroadcastRecipient>>([`${BROADCAST_PATH}/${id}/recipients`, { page_size: 1 }]);
+  return data?.meta.total ?? null;
 }
 
 /** POST /broadcast/:id/:action: pause, resume, cancel or retry failed; answers the broadcast after it. */
