@@ -4,12 +4,14 @@ import type { Message } from '@shared/contracts/message';
 import type { Sender } from '@shared/contracts/sender';
 import { senderFitsTemplate, type Template } from '@shared/contracts/template';
 import { IconSend } from '@tabler/icons-react';
-import { useState } from 'react';
+import type { ListResponse } from '@shared/list';
+import { useEffect, useRef, useState } from 'react';
+import useSWR from 'swr';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { pathOf } from '../../lib/route-table';
 import { useRouteTable, useServices } from '../../lib/services-context';
-import { RemoteSelect } from '../../components/form/RemoteSelect';
+import { REMOTE_SELECT_PAGE_SIZE, RemoteSelect } from '../../components/form/RemoteSelect';
 import { isApiError } from '../../lib/api-error';
 import { fieldErrorText, useFormErrors } from '../../lib/field-errors';
 import { translateApiError, translateServerMessage } from '../../lib/server-messages';
@@ -56,6 +58,27 @@ export function TestMessageDialog({
   const [sending, setSending] = useState(false);
   const [result, setResult] = useState<Message | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  /** A sender chosen (by the user, or for them): the address to send to follows from the contact when empty. */
+  const choose = (item: Sender | null) => {
+    setSender(item);
+    if (item) setTo((current) => current || contactAddress(chosenContact, item.type));
+  };
+  // The one sender that can send this template is chosen for the user (they can still clear it).
+  const senders = useSWR<ListResponse<Sender>>(opened ? ['/sender', { page_size: REMOTE_SELECT_PAGE_SIZE }] : null);
+  const preselected = useRef(false);
+  useEffect(() => {
+    if (preselected.current || !senders.data || senders.data.meta.total > senders.data.items.length) return;
+    preselected.current = true;
+    const fitting = senders.data.items.filter((item) => senderFitsTemplate(template.type, item.type));
+    if (fitting.length !== 1) return;
+    setSender(fitting[0]);
+    setTo((current) => current || contactAddress(chosenContact, fitting[0].type));
+  }, [senders.data, template.type, chosenContact]);
+  const blocked = !sender
+    ? t('templates.test.needSender')
+    : !to.trim()
+      ? t(sender.type === 'phone' ? 'templates.test.needPhone' : 'templates.test.needEmail')
+      : null;
   const requestKey = client.keyOf('POST', testMessagePath(template.id));
   const { errors, clear } = useFormErrors(requestKey);
 
@@ -104,9 +127,8 @@ export function TestMessageDialog({
           error={fieldErrorText(t, errors.sender_id)}
           testId="test-message-sender"
           onChange={(_id, item) => {
-            setSender(item);
+            choose(item);
             clear('sender_id');
-            if (!to && item) setTo(contactAddress(chosenContact, item.type));
           }}
         />
         <TextInput
@@ -170,6 +192,11 @@ export function TestMessageDialog({
           </Alert>
         )}
         <Group justify="flex-end">
+          {blocked && !sending && (
+            <Text size="sm" c="dimmed" data-testid="test-message-blocked">
+              {blocked}
+            </Text>
+          )}
           <Button variant="default" onClick={onClose} data-testid="test-message-close">
             {t('templates.test.close')}
           </Button>
