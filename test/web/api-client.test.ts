@@ -285,7 +285,15 @@ describe('waiting while auth work runs', () => {
 
 describe('session restore', () => {
   it('refreshes first when the stored token expires within 30 s, then loads the user', async () => {
-    const user = { id: 5, name: 'Ann', username: 'ann', email: null, has_password: true, organization: { id: 2, name: 'Acme', domain: 'acme' } };
+    const user = {
+      id: 5,
+      name: 'Ann',
+      username: 'ann',
+      email: null,
+      has_password: true,
+      language: null,
+      organization: { id: 2, name: 'Acme', domain: 'acme' },
+    };
     const { fn, calls } = mockFetch((call) => {
       if (call.url.endsWith('/token-refresh')) return json(200, tokenBody('access-2', 'refresh-2'));
       if (call.url.endsWith('/internal-user/me')) return json(200, { data: user });
@@ -304,7 +312,9 @@ describe('session restore', () => {
 
   it('loads the user without refreshing when the token is still valid', async () => {
     const { fn, calls } = mockFetch(() =>
-      json(200, { data: { id: 1, name: 'A', username: 'a', email: null, has_password: true, organization: { id: 1, name: 'O', domain: 'o' } } }),
+      json(200, {
+        data: { id: 1, name: 'A', username: 'a', email: null, has_password: true, language: null, organization: { id: 1, name: 'O', domain: 'o' } },
+      }),
     );
     const s = makeServices(fn);
     s.storage.setItem('accessToken', 'access-1');
@@ -340,7 +350,9 @@ describe('sign-in', () => {
     const { fn, calls } = mockFetch((call) =>
       call.url.endsWith('/token-create')
         ? json(200, tokenBody('access-1', 'refresh-1', 1, 900))
-        : json(200, { data: { id: 1, name: 'A', username: 'a', email: null, has_password: true, organization: { id: 1, name: 'O', domain: 'o' } } }),
+        : json(200, {
+            data: { id: 1, name: 'A', username: 'a', email: null, has_password: true, language: null, organization: { id: 1, name: 'O', domain: 'o' } },
+          }),
     );
     const s = makeServices(fn);
     const before = Date.now();

@@ -9,6 +9,7 @@ export const USER = {
   username: 'ann',
   email: 'ann@acme.test',
   has_password: true,
+  language: null,
   organization: { id: 2, name: 'Acme', domain: 'acme' },
 };
 
@@ -37,7 +38,7 @@ const GUEST_INIT = {
 const invalid = (fields: Record<string, string[]>) => json(422, { error: { code: 'validation_failed', message: MESSAGES.invalidForm, fields } });
 
 /** An in-memory stand-in for the worker's API (init, auth, tags), answering the mocked fetch. */
-export function fakeApi(options: { orgMissing?: boolean; tags?: string[]; settings?: Record<string, unknown> } = {}) {
+export function fakeApi(options: { orgMissing?: boolean; tags?: string[]; settings?: Record<string, unknown>; language?: string | null } = {}) {
   let nextId = 1;
   const now = '2026-11-01T10:00:00.000Z';
   let tags: Tag[] = (options.tags ?? []).map((name, i) => ({ id: nextId++, name, priority: i + 1, created_at: now, updated_at: now }));
@@ -57,7 +58,11 @@ export function fakeApi(options: { orgMissing?: boolean; tags?: string[]; settin
     if (path === '/log') return json(201, { data: { id: 1 } });
     if (call.headers.authorization !== 'Bearer acc') return json(401, { error: { code: 'unauthorized', message: MESSAGES.unauthorized } });
     if (path === '/internal-auth/logout') return json(200, { data: { ok: true } });
-    if (path === '/internal-user/me') return json(200, { data: USER });
+    if (path === '/internal-user/me') return json(200, { data: { ...USER, language: options.language ?? null } });
+    if (path === `/internal-user/${USER.id}/language` && call.method === 'PUT') {
+      options.language = String(body.language);
+      return json(200, { data: { ...USER, language: options.language } });
+    }
     if (path === '/tag' && call.method === 'GET') {
       const search = url.searchParams.get('search')?.toLowerCase();
       const key = (url.searchParams.get('sort_by') ?? 'priority') as keyof Tag;

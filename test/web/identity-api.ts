@@ -3,7 +3,7 @@ import type { SignupStatus } from '@shared/contracts/signup';
 import { json, mockFetch, type FetchCall } from './helpers';
 
 export const ORG = { id: 2, name: 'Acme', domain: 'acme' };
-export const USER = { id: 5, name: 'Ann Admin', username: 'ann', email: 'ann@acme.test', has_password: true, organization: ORG };
+export const USER = { id: 5, name: 'Ann Admin', username: 'ann', email: 'ann@acme.test', has_password: true, language: null, organization: ORG };
 
 export interface IdentityApiOptions {
   /** null = the bare platform host. */

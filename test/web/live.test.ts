@@ -217,6 +217,7 @@ describe('the console live client and the signed-in user', () => {
       username: `u${id}`,
       email: null,
       has_password: true,
+      language: null,
       organization: { id: 1, name: 'Acme', domain: 'acme' },
     });
     signIn(services, { access: 'token-a', expiresInSec: 900 });

@@ -38,6 +38,8 @@ export const users = sqliteTable(
     passwordHash: text('password_hash'),
     /** True from payment until the emailed sign-up completion link is used; such a user cannot sign in yet. */
     registrationPending: integer('registration_pending', { mode: 'boolean' }).notNull().default(false),
+    /** The console language the user chose (one of src/shared/languages.ts), kept for their next session; null: never chosen. */
+    language: text('language'),
     ...timestamps,
   },
   (t) => [uniqueIndex('users_org_username').on(t.orgId, t.username)],

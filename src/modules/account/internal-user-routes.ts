@@ -2,7 +2,10 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
 import { requireAuth, requireSession, sessionIdOf } from '../../middleware/auth';
 import { validJson } from '../../lib/validate';
-import { accountDeleteSchema, profileUpdateSchema } from '../../shared/contracts/account';
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema';
+import { TenantScope } from '../../db/tenant-scope';
+import { accountDeleteSchema, languageUpdateSchema, profileUpdateSchema } from '../../shared/contracts/account';
 import { passwordRemindSchema, passwordResetSchema, passwordUpdateSchema } from '../../shared/contracts/password';
 import { MESSAGES } from '../../shared/messages';
 import { loadCurrentUser } from '../auth/current-user';
@@ -16,7 +19,7 @@ import { updateProfile } from './profile';
 // (me, sign-complete), and a sub-app's use('*') would run for their paths too.
 const signedIn = [requireAuth, requireSession] as const;
 
-/** /internal-user: password remind/reset (guests), profile, password, account deletion (signed in). */
+/** /internal-user: password remind/reset (guests), profile, language, password, account deletion (signed in). */
 export const accountUserRoutes = new Hono<AppEnv>()
   .post('/password-remind', validJson(passwordRemindSchema), async (c) => {
     await requestPasswordReset(c, c.req.valid('json').email);
@@ -34,6 +37,11 @@ export const accountUserRoutes = new Hono<AppEnv>()
   })
   .delete('/:id/password', ...signedIn, async (c) => {
     await removePassword(c, await ownUser(c));
+    return c.json({ data: await loadCurrentUser(c) });
+  })
+  .put('/:id/language', ...signedIn, validJson(languageUpdateSchema), async (c) => {
+    const user = await ownUser(c);
+    await new TenantScope(c.var.db, users, c.var.org.id).update(eq(users.id, user.id), { language: c.req.valid('json').language });
     return c.json({ data: await loadCurrentUser(c) });
   })
   .put('/:id', ...signedIn, validJson(profileUpdateSchema), async (c) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountDeleteSchema, apiKeyNoteSchema, organizationUpdateSchema, profileUpdateSchema } from '../../shared/contracts/account';
+import { accountDeleteSchema, apiKeyNoteSchema, languageUpdateSchema, organizationUpdateSchema, profileUpdateSchema } from '../../shared/contracts/account';
 import { clientLogSchema, tokenCreateSchema } from '../../shared/contracts/auth';
 import { activityLogFilterShape } from '../../shared/contracts/activity-log';
 import { blacklistFilterShape, blacklistInputSchema } from '../../shared/contracts/blacklist';
@@ -252,6 +252,14 @@ const EXTRA: ApiOperation[] = [
   },
   { method: 'put', path: '/internal-user/{id}', tag: 'account', summary: 'Update the profile: name and login', body: profileUpdateSchema, data: 'CurrentUser' },
   { method: 'delete', path: '/internal-user/{id}', tag: 'account', summary: 'Delete the account and all its data (irreversible)', body: accountDeleteSchema },
+  {
+    method: 'put',
+    path: '/internal-user/{id}/language',
+    tag: 'account',
+    summary: 'Keep the console language with the user, for their next session anywhere',
+    body: languageUpdateSchema,
+    data: 'CurrentUser',
+  },
   {
     method: 'put',
     path: '/internal-user/{id}/password',

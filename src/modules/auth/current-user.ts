@@ -4,6 +4,7 @@ import { users } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { unauthorized } from '../../lib/api-error';
 import type { CurrentUser } from '../../shared/contracts/auth';
+import { isLanguage } from '../../shared/languages';
 
 /** The signed-in user with their organisation, as /internal-user/me and /init/user return it. */
 export async function loadCurrentUser(c: Context<AppEnv>): Promise<CurrentUser> {
@@ -15,6 +16,7 @@ export async function loadCurrentUser(c: Context<AppEnv>): Promise<CurrentUser> 
     username: row.username,
     email: row.email,
     has_password: Boolean(row.passwordHash),
+    language: isLanguage(row.language) ? row.language : null,
     organization: c.var.org,
   };
 }

@@ -4,6 +4,7 @@ import type { PasswordPolicy } from '../password-policy';
 import type { Field } from './field';
 import type { Integration } from './integration';
 import { MESSAGES } from '../messages';
+import { LANGUAGES } from '../languages';
 
 export const AUTH_TYPE_PASSWORD = 1;
 export const AUTH_TYPE_API_KEY = 2;
@@ -40,6 +41,7 @@ export const currentUserSchema = answer({
   username: z.string().describe('The login: an email, or a username in simple-sign mode'),
   email: z.string().nullable(),
   has_password: z.boolean().describe('Whether username-password access exists (a social-only user has none and may create it)'),
+  language: z.enum(LANGUAGES).nullable().describe('The console language the user chose; null when never chosen'),
   organization: organizationInfoSchema,
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;

@@ -7,6 +7,36 @@ import { activityOf, body, linkSocial, sessionFor } from './helpers';
 const NEW_PASSWORD = 'Fresh-456';
 const put = (org: string, path: string, token: string, json: unknown) => call(org, `/api/v1${path}`, { method: 'PUT', token, json });
 
+describe('the language kept with the user', () => {
+  it('is null until chosen, then answered on every load of the user (a new session included); bad input is a 422 that changes nothing', async () => {
+    const { userId, username } = await createOrg('lang-ok');
+    const first = await signIn('lang-ok', username);
+    const me = async (token: string) => (await body(await call('lang-ok', '/api/v1/internal-user/me', { token }))).data;
+    expect((await me(first.access_token)).language).toBeNull();
+    const res = await put('lang-ok', `/internal-user/${userId}/language`, first.access_token, { language: 'de' });
+    expect(res.status).toBe(200);
+    expect((await body(res)).data).toMatchObject({ id: userId, language: 'de' });
+    // Another browser: a new session reads it back.
+    const second = await signIn('lang-ok', username);
+    expect((await me(second.access_token)).language).toBe('de');
+    for (const bad of [{ language: 'xx' }, { language: null }, {}, { language: 'de', extra: 1 }]) {
+      const refused = await put('lang-ok', `/internal-user/${userId}/language`, first.access_token, bad);
+      expect(refused.status).toBe(422);
+    }
+    expect((await me(first.access_token)).language).toBe('de');
+  });
+
+  it("is the user's own: another user's id is refused and changes nothing", async () => {
+    const { orgId, username } = await createOrg('lang-own');
+    const other = await addUser(orgId, 'other@lang-own.test');
+    const { access_token } = await signIn('lang-own', username);
+    const res = await put('lang-own', `/internal-user/${other}/language`, access_token, { language: 'fr' });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(await env.DB.prepare('SELECT language FROM users WHERE id = ?').bind(other).first('language')).toBeNull();
+  });
+});
+
 describe('profile', () => {
   it('updates name and email (login lower-cased) and answers the current user, logged per field', async () => {
     const { orgId, userId, username } = await createOrg('prof-ok');

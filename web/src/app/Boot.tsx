@@ -13,6 +13,7 @@ import { AppRoutes } from './AppRoutes';
 import { usePreloadables } from './preloadables';
 import { runtimeSettingsOf } from '../lib/runtime-settings';
 import { useUpdatesCheck } from './updates-check';
+import { useUserLanguage } from './user-language';
 import { useServices } from '../lib/services-context';
 
 /** Startup: loads /init/guest (organisation, auth methods), restores the session, then shows the routes. */
@@ -38,6 +39,7 @@ export function Boot() {
   }, [data, session, store, applyEndpoints]);
   useUpdatesCheck();
   usePreloadables();
+  useUserLanguage();
 
   if (isApiError(error, 'org_not_found')) {
     return <FullPageMessage testId="org-not-found" title={t('orgNotFound.title')} text={t('orgNotFound.text')} />;
