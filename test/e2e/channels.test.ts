@@ -15,6 +15,7 @@ const INTEGRATION = 'E2E SMTP';
 const SENDER = { value: 'news@acme.test', name: 'Acme News' };
 const CONTACT = { name: 'Grace Hopper', email: 'grace@example.com' };
 const TEMPLATE = 'E2E Welcome';
+const SUBJECT = 'Welcome to the offer';
 const OFFER = 'https://example.com/offer';
 
 interface CaughtMail {
@@ -148,6 +149,8 @@ describe('channels in the console (headless Chromium against wrangler dev)', () 
     await page.goto(`${baseUrl}/template/create`);
     await byId(page, 'form-field-name').fill(TEMPLATE);
     expect(await byId(page, 'form-field-type').inputValue()).toBe('HTML');
+    // An html template goes out by email: it has a subject of its own (the mail never takes the template's name).
+    await byId(page, 'form-field-subject').fill(SUBJECT);
 
     await byId(page, 'placeholder-help').getByRole('button', { name: 'Placeholders' }).click();
     const editor = byId(page, 'form-field-body-content');
@@ -240,7 +243,7 @@ describe('channels in the console (headless Chromium against wrangler dev)', () 
     let mail: CaughtMail | undefined;
     await eventually(
       async () => {
-        mail = (await caughtMail()).find((m) => m.to.includes(CONTACT.email) && m.subject === TEMPLATE);
+        mail = (await caughtMail()).find((m) => m.to.includes(CONTACT.email) && m.subject === SUBJECT);
         return Boolean(mail);
       },
       true,

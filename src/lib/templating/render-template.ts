@@ -71,7 +71,8 @@ export type TemplateRenderer = (scope: PlaceholderScope) => RenderedTemplate;
 export function prepareTemplate(template: TemplateText): TemplateRenderer {
   const email = template.type === 'email';
   const parse = (field: TemplateField, text: string | null) => (text ? failingAs(field, () => parseLiquid(text)) : null);
-  const subject = email ? parse('subject', template.subject) : null;
+  // html and email templates carry a subject; a text template has none.
+  const subject = template.type !== 'text' ? parse('subject', template.subject) : null;
   const body = parse('body', template.body) ?? [];
   const bodyPlain = email ? parse('body_plain', template.bodyPlain) : null;
   return (scope) => {
@@ -86,7 +87,7 @@ export function prepareTemplate(template: TemplateText): TemplateRenderer {
   };
 }
 
-/** Renders subject (email only), body and plain body (email only) for one recipient; throws TemplateRenderError. */
+/** Renders subject (html and email), body and plain body (email only) for one recipient; throws TemplateRenderError. */
 export function renderTemplate(template: TemplateText, scope: PlaceholderScope): RenderedTemplate {
   return prepareTemplate(template)(scope);
 }

@@ -4,7 +4,7 @@ import { organizations, senders, templateAttachments, templates } from '../../db
 import { TenantScope } from '../../db/tenant-scope';
 import { orgFilesPrefix } from '../../lib/r2-prefix';
 import { putOrgFile } from '../files/stored-files';
-import type { TemplateType } from '../../shared/contracts/template';
+import { TEMPLATE_MESSAGES, type TemplateType } from '../../shared/contracts/template';
 import { compileTracking, type CompiledTracking, type TrackingOptions } from '../tracking/compile';
 
 // What a broadcast sends, frozen when it starts: the template (subject, body, plain body, attachments), the
@@ -46,6 +46,7 @@ export async function takeSnapshot(
 ): Promise<{ snapshot: BroadcastSnapshot } | { problem: string }> {
   const template = templateId ? await new TenantScope(db, templates, orgId).findById(templateId) : undefined;
   if (!template) return { problem: 'The template of this broadcast was deleted' };
+  if (template.type !== 'text' && !template.subject?.trim()) return { problem: TEMPLATE_MESSAGES.noSubject };
   const sender = senderId ? await new TenantScope(db, senders, orgId).findById(senderId) : undefined;
   if (!sender) return { problem: 'The sender of this broadcast was deleted' };
   const [org] = await db.select({ name: organizations.name, domain: organizations.domain }).from(organizations).where(eq(organizations.id, orgId));

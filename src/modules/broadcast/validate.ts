@@ -33,6 +33,7 @@ export async function validateBroadcast(c: Ctx, input: BroadcastInput): Promise<
   else if (sender.type !== input.type) errors.sender_id = [BROADCAST_MESSAGES.senderType(input.type)];
   if (!template) errors.template_id = [TEMPLATE_MESSAGES.templateNotFound];
   else if (!BROADCAST_TEMPLATE_TYPES[input.type].includes(template.type as TemplateType)) errors.template_id = [BROADCAST_MESSAGES.templateType(input.type)];
+  else if (input.type === 'email' && !template.subject?.trim()) errors.template_id = [TEMPLATE_MESSAGES.noSubject];
   if (input.subscription_id && !subscription) errors.subscription_id = [BROADCAST_MESSAGES.subscriptionNotFound];
   if (filter.ids?.some((id) => !contactIds.has(id))) errors['contacts.filter.ids'] = [BROADCAST_MESSAGES.contactNotFound];
   if (filter.tags?.some((id) => !tagIds.has(id))) errors['contacts.filter.tags'] = [CONTACT_MESSAGES.unknownTag];

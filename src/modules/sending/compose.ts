@@ -215,6 +215,8 @@ async function composeBroadcastRows(env: Env, db: Database, orgId: number, rows:
         if ([...made.body].length > TEMPLATE_LIMITS.smsCharacters) return { row, failure: TEMPLATE_MESSAGES.smsTooLong };
         return { row, integrationId: b.snapshot.sender.integration_id, message: base };
       }
+      // Never a subject the user did not write (a broadcast is refused at creation and at start without one).
+      if (made.subject === null) return { row, failure: TEMPLATE_MESSAGES.noSubject };
       const template = b.snapshot.template;
       const attachments = await readAttachments(
         env,
@@ -227,8 +229,7 @@ async function composeBroadcastRows(env: Env, db: Database, orgId: number, rows:
         integrationId: b.snapshot.sender.integration_id,
         message: {
           ...base,
-          // html templates have no subject of their own: the template name is the subject, as for test messages.
-          subject: made.subject ?? template.name,
+          subject: made.subject,
           bodyPlain: made.bodyPlain,
           html: b.content.html,
           attachments,

@@ -58,11 +58,11 @@ export async function prepareBroadcastContent(
   }
   const compiled = await compiledOf(snapshot, tracking);
   const ownText = template.type === 'email' && template.body_plain?.trim() ? template.body_plain : null;
-  // Parsed as an email template whatever its type, so that the text made from the html is rendered too; a
-  // template of type html has no subject of its own.
+  // Parsed as an email template whatever its type, so that the text made from the html is rendered too; html and
+  // email templates both carry their subject.
   const render = prepareTemplate({
     type: 'email',
-    subject: template.type === 'email' ? template.subject : null,
+    subject: template.subject,
     body: compiled.html,
     bodyPlain: ownText ?? compiled.text,
   });

@@ -9,6 +9,7 @@ import { htmlToText } from '../../lib/mime/html-to-text';
 import { templateSyntaxErrors } from '../../lib/templating/render-template';
 import { validJson } from '../../lib/validate';
 import {
+  hasSubject,
   TEMPLATE_MESSAGES,
   TEMPLATE_TYPES,
   templateInputSchema,
@@ -32,20 +33,17 @@ type Ctx = Context<AppEnv>;
 type Row = typeof templates.$inferSelect;
 type Input = TemplateInput & TemplateUpdate;
 
-/** Column values of a write; subject and plain body exist only on email templates. */
+/** Column values of a write; a subject exists on html and email templates, a plain body on email templates only. */
 function columns(type: TemplateType, input: Partial<Input>): Partial<typeof templates.$inferInsert> {
   const out: Partial<typeof templates.$inferInsert> = {};
   if (input.name !== undefined) out.name = input.name;
   if (input.alias !== undefined) out.alias = input.alias;
   if (input.note !== undefined) out.note = input.note;
   if (input.body !== undefined) out.body = input.body;
-  if (type === 'email') {
-    if (input.subject !== undefined) out.subject = input.subject;
-    if (input.body_plain !== undefined) out.bodyPlain = input.body_plain;
-  } else {
-    out.subject = null;
-    out.bodyPlain = null;
-  }
+  if (!hasSubject(type)) out.subject = null;
+  else if (input.subject !== undefined) out.subject = input.subject;
+  if (type !== 'email') out.bodyPlain = null;
+  else if (input.body_plain !== undefined) out.bodyPlain = input.body_plain;
   return out;
 }
 
@@ -94,8 +92,12 @@ const crud = crudRoutes<typeof templates, Input, Template | TemplateListItem>({
   audit: 'template',
   // A template that does not parse is refused on save, on the field that holds the error.
   validate: async (_c, input, existing) => {
-    const email = (existing?.type ?? input.type) === 'email';
-    const errors = templateSyntaxErrors({ body: input.body, ...(email ? { subject: input.subject, body_plain: input.body_plain } : {}) });
+    const type = (existing?.type ?? input.type) as TemplateType;
+    const errors = templateSyntaxErrors({
+      body: input.body,
+      ...(hasSubject(type) ? { subject: input.subject } : {}),
+      ...(type === 'email' ? { body_plain: input.body_plain } : {}),
+    });
     if (Object.keys(errors).length) throw validationFailed(errors);
   },
   write: {

@@ -25,8 +25,8 @@ type Ctx = Context<AppEnv>;
 /**
  * POST /template/{id}/test: renders the template for the contact (if any), stores a queued test message from
  * the sender to the typed address and puts it on the send queue. The route never sends itself.
- * html and email templates go by email; text templates by SMS (phone sender) or plain-text email (email
- * sender). html and text templates sent by email take the template name as subject.
+ * html and email templates go by email, text templates by SMS (phone sender). An email takes the template's
+ * subject: an html or email template without one is refused.
  */
 export async function sendTestMessage(c: Ctx, template: typeof templates.$inferSelect, input: TestMessageInput) {
   const orgId = c.var.org.id;
@@ -44,6 +44,9 @@ export async function sendTestMessage(c: Ctx, template: typeof templates.$inferS
 
   const rendered = renderForRequest(template, await scopeForContact(c, input.contact_id));
   const sms = senderType === 'phone';
+  // Never a subject the user did not write: the template's own.
+  const subject = sms ? null : rendered.subject;
+  if (!sms && subject === null) throw validationFailed({ subject: [TEMPLATE_MESSAGES.noSubject] });
   if (sms && [...rendered.body].length > TEMPLATE_LIMITS.smsCharacters) throw validationFailed({ body: [TEMPLATE_MESSAGES.smsTooLong] });
 
   const [row] = await new TenantScope(c.var.db, messages, orgId).insert({
@@ -56,7 +59,7 @@ export async function sendTestMessage(c: Ctx, template: typeof templates.$inferS
     fromAddress: sender.value,
     fromName: sms ? null : sender.name,
     toAddress: to,
-    subject: sms ? null : (rendered.subject ?? (templateType === 'email' ? null : template.name)),
+    subject,
     body: rendered.body,
     bodyPlain: sms ? null : rendered.body_plain,
   });

@@ -4,11 +4,17 @@ import { MESSAGES, atMostCharacters } from '../messages';
 import { optionalText, requiredText } from '../zod-helpers';
 import type { SenderType } from './sender';
 
-// Templates: the content of messages. html and email templates go out as email (email has a subject and an
-// optional plain-text part); text templates go out as SMS through a phone sender, or as a plain-text email
-// through an email sender. The type is fixed at creation.
+// Templates: the content of messages. html and email templates go out as email, with their subject (email also
+// has an optional plain-text part); text templates go out as SMS through a phone sender. The type is fixed at
+// creation.
 export const TEMPLATE_TYPES = ['html', 'text', 'email'] as const;
 export type TemplateType = (typeof TEMPLATE_TYPES)[number];
+
+/**
+ * Whether a template of the type carries a subject: html and email templates do (they go out by email); a text
+ * template does not. A mail never goes out with a subject the user did not write: an email without one is refused.
+ */
+export const hasSubject = (type: TemplateType) => type !== 'text';
 
 export const TEMPLATE_LIMITS = {
   body: 300_000,
@@ -50,6 +56,7 @@ export const TEMPLATE_MESSAGES = {
   templateNotFound: 'Template not found',
   blacklisted: 'This address is on the blacklist; nothing is sent to it',
   textNeedsPhone: 'Text templates go out as SMS: choose a phone sender',
+  noSubject: 'This template has no subject: add one before it is sent by email',
   smsTooLong: `The text is longer than the ${TEMPLATE_LIMITS.smsCharacters} characters an SMS can carry`,
 } as const;
 
@@ -87,7 +94,7 @@ const templateFields = {
   name: requiredText(200),
   alias: aliasText(),
   note: optionalText(1000),
-  /** Email templates only (dropped for html and text). Liquid placeholders allowed. */
+  /** html and email templates (dropped for text). Liquid placeholders allowed. Needed before the template is sent by email. */
   subject: optionalText(TEMPLATE_LIMITS.subject),
   body: z
     .string()
@@ -143,9 +150,8 @@ export interface TemplatePreview {
 /**
  * POST /template/{id}/test: send one test message from a sender to an address or phone typed by the user
  * (in the sender type's format; never to a blacklisted address). Answers 202 with the queued message.
- * html and email templates need an email sender; text templates go as SMS from a phone sender or as a
- * plain-text email from an email sender. Email without a subject of its own (html, text) takes the template
- * name as subject. Attachments go with every email.
+ * html and email templates need an email sender; text templates go as SMS from a phone sender. An email takes
+ * its template's subject: an html or email template without one is refused. Attachments go with every email.
  */
 export const testMessageSchema = z
   .object({

@@ -15,7 +15,8 @@ import {
 } from '../../../web/src/features/template/template-config';
 
 // Template form rules (spec 4, 5, 9): the type is chosen on create and changing it clears body, subject and
-// plain body; subject and plain body belong to email templates only; the form is 600 wide for text, 1600 else.
+// plain body; a subject belongs to html and email templates, a plain body to email templates only; the form is 600
+// wide for text, 1600 else.
 
 const filled = { type: 'email', name: 'Welcome', alias: 'welcome', note: 'n', subject: 'Hi {{ contact.name }}', body: '<p>Hello</p>', body_plain: 'Hello' };
 
@@ -36,7 +37,7 @@ describe('template type change while creating', () => {
 });
 
 describe('template payloads', () => {
-  it('sends subject and plain body only for email templates', () => {
+  it('sends a subject for html and email templates, a plain body for email templates only', () => {
     expect(templateCreatePayload(filled)).toEqual({
       type: 'email',
       name: 'Welcome',
@@ -51,10 +52,11 @@ describe('template payloads', () => {
       name: 'Welcome',
       alias: 'welcome',
       note: 'n',
-      subject: null,
+      subject: 'Hi {{ contact.name }}',
       body: '<p>Hello</p>',
       body_plain: null,
     });
+    expect(templateCreatePayload({ ...filled, type: 'text' })).toMatchObject({ subject: null, body_plain: null });
   });
 
   it('keeps the body as written and empties optional texts to null', () => {
@@ -66,7 +68,7 @@ describe('template payloads', () => {
     const item = { ...templateFormValues(null), id: 3, type: 'html' } as unknown as Template;
     const body = templateUpdatePayload({ ...filled }, item);
     expect(body).not.toHaveProperty('type');
-    expect(body).toMatchObject({ subject: null, body_plain: null });
+    expect(body).toMatchObject({ subject: 'Hi {{ contact.name }}', body_plain: null });
   });
 
   it('checks type, name and body in the browser', () => {

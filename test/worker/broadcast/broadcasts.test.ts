@@ -6,11 +6,12 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../../src/db/client';
 import { SKIP_REASONS } from '../../../src/shared/contracts/broadcast';
+import { TEMPLATE_MESSAGES } from '../../../src/shared/contracts/template';
 import { SendChannels } from '../../../src/modules/sending/channels';
 import { holdIntegration, reserveSends } from '../../../src/modules/sending/send-gate';
 import { deliverBatch } from '../../../src/modules/sending/deliver-batch';
 import { DEMO_LOGIN, DEMO_PASSWORD } from '../../../src/modules/demo/demo-info';
-import { insertContact } from '../channel-helpers';
+import { createTemplate, insertContact } from '../channel-helpers';
 import { call, signIn } from '../helpers';
 import { deliverAll, E, IN_AN_HOUR, runAlarm, setup, startable } from './run-helpers';
 
@@ -185,6 +186,20 @@ describe('a broadcast run, step by step', () => {
     expect(b.skipped).toBe(4);
     expect(b.finished_at).toBeTruthy();
     expect((await o.api('GET', `/broadcast/${id}/recipients?status=skipped`)).body.items[0].reason).toMatch(/cancelled|no email/);
+  });
+
+  it('never mails a subject the user did not write: a template without one is refused at creation, and pauses a broadcast at its start', async () => {
+    const { o, body } = await setup('ns');
+    const bare = await createTemplate(o, { type: 'html', name: 'Internal name', body: '<p>Hi</p>' });
+    const refused = await o.api('POST', '/broadcast', body({ template_id: bare.id }));
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.fields).toEqual({ template_id: [TEMPLATE_MESSAGES.noSubject] });
+    const titled = await createTemplate(o, { type: 'html', name: 'Internal name 2', subject: 'News for {{ contact.name }}', body: '<p>Hi</p>' });
+    const id = await startable(o, body({ template_id: titled.id }));
+    // The subject removed before the start: the broadcast pauses with the reason, nothing is queued.
+    expect((await o.api('PATCH', `/template/${titled.id}`, { subject: null })).status).toBe(200);
+    expect(await runAlarm(o, id)).toEqual([]);
+    expect((await o.api('GET', `/broadcast/${id}`)).body.data).toMatchObject({ status: 'paused', paused_reason: TEMPLATE_MESSAGES.noSubject });
   });
 
   it('knows its whole recipient total from the start, and a cancel accounts for every recipient, the ones never reached included', async () => {

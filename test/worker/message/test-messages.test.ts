@@ -134,6 +134,21 @@ describe('send a test message', () => {
     expect(after!.n).toBe(before!.n);
   });
 
+  it('never sends a mail with a subject the user did not write: an html template without one is refused', async () => {
+    const { o, email } = await setup();
+    const before = await env.DB.prepare('SELECT count(*) AS n FROM messages WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
+    const bare = await createTemplate(o, { type: 'html', name: 'Internal name', body: '<b>x</b>' });
+    let res = await sendTest(o, bare.id, { sender_id: email.id, to: 'a@example.com' });
+    expect(res.status).toBe(422);
+    expect(res.body.error.fields).toEqual({ subject: ['This template has no subject: add one before it is sent by email'] });
+    const after = await env.DB.prepare('SELECT count(*) AS n FROM messages WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
+    expect(after!.n).toBe(before!.n);
+    const titled = await createTemplate(o, { type: 'html', name: 'Internal', subject: 'Hi {{ contact.name }}', body: '<b>x</b>' });
+    res = await sendTest(o, titled.id, { sender_id: email.id, to: 'a@example.com' });
+    expect(res.status).toBe(202);
+    expect(res.body.data.subject).toBe('Hi');
+  });
+
   it('refuses mismatched types, wrong address formats, blacklisted addresses and render errors, storing nothing', async () => {
     const { o, email, phone, template } = await setup();
     const html = await createTemplate(o, { type: 'html', name: 'Page', body: '<b>x</b>' });

@@ -40,20 +40,24 @@ async function richContact(o: Org) {
 }
 
 describe('templates', () => {
-  it('creates each type, drops subject and plain body outside email, and keeps the type fixed', async () => {
+  it('creates each type, keeps a subject on html and email and a plain body on email only, and keeps the type fixed', async () => {
     const o = await newOrg();
     const email = await createTemplate(o, EMAIL);
     expect(email).toMatchObject({ ...EMAIL, note: null, attachments: [] });
-    const html = await createTemplate(o, { type: 'html', name: 'Page', body: '<b>x</b>', subject: 'dropped', body_plain: 'dropped' });
-    expect(html).toMatchObject({ type: 'html', subject: null, body_plain: null });
-    const text = await createTemplate(o, { type: 'text', name: 'SMS', body: 'Hi {{ contact.name }}' });
+    const html = await createTemplate(o, { type: 'html', name: 'Page', body: '<b>x</b>', subject: 'Kept', body_plain: 'dropped' });
+    expect(html).toMatchObject({ type: 'html', subject: 'Kept', body_plain: null });
+    const text = await createTemplate(o, { type: 'text', name: 'SMS', body: 'Hi {{ contact.name }}', subject: 'dropped' });
     expect(text).toMatchObject({ type: 'text', subject: null });
 
     let res = await o.api('PATCH', `/template/${email.id}`, { type: 'text' });
     expect(res.status).toBe(422);
     expect(JSON.stringify(res.body.error.fields)).toMatch(/type/);
-    res = await o.api('PATCH', `/template/${html.id}`, { subject: 'still dropped', name: 'Page 2' });
-    expect(res.body.data).toMatchObject({ name: 'Page 2', subject: null, type: 'html' });
+    res = await o.api('PATCH', `/template/${html.id}`, { subject: 'Page {{ contact.name }}', name: 'Page 2', body_plain: 'still dropped' });
+    expect(res.body.data).toMatchObject({ name: 'Page 2', subject: 'Page {{ contact.name }}', body_plain: null, type: 'html' });
+    // Its subject is checked on save like an email template's.
+    res = await o.api('PATCH', `/template/${html.id}`, { subject: '{{ contact.name' });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.error.fields)).toEqual(['subject']);
     res = await o.api('PUT', `/template/${email.id}`, { name: 'Welcome 2', body: 'B' });
     expect(res.status).toBe(200);
     // PUT replaces: what it leaves out is cleared.

@@ -73,8 +73,9 @@ describe('Liquid placeholders in the Workers runtime', () => {
     expect(subjectError!.field).toBe('subject');
     expect(subjectError!.message).toMatch(/^subject generation failed: undefined filter: nope/);
     expect(() => renderTemplate({ ...base, body: '{% include "missing" %}' }, scope)).toThrow(/^body generation failed: .*missing/);
-    // Subject and plain body belong to email templates only.
-    expect(renderTemplate({ ...base, type: 'html' }, scope)).toEqual({ subject: null, body: '<p>Oslo</p>', body_plain: null });
+    // An html template has its subject; the plain body belongs to email templates only; a text template has neither.
+    expect(renderTemplate({ ...base, type: 'html' }, scope)).toEqual({ subject: 'Hi Ann <Lee>', body: '<p>Oslo</p>', body_plain: null });
+    expect(renderTemplate({ ...base, type: 'text' }, scope)).toEqual({ subject: null, body: '<p>Oslo</p>', body_plain: null });
   });
 
   it('finds syntax errors per field, for the save check', () => {

@@ -1,5 +1,7 @@
 import { Button } from '@mantine/core';
-import { TEMPLATE_TYPES, type Template, type TemplateInput, type TemplateUpdate } from '@shared/contracts/template';
+import { hasSubject, TEMPLATE_TYPES, type Template, type TemplateInput, type TemplateType, type TemplateUpdate } from '@shared/contracts/template';
+
+const isTemplateType = (value: unknown): value is TemplateType => (TEMPLATE_TYPES as readonly unknown[]).includes(value);
 import { IconEye } from '@tabler/icons-react';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -70,7 +72,7 @@ function BodyField({ props, targets, editor }: { props: CustomFieldProps; target
   );
 }
 
-/** The template form's fields; subject and plain body only for email templates. */
+/** The template form's fields; a subject for html and email templates, a plain body for email templates only. */
 function templateFields(
   types: readonly string[],
   creating: boolean,
@@ -78,6 +80,7 @@ function templateFields(
   editor: React.RefObject<RichTextHandle | null>,
 ): FormFieldConfig[] {
   const isEmail = (values: Record<string, unknown>) => values.type === 'email';
+  const withSubject = (values: Record<string, unknown>) => isTemplateType(values.type) && hasSubject(values.type);
   return [
     {
       name: 'type',
@@ -94,7 +97,8 @@ function templateFields(
       name: 'subject',
       labelKey: 'templates.fields.subject',
       kind: 'custom',
-      visible: isEmail,
+      visible: withSubject,
+      descriptionKey: 'templates.hints.subject',
       render: (props) => <SubjectField props={props} targets={targets} />,
     },
     { name: 'placeholders', labelKey: 'templates.placeholders.title', kind: 'custom', render: () => <PlaceholderHelp targets={targets} /> },

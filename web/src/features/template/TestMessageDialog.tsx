@@ -74,11 +74,15 @@ export function TestMessageDialog({
     setSender(fitting[0]);
     setTo((current) => current || contactAddress(chosenContact, fitting[0].type));
   }, [senders.data, template.type, chosenContact]);
+  // An email takes its template's subject: without one, nothing can be sent.
+  const noSubject = sender?.type === 'email' && !template.subject?.trim();
   const blocked = !sender
     ? t('templates.test.needSender')
-    : !to.trim()
-      ? t(sender.type === 'phone' ? 'templates.test.needPhone' : 'templates.test.needEmail')
-      : null;
+    : noSubject
+      ? t('templates.test.noSubject')
+      : !to.trim()
+        ? t(sender.type === 'phone' ? 'templates.test.needPhone' : 'templates.test.needEmail')
+        : null;
   const requestKey = client.keyOf('POST', testMessagePath(template.id));
   const { errors, clear } = useFormErrors(requestKey);
 
@@ -87,7 +91,13 @@ export function TestMessageDialog({
     setFailure(null);
     setResult(null);
     try {
-      setResult(await sendTestMessage(client, template.id, { sender_id: sender?.id as number, to: to.trim(), contact_id: chosenContact?.id ?? null }));
+      setResult(
+        await sendTestMessage(client, template.id, {
+          sender_id: sender?.id as number,
+          to: to.trim(),
+          contact_id: chosenContact?.id ?? null,
+        }),
+      );
     } catch (error) {
       // Field messages (sender, address, contact, or a body that cannot be rendered) show from the store.
       if (isApiError(error, 'validation_failed') && Object.keys(error.fields).length) return;
@@ -200,7 +210,7 @@ export function TestMessageDialog({
           <Button variant="default" onClick={onClose} data-testid="test-message-close">
             {t('templates.test.close')}
           </Button>
-          <Button type="submit" leftSection={<IconSend size={16} />} loading={sending} disabled={!sender || !to.trim()} data-testid="test-message-send">
+          <Button type="submit" leftSection={<IconSend size={16} />} loading={sending} disabled={blocked !== null} data-testid="test-message-send">
             {t('templates.test.send')}
           </Button>
         </Group>

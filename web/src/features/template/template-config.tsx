@@ -1,5 +1,5 @@
 import { Badge, Group, Text } from '@mantine/core';
-import type { Template, TemplateInput, TemplateListItem, TemplateType, TemplateUpdate } from '@shared/contracts/template';
+import { hasSubject, type Template, type TemplateInput, type TemplateListItem, type TemplateType, type TemplateUpdate } from '@shared/contracts/template';
 import { MESSAGES } from '@shared/messages';
 import { IconPaperclip } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -95,14 +95,14 @@ export function validateTemplate(values: FormValues): Record<string, string[]> {
   return errors;
 }
 
-/** The fields every save sends; subject and plain body only for email templates. */
+/** The fields every save sends; a subject for html and email templates, a plain body for email templates only. */
 function commonPayload(values: FormValues, type: TemplateType): TemplateUpdate {
   const email = type === 'email';
   return {
     name: text(values.name).trim(),
     alias: text(values.alias).trim() || null,
     note: text(values.note).trim() || null,
-    subject: email ? text(values.subject).trim() || null : null,
+    subject: hasSubject(type) ? text(values.subject).trim() || null : null,
     body: text(values.body),
     body_plain: email ? text(values.body_plain) || null : null,
   };
