@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from './fake-api';
 import { renderApp } from './render-app';
+import { notifyError } from '../../web/src/components/common/notify';
 
 const byTestId = (id: string) => screen.findByTestId(id, undefined, { timeout: 3000 });
 const rowNames = () => screen.queryAllByTestId('list-row').map((row) => row.querySelector('[data-column="name"]')!.textContent);
@@ -213,6 +214,22 @@ describe('tag form', () => {
     await waitFor(() => expect(window.location.pathname).toBe('/tag'));
     await waitFor(() => expect(rowNames()).toEqual(['existing', 'fresh']));
     expect(await screen.findByText('Created successfully')).toBeTruthy();
+  });
+
+  it('brings the first field with a message into focus, and a success replaces an earlier red message', async () => {
+    const api = fakeApi({ tags: ['existing'] });
+    renderApp(api, { path: '/tag/create', signedIn: true });
+    const input = await byTestId('form-field-name');
+    fireEvent.change(input, { target: { value: 'existing' } });
+    fireEvent.click(await byTestId('form-submit'));
+    expect(await screen.findByText('Value already exists, use a different one.')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(input));
+    notifyError('An earlier failure');
+    expect(await screen.findByText('An earlier failure')).toBeTruthy();
+    fireEvent.change(input, { target: { value: 'brand new' } });
+    fireEvent.click(await byTestId('form-submit'));
+    expect(await screen.findByText('Created successfully')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('An earlier failure')).toBeNull());
   });
 
   it('edits and deletes an open item', async () => {

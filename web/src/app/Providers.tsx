@@ -23,8 +23,8 @@ export function Providers({ services, children }: { services: AppServices; child
         <I18nextProvider i18n={services.i18n}>
           <SWRConfig value={{ fetcher, revalidateOnFocus: false, shouldRetryOnError: false }}>
             <MantineProvider theme={theme}>
-              {/* Bottom-left sits over the navigation's empty lower part, never over header controls or list buttons. */}
-              <Notifications position="bottom-left" containerWidth={340} />
+              {/* Top right, below the header: at the bottom left they covered the first columns of tables. */}
+              <Notifications position="top-right" containerWidth={340} top={64} />
               <ModalsProvider>{children}</ModalsProvider>
             </MantineProvider>
           </SWRConfig>

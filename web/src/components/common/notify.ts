@@ -1,7 +1,8 @@
 import { notifications } from '@mantine/notifications';
 
-/** Shows a green success message (after save or delete). */
+/** Shows a green success message (after save or delete), in place of any message still shown: an earlier red one is over. */
 export function notifySuccess(message: string): void {
+  notifications.clean();
   notifications.show({ message, color: 'green', autoClose: 3000 });
 }
 

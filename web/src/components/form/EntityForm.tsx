@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Paper, Stack, Title } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { pathOf } from '../../lib/route-table';
@@ -61,6 +61,19 @@ export function EntityForm<T extends { id: number }, Input>(props: EntityFormPro
   const [values, setValues] = useState<FormValues>(() => (initial ? initial(item) : initialValues(fields, item as Record<string, unknown> | null)));
   const [submitting, setSubmitting] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
+  // Each refused submit asks to bring the first field with a message into view (it may be far below the top).
+  const [shownRefusal, showRefusal] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (!shownRefusal) return;
+    const frame = requestAnimationFrame(() => {
+      const form = formRef.current;
+      const first = form?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form?.querySelector<HTMLElement>('[data-testid="form-error"]');
+      first?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+      first?.focus?.({ preventScroll: true });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [shownRefusal]);
   const requestKey = item ? calls.updateKey(item.id) : calls.createKey();
   const { errors: fieldErrors, clear, set } = useFormErrors(requestKey);
   const shown = fields.filter((field) => field.visible?.(values) ?? true);
@@ -89,6 +102,7 @@ export function EntityForm<T extends { id: number }, Input>(props: EntityFormPro
       set(problems);
       setFormError(t('server.invalidForm'));
       setSubmitting(false);
+      showRefusal((n) => n + 1);
       return;
     }
     try {
@@ -102,6 +116,7 @@ export function EntityForm<T extends { id: number }, Input>(props: EntityFormPro
       else backToList();
     } catch (error) {
       setFormError(isApiError(error, 'validation_failed') ? t('server.invalidForm') : translateApiError(t, error));
+      showRefusal((n) => n + 1);
     } finally {
       setSubmitting(false);
     }
@@ -128,7 +143,16 @@ export function EntityForm<T extends { id: number }, Input>(props: EntityFormPro
   };
 
   return (
-    <Paper withBorder p="lg" maw={props.widthOf?.(values) ?? width ?? 640} component="form" onSubmit={submit} noValidate data-testid="entity-form">
+    <Paper
+      ref={formRef}
+      withBorder
+      p="lg"
+      maw={props.widthOf?.(values) ?? width ?? 640}
+      component="form"
+      onSubmit={submit}
+      noValidate
+      data-testid="entity-form"
+    >
       <Stack>
         <Title order={3}>{t(titleKey)}</Title>
         {formError && (
