@@ -222,6 +222,9 @@ describe('the public unsubscribe page', () => {
     const api = engagementApi();
     renderApp(api, { path: `/unsubscribe?m=${M}` });
     const offers = await screen.findByTestId('unsubscribe-toggle-2', undefined, { timeout: 3000 });
+    // The category the page asks about ("News", 1) is not among the others; the tab names the organisation.
+    expect(screen.queryByTestId('unsubscribe-toggle-1')).toBeNull();
+    expect(document.title).toBe('Acme Shop: Unsubscribe');
     fireEvent.click(offers);
     await waitFor(() => expect(api.writes()).toHaveLength(1));
     expect(api.writes()[0].body).toEqual({ m: M, subscription_id: 2, reason: null, comment: null });

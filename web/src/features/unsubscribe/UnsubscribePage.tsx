@@ -66,6 +66,12 @@ function UnsubscribeForm({ page, calls, onPage }: { page: UnsubscribePageData; c
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<{ kind: 'done' | 'undone'; id: number; name: string } | null>(null);
   const chosenCategory = page.categories.find((c) => c.id === chosen) ?? null;
+  // The category the page asks about is not one of the "other" subscriptions.
+  const others = page.categories.filter((c) => c.id !== page.category?.id);
+  // The tab says whose page it is.
+  useEffect(() => {
+    document.title = `${page.organization.name}: ${t('unsubscribe.title')}`;
+  }, [page.organization.name, t]);
 
   const run = async (action: () => Promise<UnsubscribePageData>, after?: () => void) => {
     setBusy(true);
@@ -158,12 +164,12 @@ function UnsubscribeForm({ page, calls, onPage }: { page: UnsubscribePageData; c
           </Button>
         </Stack>
       )}
-      {page.categories.length > 1 && (
+      {others.length > 0 && (page.category || page.categories.length > 1) && (
         <>
           <Divider />
           <Text fw={600}>{t('unsubscribe.others')}</Text>
           <Stack gap="xs" data-testid="unsubscribe-categories">
-            {page.categories.map((c) => (
+            {others.map((c) => (
               <Switch
                 key={c.id}
                 label={c.name}
