@@ -97,12 +97,25 @@ describe('the dashboard', () => {
     expect(screen.getByTestId('dashboard-chart-data').textContent).toContain('+25% vs last week');
   });
 
+  it("shows the difference itself, in the language's number format, when the week before had almost nothing", async () => {
+    const days: Partial<DashboardDay>[] = [];
+    days[2] = { emails_sent: 1, contacts_total: 1 };
+    days[6] = { contacts_total: 1 };
+    days[10] = { emails_sent: 2081, contacts_total: 1 };
+    days[13] = { contacts_total: 1 };
+    renderApp(dashboardApi([dashboard(days)]), { path: '/', signedIn: true });
+    expect((await screen.findByTestId('dashboard-change-messages', undefined, { timeout: 3000 })).textContent).toBe('+2,080 vs last week');
+  });
+
   it('says data volume is not measured yet rather than showing zero', async () => {
     const days: Partial<DashboardDay>[] = [];
     days[13] = { contacts_total: 3 };
     renderApp(dashboardApi([dashboard(days)]), { path: '/', signedIn: true });
     expect((await screen.findByTestId('dashboard-week-data', undefined, { timeout: 3000 })).textContent).toBe('–');
     expect(screen.getByTestId('dashboard-chart-data').textContent).toContain('measured hourly, not yet');
+    // No chart of zeros beside it: a note says when it will be measured.
+    expect(screen.getByTestId('dashboard-pending-data').textContent).toContain('Measured within the hour');
+    expect(screen.getByTestId('dashboard-chart-data').querySelector('[data-testid="chart"]')).toBeNull();
     expect(screen.getByTestId('dashboard-week-files').textContent).toBe('0 MB');
   });
 
@@ -113,6 +126,14 @@ describe('the dashboard', () => {
   });
 
   it('computes the change against the week before', () => {
-    expect([weekChange(75, 50), weekChange(25, 50), weekChange(0, 0), weekChange(3, 0)]).toEqual([50, -50, 0, null]);
+    expect([weekChange(75, 50), weekChange(25, 50), weekChange(0, 0), weekChange(3, 0)]).toEqual([
+      { kind: 'percent', value: 50 },
+      { kind: 'percent', value: -50 },
+      { kind: 'percent', value: 0 },
+      { kind: 'new' },
+    ]);
+    // A week before of almost nothing: not "+208080%", the difference itself.
+    expect(weekChange(2081, 1)).toEqual({ kind: 'absolute', value: 2080 });
+    expect(weekChange(1000, 100)).toEqual({ kind: 'percent', value: 900 });
   });
 });

@@ -1,4 +1,4 @@
-import { Badge, Card, Group, SimpleGrid, Stack, Text, Tooltip, useComputedColorScheme } from '@mantine/core';
+import { Badge, Card, Center, Group, SimpleGrid, Stack, Text, Tooltip, useComputedColorScheme } from '@mantine/core';
 import type { Dashboard, DashboardDay } from '@shared/contracts/dashboard';
 import { Line } from 'react-chartjs-2';
 import { useTranslation } from 'react-i18next';
@@ -111,53 +111,70 @@ function ChartCard({ spec, days }: { spec: ChartSpec; days: DashboardDay[] }) {
             <Text size="xs" c="dimmed">
               {t('dashboard.notMeasured')}
             </Text>
-          ) : change === null ? (
+          ) : change.kind === 'new' ? (
             <Text size="xs" c="dimmed">
               {t('dashboard.new')}
             </Text>
           ) : (
-            <Badge size="sm" variant="light" color={change > 0 ? 'teal' : change < 0 ? 'orange' : 'gray'} title={t('dashboard.changeHint')}>
-              {change > 0 ? '+' : ''}
-              {t('dashboard.change', { percent: change })}
+            <Badge
+              size="sm"
+              variant="light"
+              color={change.value > 0 ? 'teal' : change.value < 0 ? 'orange' : 'gray'}
+              title={t('dashboard.changeHint')}
+              data-testid={`dashboard-change-${spec.key}`}
+            >
+              {change.value > 0 ? '+' : ''}
+              {change.kind === 'percent'
+                ? t('dashboard.change', { percent: number.format(change.value) })
+                : t('dashboard.changeAbsolute', { count: number.format(change.value) })}
             </Badge>
           )}
         </Stack>
       </Group>
-      <div style={{ position: 'relative', height: 160, marginTop: 8 }}>
-        <Line
-          aria-label={t(`dashboard.charts.${spec.key}.title`)}
-          role="img"
-          data={{
-            labels: week.map((d) => dayLabel.format(new Date(`${d.day}T00:00:00Z`))),
-            datasets: spec.series.map((s, i) => ({
-              label: t(s.labelKey),
-              data: week.map(s.value),
-              borderColor: SERIES[i % SERIES.length],
-              backgroundColor: `${SERIES[i % SERIES.length]}33`,
-              fill: spec.series.length === 1,
-              tension: 0.3,
-              pointRadius: 3,
-            })),
-          }}
-          options={{
-            maintainAspectRatio: false,
-            animation: false,
-            interaction: { mode: 'index', intersect: false },
-            plugins: {
-              legend: { display: spec.series.length > 1, labels: { color: ink, boxWidth: 12 } },
-              tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${number.format(Number(item.raw))}` } },
-            },
-            scales: {
-              x: { ticks: { color: ink }, grid: { color: grid } },
-              y: {
-                beginAtZero: true,
-                ticks: { color: ink, precision: spec.megabytes ? undefined : 0, callback: (v) => number.format(Number(v)) },
-                grid: { color: grid },
+      {spec.pending ? (
+        // Nothing measured yet: no chart of zeros beside "not yet measured".
+        <Center h={160} mt={8} bg="var(--mantine-color-default-hover)" style={{ borderRadius: 4 }} data-testid={`dashboard-pending-${spec.key}`}>
+          <Text size="sm" c="dimmed">
+            {t('dashboard.notMeasuredYet')}
+          </Text>
+        </Center>
+      ) : (
+        <div style={{ position: 'relative', height: 160, marginTop: 8 }}>
+          <Line
+            aria-label={t(`dashboard.charts.${spec.key}.title`)}
+            role="img"
+            data={{
+              labels: week.map((d) => dayLabel.format(new Date(`${d.day}T00:00:00Z`))),
+              datasets: spec.series.map((s, i) => ({
+                label: t(s.labelKey),
+                data: week.map(s.value),
+                borderColor: SERIES[i % SERIES.length],
+                backgroundColor: `${SERIES[i % SERIES.length]}33`,
+                fill: spec.series.length === 1,
+                tension: 0.3,
+                pointRadius: 3,
+              })),
+            }}
+            options={{
+              maintainAspectRatio: false,
+              animation: false,
+              interaction: { mode: 'index', intersect: false },
+              plugins: {
+                legend: { display: spec.series.length > 1, labels: { color: ink, boxWidth: 12 } },
+                tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${number.format(Number(item.raw))}` } },
               },
-            },
-          }}
-        />
-      </div>
+              scales: {
+                x: { ticks: { color: ink }, grid: { color: grid } },
+                y: {
+                  beginAtZero: true,
+                  ticks: { color: ink, precision: spec.megabytes ? undefined : 0, callback: (v) => number.format(Number(v)) },
+                  grid: { color: grid },
+                },
+              },
+            }}
+          />
+        </div>
+      )}
     </Card>
   );
 }
