@@ -36,10 +36,21 @@ export async function passwordSignIn(page: Page, base: string, username: string,
   return (await answer).status();
 }
 
-/** Signs in as the seeded user through the password tab on / and waits until the sign-in form is gone. */
+/**
+ * Signs in as the seeded user through the password tab on / and waits until the sign-in form is gone. The console
+ * keeps a user's language with the user, and every e2e file shares this user: a test that switched the language
+ * left it switched, so each sign-in starts from English again.
+ */
 export async function signIn(page: Page, baseUrl: string): Promise<void> {
   expect(await passwordSignIn(page, baseUrl, SEED_USER.username, SEED_USER.password)).toBe(200);
   await byId(page, 'signin-username').waitFor({ state: 'detached' });
+  const me = await apiFromPage<{ data: { id: number; language: string | null } }>(page, 'GET', '/internal-user/me');
+  if (me.body.data.language && me.body.data.language !== 'en') {
+    expect((await apiFromPage(page, 'PUT', `/internal-user/${me.body.data.id}/language`, { language: 'en' })).status).toBe(200);
+    await page.evaluate(() => localStorage.setItem('language', 'en'));
+    await page.reload();
+    await byId(page, 'language-switcher').waitFor();
+  }
 }
 
 /** The names shown by the list rows, in order, picked from the names the test knows about. */

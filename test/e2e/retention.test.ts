@@ -34,7 +34,7 @@ describe('message retention (headless Chromium against wrangler dev)', () => {
     expect(await input.getAttribute('placeholder')).toContain('90');
     await input.fill('3');
     await byId(page, 'organization-form-submit').click();
-    await page.getByText('Value must be greater than "6"').waitFor();
+    await page.getByText('Must be a whole number of days from 7 to 3650').waitFor();
     await screenshot(page, 'retention-error');
     await input.fill('30');
     await byId(page, 'organization-form-submit').click();
