@@ -178,7 +178,9 @@ function smtp(dir) {
           // Write then rename, so the viewer never reads half a message.
           await writeFile(`${file}.tmp`, Buffer.concat([Buffer.from(envelope), ...chunks]));
           await rename(`${file}.tmp`, file);
-          callback(null, `Caught as ${id}`);
+          // Worded as Postfix words it, with the random part of the file's id (the time part is the same for every
+          // message of a day): the platform keeps it as the message's external id, the viewer's file name ends with it.
+          callback(null, `Ok: queued as ${id.split('-').pop()}`);
         } catch (err) {
           callback(err);
         }

@@ -27,8 +27,11 @@ export async function ensureInstalled(root = ROOT) {
   const reason = installReason(root);
   if (!reason) return;
   step(`Installing dependencies (${reason})`);
-  // Plain PATH: npm itself comes from the system; no stale node_modules/.bin in front of it.
-  await run('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, env: { ...process.env } });
+  // Plain PATH: npm itself comes from the system; no stale node_modules/.bin in front of it. Errors only: on the
+  // host's Node 20 npm warns (EBADENGINE) about every package that wants the Node 22 this very install brings, a
+  // wall of text before the platform's own progress. Every package runs on the pinned Node 22 (the Twilio mock is
+  // held at a Prism release that does: package.json's overrides).
+  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, env: { ...process.env } });
 }
 
 /**

@@ -20,6 +20,7 @@ describe('broadcasts in the console (headless Chromium against wrangler dev)', (
   let browser: Browser;
   let page: Page;
   let broadcastId = 0;
+  let tagId = 0;
   let templateName = '';
   let subscriptionName = '';
 
@@ -36,6 +37,7 @@ describe('broadcasts in the console (headless Chromium against wrangler dev)', (
     await signIn(page, baseUrl);
     const tag = await apiFromPage<{ data: { id: number } }>(page, 'POST', '/tag', { name: TAG });
     expect(tag.status).toBe(201);
+    tagId = tag.body.data.id;
     for (const p of PEOPLE) {
       const contact = await apiFromPage(page, 'POST', '/contact', { name: p.name, addresses: [{ type: 'email', value: p.email }], tags: [tag.body.data.id] });
       expect(contact.status).toBe(201);
@@ -164,6 +166,58 @@ describe('broadcasts in the console (headless Chromium against wrangler dev)', (
     await byId(page, 'language-switcher').selectOption({ label: 'Deutsch' });
     await eventually(async () => (await byId(page, 'nav-broadcasts').innerText()).trim(), 'Massenversand');
     await screenshot(page, 'broadcast-list-de');
+    await phone.close();
+  });
+  it('never cuts a status badge on a phone, in any of the eight languages', async () => {
+    const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    await signIn(phone, baseUrl);
+    const template = (await apiFromPage<{ items: { id: number; name: string }[] }>(phone, 'GET', `/template?search=${encodeURIComponent(templateName)}`)).body
+      .items[0];
+    const sender = (await apiFromPage<{ items: { id: number; type: string }[] }>(phone, 'GET', '/sender')).body.items.find((s) => s.type === 'email')!;
+    const subscription = (
+      await apiFromPage<{ items: { id: number; name: string }[] }>(phone, 'GET', `/subscription?search=${encodeURIComponent(subscriptionName)}`)
+    ).body.items[0];
+    const make = async (name: string, extra: Record<string, unknown>) => {
+      const body = {
+        name,
+        type: 'email',
+        sender_id: sender.id,
+        template_id: template.id,
+        subscription_id: subscription.id,
+        contacts: { filter: { tags: [tagId] } },
+      };
+      const res = await apiFromPage<{ data: { id: number } }>(phone, 'POST', '/broadcast', { ...body, ...extra });
+      expect(res.status).toBe(201);
+      return res.body.data.id;
+    };
+    // Beside the finished and cancelled ones of the tests above: waiting (scheduled), sending and paused (one message an hour).
+    const waiting = await make(`Badge waiting ${RUN}`, { delayed_at: new Date(Date.now() + 86_400_000).toISOString() });
+    const sending = await make(`Badge sending ${RUN}`, { sleep: 3600 });
+    const paused = await make(`Badge paused ${RUN}`, { sleep: 3600 });
+    await eventually(async () => (await apiFromPage<{ data: { status: string } }>(phone, 'GET', `/broadcast/${paused}`)).body.data.status, 'sending', 30_000);
+    expect((await apiFromPage(phone, 'POST', `/broadcast/${paused}/pause`)).status).toBe(200);
+    await phone.goto(`${baseUrl}/broadcast`);
+    await byId(phone, 'broadcast-status').first().waitFor();
+    const seen = new Set<string>();
+    for (const language of ['en', 'ru', 'de', 'pt', 'fr', 'ro', 'zh', 'es']) {
+      await byId(phone, 'language-switcher').selectOption(language);
+      await eventually(() => phone.evaluate<string>('document.documentElement.lang'), language);
+      // A label whose words are wider than its box is cut (Mantine's badge ends it with an ellipsis).
+      type Box = { scrollWidth: number; clientWidth: number; textContent: string | null };
+      type Badge = Box & { getAttribute(name: string): string | null; querySelector(selector: string): Box | null };
+      const badges = await byId(phone, 'broadcast-status').evaluateAll((list) =>
+        (list as unknown as Badge[]).map((badge) => {
+          const label = badge.querySelector('.mantine-Badge-label') ?? badge;
+          return { status: badge.getAttribute('data-status') ?? '', text: label.textContent ?? '', cut: label.scrollWidth > label.clientWidth + 1 };
+        }),
+      );
+      for (const b of badges) seen.add(b.status);
+      expect({ language, cut: badges.filter((b) => b.cut).map((b) => `${b.status}: ${b.text}`) }).toEqual({ language, cut: [] });
+      if (language === 'de') await screenshot(phone, 'broadcast-status-badges-phone-de');
+    }
+    expect([...seen]).toEqual(expect.arrayContaining(['waiting', 'sending', 'paused', 'cancelled', 'finished']));
+    await byId(phone, 'language-switcher').selectOption('en');
+    for (const id of [waiting, sending, paused]) await apiFromPage(phone, 'POST', `/broadcast/${id}/cancel`);
     await phone.close();
   });
 });

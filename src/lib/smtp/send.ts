@@ -29,6 +29,9 @@ export interface SmtpDelivery {
   error?: string;
 }
 
+/** Told of each message the server accepted (its final 2xx), as soon as it is known. */
+export type OnDelivered = (index: number, delivery: SmtpDelivery) => void | Promise<void>;
+
 /** Results in item order; null for items that were never started because the connection was lost first. */
 export interface BatchOutcome {
   results: (SmtpDelivery | null)[];
@@ -62,7 +65,7 @@ export function dotStuff(data: string): string {
  * retryable (outcome unknown) and the items not started come back as null, for the caller to send on a new
  * connection.
  */
-export async function sendBatch(conn: SmtpConnection, items: SmtpItem[], onAccepted?: (index: number) => void | Promise<void>): Promise<BatchOutcome> {
+export async function sendBatch(conn: SmtpConnection, items: SmtpItem[], onAccepted?: OnDelivered): Promise<BatchOutcome> {
   const results: (SmtpDelivery | null)[] = items.map((item) => precheck(conn, item));
   if (conn.broken) return { results, lost: new SmtpError('connection_lost', 'the connection is already closed') };
   const lost = conn.capabilities.pipelining ? await pipelined(conn, items, results, onAccepted) : await oneByOne(conn, items, results, onAccepted);
@@ -79,12 +82,7 @@ interface Open {
 }
 
 /** RFC 2920: [content of the previous message +] [RSET +] MAIL + RCPT... + DATA in one write, then read all replies. */
-async function pipelined(
-  conn: SmtpConnection,
-  items: SmtpItem[],
-  results: (SmtpDelivery | null)[],
-  onAccepted?: (index: number) => void | Promise<void>,
-): Promise<SmtpError | null> {
+async function pipelined(conn: SmtpConnection, items: SmtpItem[], results: (SmtpDelivery | null)[], onAccepted?: OnDelivered): Promise<SmtpError | null> {
   let open: Open | null = null;
   let next = 0;
   let bodySent: Open | null = null;
@@ -108,7 +106,7 @@ async function pipelined(
         bodySent = null;
         if (!done.discard) {
           results[done.index] = finalDelivery(conn, reply, done);
-          if (results[done.index]?.ok) await onAccepted?.(done.index);
+          if (results[done.index]?.ok) await onAccepted?.(done.index, results[done.index]!);
         }
       }
       if (index >= 0) {
@@ -123,12 +121,7 @@ async function pipelined(
 }
 
 /** Without PIPELINING: each command waits for its reply before the next goes out. */
-async function oneByOne(
-  conn: SmtpConnection,
-  items: SmtpItem[],
-  results: (SmtpDelivery | null)[],
-  onAccepted?: (index: number) => void | Promise<void>,
-): Promise<SmtpError | null> {
+async function oneByOne(conn: SmtpConnection, items: SmtpItem[], results: (SmtpDelivery | null)[], onAccepted?: OnDelivered): Promise<SmtpError | null> {
   let bodySent: Open | null = null;
   try {
     for (let index = 0; index < items.length; index++) {
@@ -164,7 +157,7 @@ async function oneByOne(
       await conn.write(bodySent.body);
       results[index] = finalDelivery(conn, await answer(conn, 'the message content', conn.timeouts.data), bodySent);
       bodySent = null;
-      if (results[index]?.ok) await onAccepted?.(index);
+      if (results[index]?.ok) await onAccepted?.(index, results[index]!);
     }
     return null;
   } catch (error) {

@@ -5,7 +5,8 @@ import { domainOf, messageIdFor } from '../mime/message-id';
 import type { OnAccepted, OutgoingMessage, SendResult, Transport } from '../transport/types';
 import { SmtpConnection, type SmtpConnectOptions } from './connection';
 import { SmtpError } from './errors';
-import { isValidAddress, sendBatch, type SmtpDelivery, type SmtpItem } from './send';
+import { providerIdOf } from './provider-id';
+import { isValidAddress, sendBatch, type OnDelivered, type SmtpDelivery, type SmtpItem } from './send';
 
 export interface SmtpTransportOptions extends SmtpConnectOptions {
   /** The integration's return_path: envelope sender and Return-Path header unless a message says otherwise. */
@@ -32,13 +33,13 @@ class Slot {
 
   constructor(private options: SmtpConnectOptions) {}
 
-  run(items: SmtpItem[], onAccepted?: (index: number) => void | Promise<void>): Promise<SendResult[]> {
+  run(items: SmtpItem[], onAccepted?: OnDelivered): Promise<SendResult[]> {
     const next = this.queue.then(() => this.deliver(items, onAccepted));
     this.queue = next.catch(() => {});
     return next;
   }
 
-  private async deliver(items: SmtpItem[], onAccepted?: (index: number) => void | Promise<void>): Promise<SendResult[]> {
+  private async deliver(items: SmtpItem[], onAccepted?: OnDelivered): Promise<SendResult[]> {
     const out: SendResult[] = new Array(items.length);
     let pending = items.map((_, i) => i);
     for (let round = 0; pending.length > 0; round++) {
@@ -54,7 +55,7 @@ class Slot {
       const { results, lost } = await sendBatch(
         conn,
         sending.map((i) => items[i]),
-        onAccepted && ((k) => onAccepted(sending[k])),
+        onAccepted && ((k, delivery) => onAccepted(sending[k], delivery)),
       );
       this.used = true;
       const left: number[] = [];
@@ -116,11 +117,11 @@ export class SmtpTransport implements Transport {
         if (share.length === 0) return;
         const outcome = await slot.run(
           share.map((i) => prepared[i].item!),
-          onAccepted && ((k) => onAccepted(share[k], { ok: true, externalId: prepared[share[k]].messageId })),
+          onAccepted && ((k, delivery) => onAccepted(share[k], { ok: true, externalId: providerIdOf(delivery.reply) ?? prepared[share[k]].messageId })),
         );
         share.forEach((i, k) => {
           const result = outcome[k];
-          results[i] = result.ok ? { ok: true, externalId: prepared[i].messageId } : result;
+          results[i] = result.ok ? { ok: true, externalId: result.externalId || prepared[i].messageId } : result;
         });
       }),
     );
@@ -173,7 +174,7 @@ export class SmtpTransport implements Transport {
 const THROTTLE_CODES = new Set([421, 450, 451]);
 
 function toSendResult(delivery: SmtpDelivery, item: SmtpItem): SendResult {
-  if (delivery.ok) return { ok: true, externalId: '' };
+  if (delivery.ok) return { ok: true, externalId: providerIdOf(delivery.reply) ?? '' };
   const code = delivery.reply?.code ?? delivery.rejected[0]?.reply.code;
   const error = delivery.error ?? `Not sent to ${item.envelope.to.join(', ')}`;
   return { ok: false, retryable: delivery.retryable, error, ...(code && THROTTLE_CODES.has(code) ? { cause: 'throttled' as const } : {}) };

@@ -99,6 +99,9 @@ function broadcastsApi(options: { matching: number }) {
       ]);
     if (path === '/subscription' || path === '/field') return list([]);
     if (path === '/broadcast/7') return json(200, { data: SMS_CANCELLED });
+    if (path === '/broadcast/1') return json(200, { data: { ...SMS_CANCELLED, id: 1, type: 'email', name: 'Spring sale' } });
+    if (path === '/contact/9')
+      return json(200, { data: { id: 9, name: 'Ann Lee', note: null, addresses: [], tags: [], attributes: [], created_at: NOW, updated_at: NOW } });
     if (path === '/broadcast') return list([SMS_CANCELLED, SCHEDULED]);
     if (path === '/broadcast/7/recipients')
       return list([
@@ -214,6 +217,15 @@ describe('broadcast form', () => {
 });
 
 describe('message view', () => {
+  it('names the broadcast and the contact of a message, linked, instead of their ids', async () => {
+    renderApp(broadcastsApi({ matching: 0 }), { path: '/message/view/5', signedIn: true });
+    const info = await screen.findByTestId('message-base-info', undefined, { timeout: 3000 });
+    await waitFor(() => expect(info.textContent).toContain('Spring sale'));
+    await waitFor(() => expect(info.textContent).toContain('Ann Lee'));
+    expect(screen.getByText('Spring sale').closest('a')?.getAttribute('href')).toBe('/broadcast/view/1');
+    expect(info.textContent).not.toContain('#1');
+  });
+
   it('shows an html message in a sandboxed frame: no script runs', async () => {
     renderApp(broadcastsApi({ matching: 0 }), { path: '/message/view/5', signedIn: true });
     fireEvent.click(await screen.findByTestId('tab-content', undefined, { timeout: 3000 }));

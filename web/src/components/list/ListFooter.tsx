@@ -1,10 +1,11 @@
 import { Button, Group, NativeSelect, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../lib/numbers';
 import { config } from '../../lib/config';
 
 /** A list's total for display: the number, or "more than N" when the server stopped counting at its cap. */
 export function shownTotal(t: (key: string, options?: Record<string, unknown>) => string, language: string, total: number, capped?: boolean): string | number {
-  return capped ? t('list.moreThan', { value: total.toLocaleString(language) }) : total;
+  return capped ? t('list.moreThan', { value: formatNumber(total, language) }) : formatNumber(total, language);
 }
 
 /** Total count, page size select (absent for lists loaded whole) and the load-more button. */
@@ -36,7 +37,7 @@ export function ListFooter({
         <span data-testid="list-total" data-capped={totalCapped ? 'true' : undefined}>
           {totalText}
         </span>{' '}
-        · {t('list.shown', { count: shown })}
+        · {t('list.shown', { count: formatNumber(shown, i18n.language) })}
       </Text>
       {hasMore && (
         <Button variant="default" onClick={onLoadMore} loading={loadingMore} data-testid="list-load-more">

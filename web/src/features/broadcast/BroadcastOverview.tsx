@@ -1,6 +1,7 @@
 import { Alert, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { Broadcast } from '@shared/contracts/broadcast';
 import { useTranslation } from 'react-i18next';
+import { useFormatNumber } from '../../lib/numbers';
 import { DateTime } from '../../components/common/DateTime';
 import { BroadcastActions } from './BroadcastActions';
 import { BroadcastProgress } from './broadcast-config';
@@ -9,13 +10,14 @@ import { translateServerMessage } from '../../lib/server-messages';
 
 function Figure({ labelKey, value, testId }: { labelKey: string; value: number; testId: string }) {
   const { t } = useTranslation();
+  const format = useFormatNumber();
   return (
     <div>
       <Text size="xs" c="dimmed">
         {t(labelKey)}
       </Text>
       <Text fw={700} size="lg" data-testid={testId}>
-        {value.toLocaleString()}
+        {format(value)}
       </Text>
     </div>
   );

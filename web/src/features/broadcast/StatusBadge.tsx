@@ -14,12 +14,15 @@ const LOOK: Record<BroadcastStatus, { color: string; icon: ReactNode }> = {
   finished: { color: 'green', icon: <IconCircleCheck size={14} /> },
 };
 
+/** The chip is as wide as its words in every language: never cut ("ABGEBROC…"), the column makes room instead. */
+const WHOLE = { root: { flexShrink: 0, maxWidth: 'none', overflow: 'visible' }, label: { overflow: 'visible', textOverflow: 'clip' } } as const;
+
 /** A broadcast's status as a coloured chip with its icon. */
 export function BroadcastStatusBadge({ status }: { status: BroadcastStatus }) {
   const { t } = useTranslation();
   const look = LOOK[status];
   return (
-    <Badge color={look.color} variant="light" leftSection={look.icon} data-testid="broadcast-status" data-status={status}>
+    <Badge color={look.color} variant="light" leftSection={look.icon} styles={WHOLE} data-testid="broadcast-status" data-status={status}>
       {t(`broadcasts.statuses.${status}`)}
     </Badge>
   );

@@ -1,6 +1,7 @@
 import { Group, Progress, Text, type ProgressRootProps } from '@mantine/core';
 import type { Broadcast } from '@shared/contracts/broadcast';
 import { useTranslation } from 'react-i18next';
+import { useFormatNumber } from '../../lib/numbers';
 import { DateTime } from '../../components/common/DateTime';
 import type { ListColumn } from '../../components/list/types';
 import { useLiveBroadcast } from './live-progress';
@@ -53,11 +54,12 @@ function LiveStatus({ row }: { row: Broadcast }) {
 function LiveCounts({ row }: { row: Broadcast }) {
   const { t } = useTranslation();
   const b = useLiveBroadcast(row);
+  const format = useFormatNumber();
   return (
     <Group gap={6} wrap="nowrap" miw={200}>
       <BroadcastProgress b={b} w={80} size="sm" />
       <Text size="xs" data-testid="broadcast-counts">
-        {t('broadcasts.counts', { sent: b.sent, failed: b.failed, skipped: b.skipped, total: b.total })}
+        {t('broadcasts.counts', { sent: format(b.sent), failed: format(b.failed), skipped: format(b.skipped), total: format(b.total) })}
       </Text>
     </Group>
   );

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Stack, Table, Text } from '@mantine/core';
 import type { Broadcast } from '@shared/contracts/broadcast';
 import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../lib/numbers';
 import { Link } from 'wouter';
 import { pathOf } from '../../lib/route-table';
 import { useRouteTable } from '../../lib/services-context';
@@ -70,13 +71,13 @@ function LinkClicksTable({ broadcastId, version }: { broadcastId: number; versio
 }
 
 function UnsubscribesTable({ broadcastId, version }: { broadcastId: number; version: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const table = useRouteTable();
   const { data, error, isLoading } = useBroadcastUnsubscribes(broadcastId, version);
   const rows = data?.data ?? [];
   return (
     <TableSection
-      title={`${t('engagement.unsubscribes')} (${version.toLocaleString()})`}
+      title={`${t('engagement.unsubscribes')} (${formatNumber(version, i18n.language)})`}
       state={{ error, loading: isLoading && !data }}
       empty={rows.length === 0}
       emptyText={t('engagement.noUnsubscribes')}

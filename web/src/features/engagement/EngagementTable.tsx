@@ -1,5 +1,6 @@
 import { Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { useFormatNumber } from '../../lib/numbers';
 
 /** One row of figures: people (hits judged human) beside every hit. */
 export interface EngagementRow {
@@ -12,6 +13,7 @@ export interface EngagementRow {
 /** Opens and clicks, people beside all hits, with the line that says what "people" means. */
 export function EngagementTable({ rows, testId }: { rows: EngagementRow[]; testId: string }) {
   const { t } = useTranslation();
+  const format = useFormatNumber();
   return (
     <div data-testid={testId}>
       <Table withTableBorder maw={560}>
@@ -27,10 +29,10 @@ export function EngagementTable({ rows, testId }: { rows: EngagementRow[]; testI
             <Table.Tr key={row.labelKey}>
               <Table.Th fw={500}>{t(row.labelKey)}</Table.Th>
               <Table.Td ta="right" fw={700} data-testid={`${row.testId}-people`}>
-                {row.people.toLocaleString()}
+                {format(row.people)}
               </Table.Td>
               <Table.Td ta="right" data-testid={`${row.testId}-all`}>
-                {row.all.toLocaleString()}
+                {format(row.all)}
               </Table.Td>
             </Table.Tr>
           ))}

@@ -1,6 +1,8 @@
 import { Anchor, Button, Code, Group, Paper, Table, Text, Title } from '@mantine/core';
 import type { Message } from '@shared/contracts/message';
+import type { ItemBody } from '@shared/errors';
 import type { ReactNode } from 'react';
+import useSWR from 'swr';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import type { PageProps } from '../../lib/route-table';
@@ -45,9 +47,17 @@ export function MessageContent({ message }: { message: Message }) {
   );
 }
 
+/** The name of what an id points at (a broadcast, a contact), read once; null while unknown or when it is gone. */
+function useNameOf(path: string | null): string | null {
+  const { data } = useSWR<ItemBody<{ name: string }>>(path ? [path] : null, { shouldRetryOnError: false });
+  return data?.data.name ?? null;
+}
+
 function BaseInfo({ message: m }: { message: Message }) {
   const { t } = useTranslation();
   const table = useRouteTable();
+  const broadcastName = useNameOf(m.broadcast_id ? `/broadcast/${m.broadcast_id}` : null);
+  const contactName = useNameOf(m.contact_id ? `/contact/${m.contact_id}` : null);
   const link = (route: string, id: number | null, text: string) => {
     const href = id ? pathOf(table, route, { id }) : null;
     return href ? (
@@ -75,8 +85,8 @@ function BaseInfo({ message: m }: { message: Message }) {
           ['messages.fields.clicks', `${m.clicks_total} / ${m.clicks_unique}`],
           ['messages.fields.clicked_at', <DateTime value={m.clicked_at} />],
         ] as [string, ReactNode][])),
-    ['messages.fields.broadcast', link('broadcast_view', m.broadcast_id, `#${m.broadcast_id}`)],
-    ['messages.fields.contact', link('contact_update', m.contact_id, `#${m.contact_id}`)],
+    ['messages.fields.broadcast', link('broadcast_view', m.broadcast_id, broadcastName ?? `#${m.broadcast_id}`)],
+    ['messages.fields.contact', link('contact_update', m.contact_id, contactName ?? `#${m.contact_id}`)],
     ['list.columns.created_at', <DateTime value={m.created_at} />],
   ];
   return (

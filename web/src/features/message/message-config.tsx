@@ -1,4 +1,4 @@
-import { Badge, Tooltip } from '@mantine/core';
+import { Badge, CopyButton, Tooltip, UnstyledButton } from '@mantine/core';
 import { MESSAGE_STATUSES, MESSAGE_TYPES, type MessageListItem, type MessageStatus } from '@shared/contracts/message';
 import type { Broadcast } from '@shared/contracts/broadcast';
 import { useTranslation } from 'react-i18next';
@@ -19,13 +19,23 @@ export function MessageStatusBadge({ status }: { status: MessageStatus }) {
   );
 }
 
-/** The provider's id cut to 5 characters (spec 2), the whole of it on hover. */
+/**
+ * The provider's id (the SMTP server's queue id or Twilio's SID; our Message-ID when the server named none) cut to 5
+ * characters (spec 2), the whole of it on hover; a click copies it.
+ */
 function ExternalId({ value }: { value: string | null }) {
+  const { t } = useTranslation();
   if (!value) return <>—</>;
   return (
-    <Tooltip label={value}>
-      <span data-testid="external-id">{value.length > 5 ? `${value.slice(0, 5)}…` : value}</span>
-    </Tooltip>
+    <CopyButton value={value}>
+      {({ copied, copy }) => (
+        <Tooltip label={copied ? t('messages.copied') : value}>
+          <UnstyledButton onClick={copy} data-testid="external-id" data-value={value} fz="sm" ff="monospace">
+            {value.length > 5 ? `${value.slice(0, 5)}…` : value}
+          </UnstyledButton>
+        </Tooltip>
+      )}
+    </CopyButton>
   );
 }
 
