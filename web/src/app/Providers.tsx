@@ -23,8 +23,8 @@ export function Providers({ services, children }: { services: AppServices; child
         <I18nextProvider i18n={services.i18n}>
           <SWRConfig value={{ fetcher, revalidateOnFocus: false, shouldRetryOnError: false }}>
             <MantineProvider theme={theme}>
-              {/* Top right, below the header: at the bottom left they covered the first columns of tables. */}
-              <Notifications position="top-right" containerWidth={340} top={64} />
+              {/* Top right, over the header for their few seconds: at the bottom left they covered the first columns of tables. */}
+              <Notifications position="top-right" containerWidth={340} />
               <ModalsProvider>{children}</ModalsProvider>
             </MantineProvider>
           </SWRConfig>
