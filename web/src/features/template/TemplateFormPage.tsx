@@ -98,7 +98,6 @@ function templateFields(
       labelKey: 'templates.fields.subject',
       kind: 'custom',
       visible: withSubject,
-      descriptionKey: 'templates.hints.subject',
       render: (props) => <SubjectField props={props} targets={targets} />,
     },
     { name: 'placeholders', labelKey: 'templates.placeholders.title', kind: 'custom', render: () => <PlaceholderHelp targets={targets} /> },
@@ -126,6 +125,7 @@ function SubjectField({ props, targets }: { props: CustomFieldProps; targets: In
     <PlaceholderInput
       name="subject"
       label={t('templates.fields.subject')}
+      description={t('templates.hints.subject')}
       maxLength={1000}
       value={String(props.value ?? '')}
       onChange={(next) => props.onChange(next)}
