@@ -1,5 +1,7 @@
 import { createDb, type Database } from '../../db/client';
 import { integrations } from '../../db/schema';
+import type { LedgerHandle } from '../ledger/registry';
+import { gateLedger } from './send-gate';
 import { TenantScope } from '../../db/tenant-scope';
 import type { Env } from '../../env';
 import type { Transport } from '../../lib/transport/types';
@@ -36,18 +38,30 @@ export interface ChannelProblem {
 
 export class SendChannels {
   private open = new Map<number, Promise<Channel | ChannelProblem>>();
+  private ledgers = new Map<number, Promise<LedgerHandle>>();
   private client: Database | null = null;
   /** The broadcasts the invocation's batches send, prepared once (compose.ts). */
   readonly broadcasts: BroadcastCache = new Map();
 
   constructor(
-    readonly env: Env,
+    private env: Env,
     private deps: Pick<Providers, 'openTransport'> = defaultProviders,
   ) {}
 
   /** The invocation's database client, made once: building drizzle's schema map costs milliseconds each time. */
   get db(): Database {
     return (this.client ??= createDb(this.env.DB));
+  }
+
+  /** The organisation's ledger, which keeps its send gates (send-gate.ts): looked up once per invocation. */
+  gateLedger(db: Database, orgId: number): Promise<LedgerHandle> {
+    let ledger = this.ledgers.get(orgId);
+    if (!ledger) {
+      ledger = gateLedger(this.env, db, orgId);
+      ledger.catch(() => this.ledgers.delete(orgId));
+      this.ledgers.set(orgId, ledger);
+    }
+    return ledger;
   }
 
   /** The channel of an integration of the organisation, opened once per invocation. */

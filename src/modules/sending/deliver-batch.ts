@@ -105,7 +105,7 @@ async function sendGroup(
       return { deferMs: 1_000, reach, waitedUntil };
     }
     if (gated) {
-      const reservation = await reserveSends(channels.env, db, orgId, channel.integration, part.length);
+      const reservation = await reserveSends(await channels.gateLedger(db, orgId), channel.integration, part.length);
       if (!reservation.granted) {
         for (const { row } of items.slice(start)) outcomes.set(row.id, { id: row.id, status: 'queued', error: null, later: true, refund: true });
         return { deferMs: reservation.retryInMs, reach, waitedUntil };
@@ -121,13 +121,13 @@ async function sendGroup(
     reach = reachOf(results, reach);
     if (results.some((r) => !r.ok && r.cause === 'throttled')) {
       // The provider pushes back: hold the integration and give the rest of the batch back for later.
-      const until = await holdIntegration(channels.env, db, orgId, integrationId);
+      const until = await holdIntegration(await channels.gateLedger(db, orgId), db, integrationId);
       for (const { row } of items.slice(start + chunk)) outcomes.set(row.id, { id: row.id, status: 'queued', error: null, later: true, refund: true });
       return { deferMs: Math.max(1_000, until - Date.now()), reach, waitedUntil };
     }
     await faults.afterChunk?.(start + part.length);
   }
-  if (channel.integration.throttleLevel > 0) await releaseIntegration(channels.env, db, orgId, integrationId);
+  if (channel.integration.throttleLevel > 0) await releaseIntegration(await channels.gateLedger(db, orgId), db, integrationId);
   return { deferMs: null, reach, waitedUntil };
 }
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import { served } from '../ledger/owner';
-import { orgLedger } from '../ledger/registry';
+import { orgLedger, type LedgerHandle } from '../ledger/registry';
 
 // The send gate of an integration: its optional maximum rate (messages per second) and the hold a provider's
 // "try later" puts on it, shared by every broadcast and test message that sends through it at the same time.
@@ -61,38 +61,29 @@ export interface GatedIntegration {
 /** Whether a batch must ask the gate before sending: the integration has a rate, or a hold that has not run out. */
 export const isGated = (integration: GatedIntegration, now = Date.now()) => (integration.maxRate ?? 0) > 0 || integration.heldUntil > now;
 
-async function ledgerOf(env: Env, db: Database, orgId: number) {
+/** The organisation's ledger, which keeps its gates; throws when the organisation is gone. */
+export async function gateLedger(env: Env, db: Database, orgId: number): Promise<LedgerHandle> {
   const ledger = await orgLedger(env, db, orgId);
   if (!ledger) throw new Error(`organisation ${orgId} is gone: its send gate cannot be reached`);
   return ledger;
 }
 
 /** Reserves `count` sends on the integration's gate (see reserveOnGate). */
-export async function reserveSends(
-  env: Env,
-  db: Database,
-  orgId: number,
-  integration: GatedIntegration,
-  count: number,
-  now = Date.now(),
-): Promise<Reservation> {
-  const { stub, owner } = await ledgerOf(env, db, orgId);
+export async function reserveSends({ stub, owner }: LedgerHandle, integration: GatedIntegration, count: number, now = Date.now()): Promise<Reservation> {
   return served(await stub.reserveSends(owner, integration.id, integration.maxRate, count, now));
 }
 
 /** Holds the integration (see holdGate) and copies the hold onto its D1 row; answers until when, epoch ms. */
-export async function holdIntegration(env: Env, db: Database, orgId: number, integrationId: number, now = Date.now()): Promise<number> {
-  const { stub, owner } = await ledgerOf(env, db, orgId);
+export async function holdIntegration({ stub, owner }: LedgerHandle, db: Database, integrationId: number, now = Date.now()): Promise<number> {
   const gate = served(await stub.holdSends(owner, integrationId, now));
   await db.run(sql`
     UPDATE integrations SET held_until = max(held_until, ${gate.heldUntil}), throttle_level = ${gate.throttleLevel}
-    WHERE id = ${integrationId} AND org_id = ${orgId}`);
+    WHERE id = ${integrationId} AND org_id = ${owner.orgId}`);
   return gate.heldUntil;
 }
 
 /** Releases the integration's hold level (see releaseGate) and its D1 copy. */
-export async function releaseIntegration(env: Env, db: Database, orgId: number, integrationId: number): Promise<void> {
-  const { stub, owner } = await ledgerOf(env, db, orgId);
+export async function releaseIntegration({ stub, owner }: LedgerHandle, db: Database, integrationId: number): Promise<void> {
   served(await stub.releaseSends(owner, integrationId));
-  await db.run(sql`UPDATE integrations SET throttle_level = 0 WHERE id = ${integrationId} AND org_id = ${orgId} AND throttle_level > 0`);
+  await db.run(sql`UPDATE integrations SET throttle_level = 0 WHERE id = ${integrationId} AND org_id = ${owner.orgId} AND throttle_level > 0`);
 }

@@ -8,7 +8,7 @@ import { createDb } from '../../../src/db/client';
 import { SKIP_REASONS } from '../../../src/shared/contracts/broadcast';
 import { TEMPLATE_MESSAGES } from '../../../src/shared/contracts/template';
 import { SendChannels } from '../../../src/modules/sending/channels';
-import { holdIntegration, reserveSends } from '../../../src/modules/sending/send-gate';
+import { gateLedger, holdIntegration, reserveSends } from '../../../src/modules/sending/send-gate';
 import { deliverBatch } from '../../../src/modules/sending/deliver-batch';
 import { DEMO_LOGIN, DEMO_PASSWORD } from '../../../src/modules/demo/demo-info';
 import { createTemplate, insertContact } from '../channel-helpers';
@@ -310,17 +310,18 @@ describe('the send limits of an integration', () => {
     const db = createDb(E.DB);
     expect((await o.api('PATCH', `/integration/${ch.smtp.id}`, { max_rate: 10 })).body.data.max_rate).toBe(10);
     const integration = { id: ch.smtp.id, maxRate: 10, heldUntil: 0, throttleLevel: 0 };
+    const gate = await gateLedger(E, db, o.orgId);
     const now = Date.now();
-    expect(await reserveSends(E, db, o.orgId, integration, 10, now)).toEqual({ granted: true, waitMs: 0 });
+    expect(await reserveSends(gate, integration, 10, now)).toEqual({ granted: true, waitMs: 0 });
     // Ten more at 10 per second start a second later; 200 more would start beyond the wait a consumer accepts.
-    expect(await reserveSends(E, db, o.orgId, integration, 10, now)).toEqual({ granted: true, waitMs: 1000 });
-    const far = await reserveSends(E, db, o.orgId, integration, 250, now);
+    expect(await reserveSends(gate, integration, 10, now)).toEqual({ granted: true, waitMs: 1000 });
+    const far = await reserveSends(gate, integration, 250, now);
     expect(far).toMatchObject({ granted: true });
-    const refused = await reserveSends(E, db, o.orgId, integration, 10, now);
+    const refused = await reserveSends(gate, integration, 10, now);
     expect(refused.granted).toBe(false);
     // A provider's "try later" holds the integration, longer each time it repeats, and the hold is copied onto its row.
-    const first = await holdIntegration(E, db, o.orgId, ch.smtp.id, now);
-    const second = await holdIntegration(E, db, o.orgId, ch.smtp.id, now);
+    const first = await holdIntegration(gate, db, ch.smtp.id, now);
+    const second = await holdIntegration(gate, db, ch.smtp.id, now);
     expect(first - now).toBe(2000);
     expect(second - now).toBe(4000);
     const row = await E.DB.prepare('SELECT held_until, throttle_level FROM integrations WHERE id = ?').bind(ch.smtp.id).first();

@@ -9,7 +9,7 @@ import { drainLedgerDeletions } from '../../../src/modules/ledger/drain';
 import { LEDGER_NOT_INITIALISED, LEDGER_WRONG_OWNER, LedgerRefused, ledgerName, served } from '../../../src/modules/ledger/owner';
 import { ledgerStub, orgLedger } from '../../../src/modules/ledger/registry';
 import { measureLedgers } from '../../../src/modules/ledger/size-guard';
-import { holdGate, releaseGate, reserveOnGate, reserveSends } from '../../../src/modules/sending/send-gate';
+import { gateLedger, holdGate, releaseGate, reserveOnGate, reserveSends } from '../../../src/modules/sending/send-gate';
 import { newOrg } from '../channel-helpers';
 import { operator } from '../signup/helpers';
 
@@ -84,7 +84,7 @@ describe('a ledger', () => {
     const o = await newOrg('ld');
     const ledger = (await orgLedger(E, db(), o.orgId))!;
     const name = ledgerName(ledger.owner.key, 0);
-    await reserveSends(E, db(), o.orgId, { id: 7, maxRate: 5, heldUntil: 0, throttleLevel: 0 }, 5);
+    await reserveSends(await gateLedger(E, db(), o.orgId), { id: 7, maxRate: 5, heldUntil: 0, throttleLevel: 0 }, 5);
     const me = (await o.api('GET', '/internal-user/me')).body.data;
     const res = await o.api('DELETE', `/internal-user/${me.id}`, { confirm: me.username });
     expect(res.status).toBe(200);
@@ -164,11 +164,12 @@ describe('the send gate', () => {
     const [a, b] = [await newOrg('ga'), await newOrg('gb')];
     const now = Date.now();
     const gate = { id: 42, maxRate: 10, heldUntil: 0, throttleLevel: 0 };
-    expect(await reserveSends(E, db(), a.orgId, gate, 10, now)).toEqual({ granted: true, waitMs: 0 });
-    expect(await reserveSends(E, db(), a.orgId, gate, 10, now)).toEqual({ granted: true, waitMs: 1000 });
-    expect(await reserveSends(E, db(), b.orgId, gate, 10, now)).toEqual({ granted: true, waitMs: 0 });
+    expect(await reserveSends(await gateLedger(E, db(), a.orgId), gate, 10, now)).toEqual({ granted: true, waitMs: 0 });
+    expect(await reserveSends(await gateLedger(E, db(), a.orgId), gate, 10, now)).toEqual({ granted: true, waitMs: 1000 });
+    expect(await reserveSends(await gateLedger(E, db(), b.orgId), gate, 10, now)).toEqual({ granted: true, waitMs: 0 });
     // Concurrent reservations never share a slot.
-    const waits = await Promise.all(Array.from({ length: 8 }, () => reserveSends(E, db(), b.orgId, { ...gate, id: 43 }, 1, now)));
+    const ledgerB = await gateLedger(E, db(), b.orgId);
+    const waits = await Promise.all(Array.from({ length: 8 }, () => reserveSends(ledgerB, { ...gate, id: 43 }, 1, now)));
     expect(waits.map((w) => (w.granted ? w.waitMs : -1)).sort((x, y) => x - y)).toEqual([0, 100, 200, 300, 400, 500, 600, 700]);
   });
 });
