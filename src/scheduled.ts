@@ -13,12 +13,14 @@ import { rescueStalledSystemMails } from './modules/system-mail/rescue';
 import { countSpilledHits } from './modules/tracking/spill';
 import { drainLedgerDeletions } from './modules/ledger/drain';
 import { measureLedgers } from './modules/ledger/size-guard';
+import { moveMessagesToLedgers } from './modules/ledger/move';
 import { pruneRateLimits } from './lib/rate-limit';
 
 // The worker's two crons (wrangler.toml [triggers]; the local platform calls both at boot and then on the same
 // schedule, scripts/lib/platform.mjs, so nothing works only in production).
 //   WATCHDOG, every minute: what sending must not wait for. Broadcast runners whose alarm was lost are poked, and
-//     messages and system mails left claimed past their lease (their delivery died) go back on the queue.
+//     messages and system mails left claimed past their lease (their delivery died) go back on the queue; messages
+//     made before the ledgers move into them.
 //   HOUSEKEEPING, every 15 minutes: expired sessions and rate-limit windows, imports whose job was lost, tracking hits
 //     the events queue refused, the demo reset when due, the archive of messages past their retention, stale import
 //     files, the hourly data volume, the daily repair of the lists' kept counts, the ledgers of deleted organisations
@@ -36,6 +38,8 @@ function jobsOf(cron: string, env: Env): Jobs {
       wakeStalledBroadcasts: () => wakeStalledBroadcasts(db, env),
       rescueStalledMessages: () => rescueStalledMessages(db, env),
       rescueStalledSystemMails: () => rescueStalledSystemMails(db, env),
+      // Messages made before the ledgers moved into them, a few pages a minute (src/modules/ledger/move.ts).
+      moveMessagesToLedgers: () => moveMessagesToLedgers(env, db),
     };
   }
   return {

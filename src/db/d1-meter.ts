@@ -7,6 +7,8 @@ export interface D1Meter {
   statements: number;
   rowsRead: number;
   rowsWritten: number;
+  /** Rows written by statement (its first 80 characters), when the benchmark asks for them (`writers: {}`). */
+  writers?: Record<string, number>;
 }
 
 /** The meter the benchmark set, if any. */
@@ -15,39 +17,46 @@ export function activeMeter(): D1Meter | null {
   return meter && typeof meter === 'object' ? meter : null;
 }
 
-function record(meter: D1Meter, result: D1Result | D1Response | undefined): void {
+function record(meter: D1Meter, result: D1Result | D1Response | undefined, query?: string): void {
   meter.statements += 1;
   meter.rowsRead += Number(result?.meta?.rows_read ?? 0);
-  meter.rowsWritten += Number(result?.meta?.rows_written ?? 0);
+  const written = Number(result?.meta?.rows_written ?? 0);
+  meter.rowsWritten += written;
+  if (meter.writers && written > 0 && query) {
+    const key = query.replace(/\s+/g, ' ').trim().slice(0, 80);
+    meter.writers[key] = (meter.writers[key] ?? 0) + written;
+  }
 }
 
 const RAW = Symbol('unmetered statement');
-type MeteredStatement = D1PreparedStatement & { [RAW]: D1PreparedStatement };
+const QUERY = Symbol('its SQL');
+type MeteredStatement = D1PreparedStatement & { [RAW]: D1PreparedStatement; [QUERY]: string };
 
-function meterStatement(meter: D1Meter, statement: D1PreparedStatement): D1PreparedStatement {
+function meterStatement(meter: D1Meter, statement: D1PreparedStatement, query: string): D1PreparedStatement {
   const metered = {
     [RAW]: statement,
-    bind: (...values: unknown[]) => meterStatement(meter, statement.bind(...values)),
+    [QUERY]: query,
+    bind: (...values: unknown[]) => meterStatement(meter, statement.bind(...values), query),
     async run() {
       const result = await statement.run();
-      record(meter, result);
+      record(meter, result, query);
       return result;
     },
     async all() {
       const result = await statement.all();
-      record(meter, result);
+      record(meter, result, query);
       return result;
     },
     async first(column?: string) {
       const result = await statement.all<Record<string, unknown>>();
-      record(meter, result);
+      record(meter, result, query);
       const row = result.results[0] ?? null;
       return column === undefined ? row : row ? row[column] : null;
     },
     // raw() answers no meta: metered, it runs as all() and gives the rows as arrays, as drizzle's own batch does.
     async raw(options?: { columnNames?: boolean }) {
       const result = await statement.all<Record<string, unknown>>();
-      record(meter, result);
+      record(meter, result, query);
       const rows = result.results.map((row) => Object.values(row));
       return options?.columnNames ? [Object.keys(result.results[0] ?? {}), ...rows] : rows;
     },
@@ -61,11 +70,11 @@ export function meteredD1(d1: D1Database): D1Database {
   if (!meter) return d1;
   return new Proxy(d1, {
     get(target, key) {
-      if (key === 'prepare') return (query: string) => meterStatement(meter, target.prepare(query));
+      if (key === 'prepare') return (query: string) => meterStatement(meter, target.prepare(query), query);
       if (key === 'batch') {
         return async (statements: D1PreparedStatement[]) => {
           const results = await target.batch(statements.map((s) => (s as MeteredStatement)[RAW] ?? s));
-          for (const result of results) record(meter, result);
+          for (const [i, result] of results.entries()) record(meter, result, (statements[i] as MeteredStatement)[QUERY]);
           return results;
         };
       }

@@ -2,11 +2,13 @@
 // the seeded organisation in the local D1, with two weeks of daily counters. Times GET /api/v1/dashboard beside
 // GET /api/health (a plain SELECT 1 through the same worker), interleaved one by one so both see the same noise;
 // then the API's p50 with request counting on and off (the worker restarted on the same data, alternating).
-// Also prints what a message, a contact and a tracking event cost in D1 bytes (for the README's capacity figures).
+// Also prints what a contact costs in D1 bytes and a message and a tracking event in the organisation's ledger (its
+// Durable Object's SQLite: src/modules/ledger), for the README's capacity figures. The messages and events are
+// written straight into the ledger's file, as the contacts into D1's.
 // Run: npm run bench:dashboard [M=...] [N=...] [REQUESTS=...] [ROUNDS=...]
 import Database from 'better-sqlite3';
 import { apiRequest, closeHttp, signIn } from './support/http.mjs';
-import { d1Execute, localD1File, startBenchPlatform } from './support/platform.mjs';
+import { d1Execute, ledgerExecute, ledgerFiles, localD1File, startBenchPlatform } from './support/platform.mjs';
 import { percentile } from './support/stats.mjs';
 
 const M = Number(process.env.M) || 1_000_000;
@@ -29,17 +31,33 @@ function databaseBytes(platform) {
   }
 }
 
-/** Seeds in steps and answers the bytes each kind of row added (table and indexes). */
+/** The bytes of the organisations' ledgers' SQLite files. */
+function ledgerBytes(platform) {
+  let bytes = 0;
+  for (const file of ledgerFiles(platform.stateDir)) {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      bytes += db.pragma('page_count', { simple: true }) * db.pragma('page_size', { simple: true });
+    } finally {
+      db.close();
+    }
+  }
+  return bytes;
+}
+
+/** Seeds in steps and answers the bytes each kind of row added (table and indexes) where it is kept. */
 async function seed(platform) {
   const sizes = {};
-  let before = databaseBytes(platform);
-  const step = async (name, count, sql) => {
+  const stores = {
+    d1: { run: (sql) => d1Execute(platform, sql), bytes: () => databaseBytes(platform) },
+    ledger: { run: async (sql) => ledgerExecute(platform, sql), bytes: () => ledgerBytes(platform) },
+  };
+  const step = async (name, count, sql, store = stores.d1) => {
     const started = performance.now();
-    await d1Execute(platform, sql);
-    const after = databaseBytes(platform);
-    sizes[name] = (after - before) / count;
+    const before = store.bytes();
+    await store.run(sql);
+    sizes[name] = (store.bytes() - before) / count;
     console.log(`seeded ${count.toLocaleString('en')} ${name} in ${((performance.now() - started) / 1000).toFixed(1)} s: ${sizes[name].toFixed(0)} bytes each`);
-    before = after;
   };
   await step(
     'contacts',
@@ -49,28 +67,34 @@ async function seed(platform) {
       `INSERT INTO contact_addresses (org_id, contact_id, type, value) SELECT org_id, id, 'email', 'person' || id || '@example.test' FROM contacts WHERE org_id = ${ORG} AND name LIKE 'Person %';`,
     ].join('\n'),
   );
+  // The organisation's ledger, made by its first use (the message list), where its messages and events are kept.
+  const token = await signIn(platform.port, platform.host);
+  await apiRequest(platform.port, platform.host, { path: '/api/v1/message?page_size=1', token });
+  const [{ org, first }] = await d1Execute(platform, `SELECT ${ORG} AS org, (SELECT min(id) FROM contacts WHERE org_id = ${ORG}) AS first`);
   // Broadcast recipients as the engine writes them: ten broadcasts of N recipients each (body '' is rendered from
   // the broadcast's snapshot), sent over the last sixty days.
   await step(
     'messages',
     M,
-    `${numbers(M)} INSERT INTO messages (org_id, type, status, broadcast_id, contact_id, from_address, from_name, to_address, subject, body,
+    `${numbers(M)} INSERT INTO messages (org_id, type, status, broadcast_id, contact_id, contact_name, from_address, from_name, to_address, subject, body,
       sent_at, external_id, attempts, created_at, updated_at)
-    SELECT ${ORG}, 'email', 'sent', 1000 + x / ${N}, (SELECT min(id) FROM contacts WHERE org_id = ${ORG}) + x % ${N}, 'news@acme.example', 'Acme News',
+    SELECT ${org}, 'email', 'sent', 1000 + x / ${N}, ${first} + x % ${N}, 'Person ' || (x % ${N}), 'news@acme.example', 'Acme News',
       'person' || (x % ${N}) || '@example.test', 'Our news for week ' || (x / ${N}), '',
       strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (x % 5184000) || ' seconds'), '<' || hex(randomblob(12)) || '@acme.example>', 1,
       strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (x % 5184000) || ' seconds'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (x % 5184000) || ' seconds')
     FROM k;`,
+    stores.ledger,
   );
   await step(
     'tracking events',
     EVENTS,
     `${numbers(EVENTS)} INSERT INTO tracking_events (id, org_id, message_id, broadcast_id, kind, link_index, url, class, reason, method, user_agent, ip_hash, asn, as_organization, at)
-    SELECT lower(hex(randomblob(16))), ${ORG}, x, 1000, CASE WHEN x % 3 = 0 THEN 'click' ELSE 'open' END, CASE WHEN x % 3 = 0 THEN 0 ELSE -1 END,
+    SELECT lower(hex(randomblob(16))), ${org}, x, 1000, CASE WHEN x % 3 = 0 THEN 'click' ELSE 'open' END, CASE WHEN x % 3 = 0 THEN 0 ELSE -1 END,
       CASE WHEN x % 3 = 0 THEN 'https://acme.example/offer' END, 'human', 'person', 'GET',
       'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', lower(hex(randomblob(16))), 7922, 'COMCAST-7922',
       strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || (x % 5184000) || ' seconds')
     FROM k;`,
+    stores.ledger,
   );
   await d1Execute(
     platform,
@@ -103,13 +127,12 @@ async function main() {
   let platform = await startBenchPlatform('dashboard');
   try {
     const sizes = await seed(platform);
-    const total = databaseBytes(platform);
     console.log(
-      `database: ${(total / 1e6).toFixed(0)} MB with ${M.toLocaleString('en')} messages, ${N.toLocaleString('en')} contacts, ${EVENTS.toLocaleString('en')} events`,
+      `D1: ${(databaseBytes(platform) / 1e6).toFixed(0)} MB with ${N.toLocaleString('en')} contacts; the ledger: ${(ledgerBytes(platform) / 1e6).toFixed(0)} MB with ${M.toLocaleString('en')} messages and ${EVENTS.toLocaleString('en')} events`,
     );
     const perGb = (bytes) => Math.floor(1e9 / bytes).toLocaleString('en');
     console.log(
-      `one GB of D1 holds about ${perGb(sizes.messages)} messages, ${perGb(sizes.contacts)} contacts (with one address) or ${perGb(sizes['tracking events'])} tracking events`,
+      `one GB holds about ${perGb(sizes.contacts)} contacts (with one address) in D1, ${perGb(sizes.messages)} messages or ${perGb(sizes['tracking events'])} tracking events in a ledger`,
     );
 
     let token = await signIn(platform.port, platform.host);

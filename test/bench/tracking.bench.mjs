@@ -14,7 +14,7 @@ import path from 'node:path';
 import { startMailCatcher } from '../../scripts/mail-catcher.mjs';
 import { apiRequest, closeHttp, signIn } from './support/http.mjs';
 import { connectInspector, printProfile } from './support/inspector.mjs';
-import { d1Execute, startBenchPlatform, taggedContactsSql } from './support/platform.mjs';
+import { d1Execute, ledgerExecute, startBenchPlatform, taggedContactsSql } from './support/platform.mjs';
 import { BENCH_WORKER_LOG_LEVEL, startBenchWorker } from './smtp/harness.mjs';
 
 const N = Number(process.env.N) || 20_000;
@@ -143,7 +143,8 @@ async function main() {
     const emails = mails.filter((m) => (m.html ?? '').includes('/t/o/'));
     if (emails.length !== M) throw new Error(`expected ${M} caught emails with tracking, found ${emails.length}`);
     // Hits long after sending, as people make them (the "seconds after sending" signal is not what is measured).
-    await d1Execute(platform, `UPDATE messages SET sent_at = '2026-01-01T00:00:00.000Z' WHERE broadcast_id = ${broadcastId}`);
+    // The messages are in the organisation's ledger (src/modules/ledger).
+    ledgerExecute(platform, `UPDATE messages SET sent_at = '2026-01-01T00:00:00.000Z' WHERE broadcast_id = ${broadcastId}`);
     const paths = emails.flatMap((m) => {
       const p = trackingPaths(m.html);
       return [p.open, p.click];

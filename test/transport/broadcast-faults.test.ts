@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { BroadcastRunner } from '../../src/modules/broadcast/runner';
 import { createDb } from '../../src/db/client';
 import type { Env } from '../../src/env';
-import { loadBroadcast, writeRecipientPage } from '../../src/modules/broadcast/run-store';
+import { currentBroadcast, writeRecipientPage } from '../../src/modules/broadcast/run-store';
+import { orgLedgerDb } from '../../src/modules/ledger/registry';
 import { sealSecret } from '../../src/modules/integration/account';
 import { SendChannels } from '../../src/modules/sending/channels';
 import { deliverBatch, type DeliverFaults } from '../../src/modules/sending/deliver-batch';
@@ -24,6 +25,13 @@ const one = (sql: string, ...args: unknown[]) =>
     .bind(...args)
     .first<Row>();
 const insert = async (sql: string, ...args: unknown[]) => Number((await one(`${sql} RETURNING id`, ...args))!.id);
+/** The organisation's ledger (src/modules/ledger), where its messages and its started broadcast's state are. */
+const ledgerOf = async (s: Setup) => (await orgLedgerDb(E, createDb(E.DB), s.orgId))!;
+const inLedger = async (s: Setup, sql: string, ...args: unknown[]) =>
+  (await ledgerOf(s)).$client
+    .prepare(sql)
+    .bind(...args)
+    .first<Row>();
 
 interface Setup {
   orgId: number;
@@ -109,7 +117,7 @@ async function deliver(body: SendBatchBody, attempt = 1, faults: DeliverFaults =
 async function receivedCounts(s: Setup): Promise<number[]> {
   const counts: number[] = [];
   for (const address of s.addresses) {
-    const message = await one('SELECT id FROM messages WHERE broadcast_id = ? AND to_address = ?', s.broadcastId, address);
+    const message = await inLedger(s, 'SELECT id FROM messages WHERE broadcast_id = ? AND to_address = ?', s.broadcastId, address);
     const mails = await received({ to: address });
     expect(mails.every((m) => m.raw.includes(`Message-ID: <relay-${message!.id}@faults.test>`))).toBe(true);
     counts.push(mails.length);
@@ -117,7 +125,8 @@ async function receivedCounts(s: Setup): Promise<number[]> {
   return counts;
 }
 
-const broadcast = async (s: Setup) => (await loadBroadcast(createDb(E.DB), s.orgId, s.broadcastId))!;
+/** The broadcast as the console sees it: D1's row with its ledger's status and counters once started. */
+const broadcast = async (s: Setup) => (await currentBroadcast(createDb(E.DB), await ledgerOf(s), s.orgId, s.broadcastId))!;
 const everyoneOnce = (s: Setup) => s.addresses.map(() => 1);
 
 describe.skipIf(NOT_SET_UP)('broadcast faults against a real SMTP server', () => {
@@ -164,8 +173,8 @@ describe.skipIf(NOT_SET_UP)('broadcast faults against a real SMTP server', () =>
     expect(bodies.length).toBeGreaterThanOrEqual(2);
     // A page walked again from a stale cursor (the object died before it saw its write) adds nothing.
     const started = await broadcast(s);
-    await writeRecipientPage(createDb(E.DB), { ...started, cursor: before.cursor }, 1000);
-    const rows = await one('SELECT count(*) AS n FROM messages WHERE broadcast_id = ?', s.broadcastId);
+    await writeRecipientPage(createDb(E.DB), await ledgerOf(s), { ...started, cursor: before.cursor }, 1000);
+    const rows = await inLedger(s, 'SELECT count(*) AS n FROM messages WHERE broadcast_id = ?', s.broadcastId);
     expect(rows!.n).toBe(5);
     for (const body of bodies) await deliver(body);
     expect(await receivedCounts(s)).toEqual(everyoneOnce(s));
@@ -193,7 +202,7 @@ describe.skipIf(NOT_SET_UP)('broadcast faults against a real SMTP server', () =>
     await deliver(body, 1, {}, deferred);
     // 451 (a rate limit): the recipient waits on a new, delayed queue message and the integration is held.
     // (421 closes the session: the transport took a new one and delivered it in the same run.)
-    const slow = await one("SELECT id, status, attempts FROM messages WHERE broadcast_id = ? AND to_address LIKE 'slow451%'", s.broadcastId);
+    const slow = await inLedger(s, "SELECT id, status, attempts FROM messages WHERE broadcast_id = ? AND to_address LIKE 'slow451%'", s.broadcastId);
     expect(slow).toMatchObject({ status: 'queued', attempts: 1 });
     expect(deferred.flatMap((d) => d.ids)).toContain(slow!.id);
     const held = await one('SELECT held_until, throttle_level FROM integrations WHERE org_id = ?', s.orgId);
@@ -204,7 +213,7 @@ describe.skipIf(NOT_SET_UP)('broadcast faults against a real SMTP server', () =>
 
     const counts = await Promise.all(s.addresses.map(async (to) => (await received({ to })).length));
     expect(counts).toEqual([1, 1, 0, 1, 1, 0]);
-    const failed = await one("SELECT status, error, retryable FROM messages WHERE broadcast_id = ? AND to_address LIKE 'reject5%'", s.broadcastId);
+    const failed = await inLedger(s, "SELECT status, error, retryable FROM messages WHERE broadcast_id = ? AND to_address LIKE 'reject5%'", s.broadcastId);
     expect(failed).toMatchObject({ status: 'failed', retryable: 0 });
     expect(String(failed!.error)).toMatch(/550/);
     expect(await broadcast(s)).toMatchObject({ status: 'finished', total: 6, sent: 4, failed: 2, skipped: 0 });

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import type { Transport, OutgoingMessage, SendResult } from '../../src/lib/transport/types';
 import type { Providers } from '../../src/modules/integration/providers';
-import { call, createOrg, signIn } from './helpers';
+import { call, createOrg, ledgerOfMessage, signIn } from './helpers';
 
 // Shared set-up of the channel tests: an organisation with a signed-in user, JSON calls, and the example
 // integrations, senders and contacts they need. Contacts are written straight into D1 (the contact API is
@@ -152,7 +152,8 @@ export function recordingProviders(results: (SendResult | Error)[] = [{ ok: true
   return { providers, sent, opened };
 }
 
-/** One row of a table by id, straight from D1. */
-export function row<T = Record<string, unknown>>(table: string, id: number) {
-  return env.DB.prepare(`SELECT * FROM ${table} WHERE id = ?`).bind(id).first<T>();
+/** One row of a table by id, straight from D1 (a message: from the ledger whose block its id is in). */
+export async function row<T = Record<string, unknown>>(table: string, id: number) {
+  const db = table === 'messages' ? await ledgerOfMessage(id) : env.DB;
+  return db.prepare(`SELECT * FROM ${table} WHERE id = ?`).bind(id).first<T>();
 }

@@ -2,6 +2,10 @@ import { env, exports } from 'cloudflare:workers';
 import { buildApp } from '../../src/app';
 import type { Env } from '../../src/env';
 import { hashPassword } from '../../src/lib/password';
+import { createDb, type Database } from '../../src/db/client';
+import { ledgerBinding, ledgerDb } from '../../src/modules/ledger/ledger-db';
+import { orgLedger } from '../../src/modules/ledger/registry';
+import { blockOf } from '../../src/modules/ledger/ids';
 
 export const PASSWORD = 'Secret-123';
 
@@ -93,4 +97,31 @@ export async function signIn(org: string, username: string, password = PASSWORD)
   const res = await call(org, '/api/v1/internal-auth/token-create', { method: 'POST', json: { username, password } });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   return res.json();
+}
+
+/**
+ * The organisation's ledger (src/modules/ledger), where its messages, tracking events and started broadcasts' status
+ * and counters are: `d1` reads and writes it as a D1 binding (prepare, bind, first, all), `db` with drizzle.
+ */
+export async function ledgerOf(orgId: number): Promise<{ d1: D1Database; db: Database }> {
+  const handle = await orgLedger(env, createDb(env.DB), orgId);
+  if (!handle) throw new Error(`organisation ${orgId} has no ledger (it does not exist)`);
+  return { d1: ledgerBinding(handle), db: ledgerDb(handle) };
+}
+
+/** The ledger's D1-like binding of the organisation (ledgerOf). */
+export const ledgerSql = async (orgId: number) => (await ledgerOf(orgId)).d1;
+
+/** The ledger a message id was made in (its block, src/modules/ledger/ids.ts), as a D1-like binding. */
+export async function ledgerOfMessage(id: number): Promise<D1Database> {
+  const registered = await env.DB.prepare('SELECT org_id FROM ledgers WHERE id_base = ?').bind(blockOf(id)).first<{ org_id: number }>();
+  if (!registered) throw new Error(`message ${id} is in no ledger's block`);
+  return ledgerSql(registered.org_id);
+}
+
+/** The ledger of a broadcast's organisation, as a D1-like binding: where its messages and its state once started are. */
+export async function ledgerOfBroadcast(broadcastId: number): Promise<D1Database> {
+  const b = await env.DB.prepare('SELECT org_id FROM broadcasts WHERE id = ?').bind(broadcastId).first<{ org_id: number }>();
+  if (!b) throw new Error(`no broadcast ${broadcastId}`);
+  return ledgerSql(b.org_id);
 }

@@ -202,6 +202,8 @@ export const broadcasts = sqliteTable(
     connectFailures: integer('connect_failures').notNull().default(0),
     /** Until when the integration's send limit holds its messages back (ISO time). */
     heldUntil: text('held_until'),
+    /** The ledger's revision of status and counters this row shows (a started broadcast's projection: src/modules/ledger/projection.ts). */
+    rev: integer('rev').notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -225,6 +227,8 @@ export const messages = sqliteTable(
     senderId: integer('sender_id').references(() => senders.id, { onDelete: 'set null' }),
     templateId: integer('template_id').references(() => templates.id, { onDelete: 'set null' }),
     contactId: integer('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    /** The contact's name when the message was made (the recipients tab lists and searches it without the contacts). */
+    contactName: text('contact_name'),
     /** The broadcast it belongs to (no foreign key: messages predate broadcasts, and broadcasts are never deleted). */
     broadcastId: integer('broadcast_id'),
     isTest: integer('is_test', { mode: 'boolean' }).notNull().default(false),

@@ -18,9 +18,13 @@ export const ledgers = sqliteTable(
     /** Bytes of its SQLite storage when the size guard last measured it. */
     sizeBytes: integer('size_bytes'),
     measuredAt: text('measured_at'),
+    /** Its message ids start above id_base x 2^32 (src/modules/ledger/ids.ts); given when it is registered. */
+    idBase: integer('id_base'),
+    /** Initialised for its owner: until then the next use initialises it (registry.ts). */
+    ready: integer('ready', { mode: 'boolean' }).notNull().default(false),
     createdAt: text('created_at').notNull().default(now),
   },
-  (t) => [uniqueIndex('ledgers_org_generation').on(t.orgId, t.generation)],
+  (t) => [uniqueIndex('ledgers_org_generation').on(t.orgId, t.generation), uniqueIndex('ledgers_id_base').on(t.idBase)],
 );
 
 /**

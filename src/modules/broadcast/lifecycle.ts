@@ -5,7 +5,7 @@ import { ACTION_FROM, type BroadcastAction } from '../../shared/contracts/broadc
 import { rawBatch } from '../crud/raw-batch';
 import { requeueStatement } from '../sending/claim';
 import { recipientConditions } from './recipients';
-import { fromRaw, ruleOf, type BroadcastRow } from './run-store';
+import { fromRaw, ledgerRun, loadBroadcast, ruleOf, withLedgerState, type BroadcastRow } from './run-store';
 import type { BroadcastSnapshot } from './snapshot';
 
 // Every change of a broadcast's status, and only here. The life of a broadcast:
@@ -19,7 +19,10 @@ import type { BroadcastSnapshot } from './snapshot';
 // Each step is one conditional write on the status it expects: two clicks, two tabs, a retried request or an alarm
 // run twice find the status already moved and change nothing. Who takes which step: the user's actions (routes.ts,
 // applyAction), the runner's alarm (runner.ts: start, finish, close a cancel), the consumer's outcome write
-// (outcomes.ts: the unreachable pause and the finish, in the same transaction as the counters).
+// (outcomes.ts: the unreachable pause and the finish, in the same transaction as the counters). Where: the steps
+// before the start write D1's row; `markStarted` is the last of them, and from then on the organisation's ledger
+// holds the status with the counters and the messages (src/modules/ledger), so every later step writes there and
+// the ledger projects it into D1. The functions take the store they write (`db`), the runner and routes pick it.
 
 const nowIso = () => new Date().toISOString();
 
@@ -104,10 +107,32 @@ export function finishStatement(db: Database, b: Pick<BroadcastRow, 'id' | 'orgI
 const retryable = (orgId: number, id: number) =>
   and(eq(messages.orgId, orgId), eq(messages.broadcastId, id), eq(messages.status, 'failed'), eq(messages.retryable, true));
 
-/** Applies the action if the broadcast is in a status that allows it; the row after it, or undefined. */
-export async function applyAction(db: Database, orgId: number, id: number, action: BroadcastAction): Promise<BroadcastRow | undefined> {
+/**
+ * Applies the action if the broadcast is in a status that allows it; the row after it (D1's, with the ledger's
+ * status and counters once started), or undefined. Before it starts a broadcast's status is D1's; from the start on
+ * its ledger's (the one writer of status and counters, with the messages): an action on one that is starting at
+ * this moment finds D1's row started and goes to the ledger.
+ */
+export async function applyAction(db: Database, ledger: Database, orgId: number, id: number, action: BroadcastAction): Promise<BroadcastRow | undefined> {
   const now = new Date().toISOString();
-  const mine = and(eq(broadcasts.id, id), eq(broadcasts.orgId, orgId), inArray(broadcasts.status, [...ACTION_FROM[action]]));
+  for (let tries = 0; tries < 2; tries++) {
+    const row = await loadBroadcast(db, orgId, id);
+    if (!row) return undefined;
+    if (row.startedAt) {
+      if (!(await ledgerRun(ledger, row))) return undefined;
+      const after = await applyTo(ledger, orgId, id, action, now);
+      return after ? withLedgerState(row, after) : undefined;
+    }
+    const after = await applyTo(db, orgId, id, action, now, sql`${broadcasts.startedAt} IS NULL`);
+    if (after) return after;
+    if (!(await loadBroadcast(db, orgId, id))?.startedAt) return undefined;
+  }
+  return undefined;
+}
+
+/** The action as one conditional write in `db` (D1 before the start, the ledger after). */
+async function applyTo(db: Database, orgId: number, id: number, action: BroadcastAction, now: string, also?: SQL): Promise<BroadcastRow | undefined> {
+  const mine = and(eq(broadcasts.id, id), eq(broadcasts.orgId, orgId), inArray(broadcasts.status, [...ACTION_FROM[action]]), also);
   switch (action) {
     case 'pause':
       return first(db.update(broadcasts).set({ status: 'paused', pausedReason: null, updatedAt: now }).where(mine).returning());
@@ -128,7 +153,8 @@ export async function applyAction(db: Database, orgId: number, id: number, actio
     case 'cancel':
       return first(db.update(broadcasts).set({ status: 'cancelled', heldUntil: null, updatedAt: now }).where(mine).returning());
     case 'retry-failed':
-      return retryFailed(db, orgId, id, now);
+      // Only a finished broadcast, which started: its messages are in the ledger with it.
+      return also ? undefined : retryFailed(db, orgId, id, now);
   }
 }
 

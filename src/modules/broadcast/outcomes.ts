@@ -7,7 +7,7 @@ import { messageOutcomeStats } from '../stats/daily';
 import { finishStatement as finishBroadcast, PAUSE_AFTER_UNREACHABLE, unreachablePause } from './lifecycle';
 import { fromRaw, type BroadcastRow } from './run-store';
 
-// The consumer's one write for a batch of broadcast messages, as one D1 transaction: the counters (counted
+// The consumer's one write for a batch of broadcast messages, as one transaction of the organisation's ledger: the counters (counted
 // from the rows this delivery still holds, before they change), the rows' outcomes, the finish check, and the
 // broadcast as it now stands (for the live progress).
 

@@ -1,18 +1,20 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context';
-import { senders, subscriptions, templates } from '../../db/schema';
+import { broadcasts, senders, subscriptions, templates } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { actionsFor, type Broadcast, type BroadcastStatus, type BroadcastType, type Recipients } from '../../shared/contracts/broadcast';
 import type { TemplateType } from '../../shared/contracts/template';
 import { progressOf } from './progress';
-import type { BroadcastRow } from './run-store';
+import { withLedgerState, type BroadcastRow } from './run-store';
+import { requestLedger } from '../ledger/request-ledger';
 
 type Ctx = Context<AppEnv>;
 
 /** Broadcast rows in the API shape, with their sender, template and subscription named (one query each per page). */
-export async function presentBroadcasts(c: Ctx, rows: BroadcastRow[]): Promise<Broadcast[]> {
+export async function presentBroadcasts(c: Ctx, d1Rows: BroadcastRow[]): Promise<Broadcast[]> {
   const orgId = c.var.org.id;
+  const rows = await withLedgerStates(c, d1Rows);
   const ids = (pick: (r: BroadcastRow) => number | null) => [...new Set(rows.map(pick).filter((id): id is number => id !== null))];
   const senderIds = ids((r) => r.senderId);
   const templateIds = ids((r) => r.templateId);
@@ -67,4 +69,20 @@ export async function presentBroadcasts(c: Ctx, rows: BroadcastRow[]): Promise<B
     actions: actionsFor(b.status as BroadcastStatus, b.failed),
     created_at: b.createdAt,
   }));
+}
+
+/**
+ * The rows with the status and counters of the started ones as their ledger has them now (one call for the page):
+ * D1's copy is a projection that may be up to a second behind (src/modules/ledger/projection.ts).
+ */
+async function withLedgerStates(c: Ctx, rows: BroadcastRow[]): Promise<BroadcastRow[]> {
+  const started = rows.filter((r) => r.startedAt).map((r) => r.id);
+  if (started.length === 0) return rows;
+  const ledger = await requestLedger(c);
+  const runs = await ledger
+    .select()
+    .from(broadcasts)
+    .where(sql`${broadcasts.id} IN (SELECT value FROM json_each(${JSON.stringify(started)})) AND ${broadcasts.orgId} = ${c.var.org.id}`);
+  const byId = new Map(runs.map((r) => [r.id, r]));
+  return rows.map((r) => withLedgerState(r, byId.get(r.id)));
 }

@@ -4,7 +4,8 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { runnerOf } from './runner';
 import type { AppEnv } from '../../context';
-import { broadcasts, contacts, messages, organizations } from '../../db/schema';
+import { broadcasts, messages, organizations } from '../../db/schema';
+import { requestLedger } from '../ledger/request-ledger';
 import { TenantScope } from '../../db/tenant-scope';
 import { ApiError } from '../../lib/api-error';
 import { validJson, validQuery } from '../../lib/validate';
@@ -31,7 +32,7 @@ import { searchCondition } from '../crud/list-filter';
 import { rowOr404 } from '../crud/rows';
 import { presentBroadcasts } from './present';
 import { previewRecipients } from './preview';
-import type { BroadcastRow } from './run-store';
+import { currentBroadcast, type BroadcastRow } from './run-store';
 import { applyAction } from './lifecycle';
 import { validateBroadcast } from './validate';
 
@@ -128,9 +129,9 @@ export const broadcastRoutes = new Hono<AppEnv>()
   .post(`/:id/:action{${BROADCAST_ACTIONS.join('|')}}`, async (c) => {
     const existing = await rowOr404(c, broadcasts);
     const action = c.req.param('action') as BroadcastAction;
-    const row = await applyAction(c.var.db, c.var.org.id, existing.id, action);
+    const row = await applyAction(c.var.db, await requestLedger(c), c.var.org.id, existing.id, action);
     if (!row) {
-      const now = (await rowOr404(c, broadcasts)).status as BroadcastStatus;
+      const now = (await currentBroadcast(c.var.db, await requestLedger(c), c.var.org.id, existing.id))?.status as BroadcastStatus;
       throw new ApiError(
         409,
         'invalid_transition',
@@ -147,29 +148,29 @@ export const broadcastRoutes = new Hono<AppEnv>()
     const query = c.req.valid('query');
     const page = query.page ?? 1;
     const pageSize = query.page_size ?? PAGE_SIZE_DEFAULT;
+    // The recipients are the broadcast's messages, in the organisation's ledger (with the contact's name as it was).
+    const ledger = await requestLedger(c);
     const where = and(
       eq(messages.orgId, c.var.org.id),
       eq(messages.broadcastId, b.id),
       query.status === 'queued' ? sql`${messages.status} IN ('queued', 'sending')` : query.status ? eq(messages.status, query.status) : undefined,
-      searchCondition([messages.toAddress, contacts.name], query.search),
+      searchCondition([messages.toAddress, messages.contactName], query.search),
     );
-    const joined = sql`${contacts.id} = ${messages.contactId} AND ${contacts.orgId} = ${messages.orgId}`;
     // All of the broadcast's recipients: the count kept with its messages; a status or a search: counted to the cap.
     const kept: KeptCount | null = query.status || query.search ? null : { list: 'broadcast_messages', key: b.id };
     const cap = listTotalCap(c.env);
     const matches = () =>
-      c.var.db
+      ledger
         .select({ one: sql<number>`1`.as('one') })
         .from(messages)
-        .leftJoin(contacts, joined)
         .where(where);
-    const [totals, rows] = await c.var.db.batch([
-      totalQuery(c.var.db, c.var.org.id, kept, matches, cap),
-      c.var.db
+    const [totals, rows] = await ledger.batch([
+      totalQuery(ledger, c.var.org.id, kept, matches, cap),
+      ledger
         .select({
           id: messages.id,
           contactId: messages.contactId,
-          name: contacts.name,
+          name: messages.contactName,
           address: messages.toAddress,
           status: messages.status,
           error: messages.error,
@@ -178,7 +179,6 @@ export const broadcastRoutes = new Hono<AppEnv>()
           deliveryErrorCode: messages.deliveryErrorCode,
         })
         .from(messages)
-        .leftJoin(contacts, joined)
         .where(where)
         .orderBy(asc(messages.id))
         .limit(pageSize)

@@ -5,6 +5,7 @@ import { SKIP_REASONS, type BroadcastType, type Recipients } from '../../shared/
 import { rowMapper } from '../../db/row-mapper';
 import { rawBatch } from '../crud/raw-batch';
 import { skipQueuedStatement } from '../sending/claim';
+import { LEDGER_OWNED_KEYS } from '../ledger/projection';
 import { recipientPage, type RecipientRule } from './recipients';
 import type { BroadcastSnapshot } from './snapshot';
 
@@ -30,7 +31,7 @@ export function ruleOf(b: BroadcastRow): RecipientRule {
   };
 }
 
-/** The broadcast as stored now. */
+/** The broadcast as stored now in `db` (D1, or the ledger's copy of a started broadcast). */
 export async function loadBroadcast(db: Database, orgId: number, id: number): Promise<BroadcastRow | undefined> {
   const [row] = await db
     .select()
@@ -40,25 +41,62 @@ export async function loadBroadcast(db: Database, orgId: number, id: number): Pr
 }
 
 /**
- * Writes the message rows of the next page of recipients (queued, or skipped with the reason) and moves the
- * cursor, the total and the skipped count past them, in one transaction. A page walked again (the object
- * restarted before it saw the answer) inserts nothing (unique broadcast + contact) and counts nothing (the
- * cursor moved). Answers whether the walk is complete. `cancelled`: the broadcast was cancelled before its walk
- * ended, so every recipient of the page is written skipped (its own reason, or "cancelled"): a cancel accounts for
- * every recipient.
+ * A started broadcast's row in its ledger, which holds its status and counters from the start on (lifecycle.ts):
+ * copied from D1's row the first time it is asked for (after markStarted). Undefined for one that has not started.
  */
-export async function writeRecipientPage(db: Database, b: BroadcastRow, pageSize: number, { cancelled = false } = {}): Promise<{ enumerated: boolean }> {
+export async function ledgerRun(ledger: Database, d1Row: BroadcastRow): Promise<BroadcastRow | undefined> {
+  if (!d1Row.startedAt) return undefined;
+  const held = await loadBroadcast(ledger, d1Row.orgId, d1Row.id);
+  if (held) return held;
+  await ledger.insert(broadcasts).values(d1Row).onConflictDoNothing();
+  return loadBroadcast(ledger, d1Row.orgId, d1Row.id);
+}
+
+/** D1's row of a broadcast with what its ledger owns (status, counters) as the ledger has it now. */
+export function withLedgerState(d1Row: BroadcastRow, run: BroadcastRow | undefined): BroadcastRow {
+  if (!run) return d1Row;
+  const merged = { ...d1Row } as Record<string, unknown>;
+  for (const key of LEDGER_OWNED_KEYS) merged[key] = (run as Record<string, unknown>)[key];
+  merged.rev = run.rev;
+  return merged as BroadcastRow;
+}
+
+/** The broadcast as the console should see it: D1's row, and for a started one its ledger's status and counters. */
+export async function currentBroadcast(db: Database, ledger: Database | null, orgId: number, id: number): Promise<BroadcastRow | undefined> {
+  const row = await loadBroadcast(db, orgId, id);
+  if (!row || !ledger || !row.startedAt) return row;
+  return withLedgerState(row, await ledgerRun(ledger, row));
+}
+
+/**
+ * Writes the message rows of the next page of recipients (queued, or skipped with the reason) into the ledger and
+ * moves the cursor, the total and the skipped count past them, in one ledger transaction: the page is read from D1
+ * (the audience) and written as one JSON value. A page walked again (the object restarted before it saw the answer)
+ * inserts nothing (unique broadcast + contact) and counts nothing (the cursor moved). Answers whether the walk is
+ * complete. `cancelled`: the broadcast was cancelled before its walk ended, so every recipient of the page is written
+ * skipped (its own reason, or "cancelled"): a cancel accounts for every recipient.
+ */
+export async function writeRecipientPage(
+  db: Database,
+  ledger: Database,
+  b: BroadcastRow,
+  pageSize: number,
+  { cancelled = false } = {},
+): Promise<{ enumerated: boolean }> {
   const snapshot = b.snapshot as BroadcastSnapshot;
   const type = b.type === 'phone' ? 'sms' : 'email';
+  const page = await db.all<{ id: number; name: string | null; address: string | null; reason: string | null }>(
+    sql`SELECT p.id, p.name, p.address, p.reason FROM (${recipientPage(ruleOf(b), b.cursor, b.lastContactId, pageSize)}) AS p`,
+  );
+  const rows = JSON.stringify(page.map((p) => [p.id, p.address, cancelled ? (p.reason ?? SKIP_REASONS.cancelled) : p.reason, p.name]));
   const inRange = sql`${messages.broadcastId} = ${b.id} AND ${messages.contactId} > ${b.cursor}`;
-  const reason = cancelled ? sql`coalesce(p.reason, ${SKIP_REASONS.cancelled})` : sql`p.reason`;
-  const [, counted] = await rawBatch(db, [
-    db.run(sql`INSERT INTO ${messages} (org_id, type, status, sender_id, template_id, contact_id, broadcast_id, from_address, from_name, to_address, body, error)
-      SELECT ${b.orgId}, ${type}, CASE WHEN ${reason} IS NULL THEN 'queued' ELSE 'skipped' END, ${snapshot.sender.id}, ${snapshot.template.id}, p.id, ${b.id},
-        ${snapshot.sender.value}, ${type === 'email' ? snapshot.sender.name : null}, coalesce(p.address, ''), '', ${reason}
-      FROM (${recipientPage(ruleOf(b), b.cursor, b.lastContactId, pageSize)}) AS p WHERE true
+  const [, counted] = await rawBatch(ledger, [
+    ledger.run(sql`INSERT INTO ${messages} (org_id, type, status, sender_id, template_id, contact_id, broadcast_id, from_address, from_name, to_address, body, error, contact_name)
+      SELECT ${b.orgId}, ${type}, CASE WHEN p.value ->> 2 IS NULL THEN 'queued' ELSE 'skipped' END, ${snapshot.sender.id}, ${snapshot.template.id}, p.value ->> 0, ${b.id},
+        ${snapshot.sender.value}, ${type === 'email' ? snapshot.sender.name : null}, coalesce(p.value ->> 1, ''), '', p.value ->> 2, p.value ->> 3
+      FROM json_each(${rows}) AS p WHERE true
       ON CONFLICT (broadcast_id, contact_id) DO NOTHING`),
-    db.run(sql`UPDATE ${broadcasts} SET
+    ledger.run(sql`UPDATE ${broadcasts} SET
         cursor = coalesce((SELECT max(${messages.contactId}) FROM ${messages} WHERE ${messages.broadcastId} = ${b.id}), cursor),
         total = total + (SELECT count(*) FROM ${messages} WHERE ${inRange}),
         skipped = skipped + (SELECT count(*) FROM ${messages} WHERE ${inRange} AND ${messages.status} = 'skipped'),

@@ -3,7 +3,8 @@ import { createDb, type Database } from '../../db/client';
 import type { Env } from '../../env';
 import { publishBroadcastProgress } from './progress';
 import { closeCancelled, finishIfDone, markStarted, markUnstartable } from './lifecycle';
-import { loadBroadcast, queuedAfter, skipCancelled, strandedRows, writeRecipientPage, type BroadcastRow } from './run-store';
+import { ledgerRun, loadBroadcast, queuedAfter, skipCancelled, strandedRows, writeRecipientPage, type BroadcastRow } from './run-store';
+import { orgLedgerDb } from '../ledger/registry';
 import { takeSnapshot } from './snapshot';
 import { leaseMs } from '../sending/lease';
 import { enqueueBatches } from '../sending/send-queue';
@@ -19,8 +20,9 @@ import { enqueueBatches } from '../sending/send-queue';
 //                watch until all are done
 //   cancelled -> the messages that never went out become skipped
 //   paused, finished -> nothing (resume and retry-failed wake it again)
-// The object keeps only where it is in the queue of messages (`dispatched`, a message id) in its storage; the
-// cursor and the counters live in D1 with the rows. Alarms are at least once and every step is safe to repeat.
+// The object keeps only where it is in the queue of messages (`dispatched`, a message id) in its storage; from the
+// start on, the status, cursor and counters live in the organisation's ledger with the message rows
+// (src/modules/ledger), which projects them into D1's row. Alarms are at least once and every step is safe to repeat.
 // An active broadcast's alarm is re-armed before its step runs, so a step that dies comes back; and since a local
 // runtime restart forgets alarms, the watchdog cron (and the local platform at boot) pokes every active runner.
 
@@ -87,22 +89,26 @@ export class BroadcastRunner extends DurableObject<Env> {
     const ref = await this.ctx.storage.get<Ref>('ref');
     if (!ref) return;
     const db = createDb(this.env.DB);
-    const b = await loadBroadcast(db, ref.orgId, ref.broadcastId);
-    if (!b) {
+    const d1Row = await loadBroadcast(db, ref.orgId, ref.broadcastId);
+    const ledger = d1Row ? await orgLedgerDb(this.env, db, ref.orgId) : null;
+    if (!d1Row || !ledger) {
       await this.ctx.storage.deleteAll();
       return;
     }
+    // From its start on, the broadcast's status and counters are its ledger's (with its messages).
+    const b = (await ledgerRun(ledger, d1Row)) ?? d1Row;
+    const stores: Stores = { db, ledger };
     // Re-armed first: if this step dies part-way, the runner looks again (each step below sets its own next alarm).
     if (ACTIVE.includes(b.status)) await this.ctx.storage.setAlarm(Date.now() + WATCH_MS);
     switch (b.status) {
       case 'waiting':
-        return this.waitOrStart(db, b);
+        return this.waitOrStart(stores, b);
       case 'queued':
-        return this.start(db, b);
+        return this.start(stores, b);
       case 'sending':
-        return this.send(db, b);
+        return this.send(stores, b);
       case 'cancelled':
-        return this.cancel(db, b);
+        return this.cancel(stores, b);
       default:
         // paused or finished: nothing to do until a route wakes us again.
         return;
@@ -110,17 +116,17 @@ export class BroadcastRunner extends DurableObject<Env> {
   }
 
   /** A scheduled broadcast sleeps until its time, then starts. */
-  private async waitOrStart(db: Database, b: BroadcastRow): Promise<void> {
+  private async waitOrStart(stores: Stores, b: BroadcastRow): Promise<void> {
     const at = b.delayedAt ? Date.parse(b.delayedAt) : 0;
     if (at > Date.now()) {
       await this.ctx.storage.setAlarm(at);
       return;
     }
-    await this.start(db, b);
+    await this.start(stores, b);
   }
 
-  /** Freezes the content and fixes the recipients, then starts sending. */
-  private async start(db: Database, b: BroadcastRow): Promise<void> {
+  /** Freezes the content and fixes the recipients (in D1), hands the broadcast to its ledger, then starts sending. */
+  private async start({ db, ledger }: Stores, b: BroadcastRow): Promise<void> {
     const taken = await takeSnapshot(db, this.env.FILES, b.orgId, b.id, b.templateId, b.senderId, { opens: b.trackOpens, clicks: b.trackClicks });
     if ('problem' in taken) {
       await this.ctx.storage.deleteAlarm();
@@ -135,36 +141,39 @@ export class BroadcastRunner extends DurableObject<Env> {
       await this.ctx.storage.setAlarm(Date.now());
       return;
     }
+    const run = (await ledgerRun(ledger, started)) ?? started;
     await this.ctx.storage.put('dispatched', 0);
-    await publishBroadcastProgress(this.env, b.orgId, started);
-    await this.send(db, started);
+    await publishBroadcastProgress(this.env, b.orgId, run);
+    if (run.status === 'sending') await this.send({ db, ledger }, run);
+    else await this.ctx.storage.setAlarm(Date.now());
   }
 
   /** Writes pages of recipients and hands their messages to the send queue, at the broadcast's pace. */
-  private async send(db: Database, first: BroadcastRow): Promise<void> {
+  private async send(stores: Stores, first: BroadcastRow): Promise<void> {
+    const { db, ledger } = stores;
     let b = first;
     const paced = b.sleep > 0;
     for (let round = 0; round < PAGES_PER_ALARM; round++) {
       let dispatched = (await this.ctx.storage.get<number>('dispatched')) ?? 0;
-      let ids = await queuedAfter(db, b, dispatched, paced ? 1 : PAGE);
+      let ids = await queuedAfter(ledger, b, dispatched, paced ? 1 : PAGE);
       if (ids.length === 0 && !b.enumerated) {
         // Everything written is on the queue: the next page only when the broadcast's window has room.
-        b = (await loadBroadcast(db, b.orgId, b.id)) ?? b;
+        b = (await loadBroadcast(ledger, b.orgId, b.id)) ?? b;
         if (b.status !== 'sending') return;
         if (!paced && inFlight(b) >= sendWindow(this.env)) {
           // The window stays full while rows are stranded on their way: take them back now and then, as watch does.
           const last = (await this.ctx.storage.get<number>('strandedCheck')) ?? 0;
           if (Date.now() - last >= this.watchEvery(b)) {
             await this.ctx.storage.put('strandedCheck', Date.now());
-            await this.requeueStranded(db, b);
+            await this.requeueStranded(ledger, b);
           }
           await this.ctx.storage.setAlarm(Date.now() + WINDOW_WAIT_MS);
           return;
         }
-        await writeRecipientPage(db, b, PAGE);
-        b = (await loadBroadcast(db, b.orgId, b.id)) ?? b;
+        await writeRecipientPage(db, ledger, b, PAGE);
+        b = (await loadBroadcast(ledger, b.orgId, b.id)) ?? b;
         if (b.status !== 'sending') return;
-        ids = await queuedAfter(db, b, dispatched, paced ? 1 : PAGE);
+        ids = await queuedAfter(ledger, b, dispatched, paced ? 1 : PAGE);
         await publishBroadcastProgress(this.env, b.orgId, b);
       }
       if (ids.length > 0) {
@@ -177,7 +186,7 @@ export class BroadcastRunner extends DurableObject<Env> {
         }
         continue;
       }
-      if (b.enumerated) return this.watch(db, b);
+      if (b.enumerated) return this.watch(ledger, b);
     }
     await this.ctx.storage.setAlarm(Date.now());
   }
@@ -188,23 +197,23 @@ export class BroadcastRunner extends DurableObject<Env> {
    * the dead letters) or claimed by a delivery whose lease ran out (it died mid-send). Their claim makes a second
    * copy harmless.
    */
-  private async watch(db: Database, b: BroadcastRow): Promise<void> {
-    const finished = await finishIfDone(db, b);
+  private async watch(ledger: Database, b: BroadcastRow): Promise<void> {
+    const finished = await finishIfDone(ledger, b);
     if (finished) {
       await this.ctx.storage.deleteAlarm();
       await publishBroadcastProgress(this.env, b.orgId, finished);
       return;
     }
-    await this.requeueStranded(db, b);
+    await this.requeueStranded(ledger, b);
     await this.ctx.storage.setAlarm(Date.now() + this.watchEvery(b));
   }
 
   /** Puts back on the queue the broadcast's rows stranded on their way (a page at a time; see watch). */
-  private async requeueStranded(db: Database, b: BroadcastRow): Promise<void> {
+  private async requeueStranded(ledger: Database, b: BroadcastRow): Promise<void> {
     const lease = leaseMs(this.env);
     const now = Date.now();
     const before = { queuedBefore: new Date(now - 2 * lease).toISOString(), leaseEndedBefore: new Date(now - lease).toISOString() };
-    const stranded = await strandedRows(db, b, before, PAGE);
+    const stranded = await strandedRows(ledger, b, before, PAGE);
     if (stranded.length) await enqueueBatches(this.env, b.orgId, b.id, stranded);
   }
 
@@ -215,26 +224,34 @@ export class BroadcastRunner extends DurableObject<Env> {
 
   /**
    * Nothing more goes out: the queued rows become skipped ("cancelled"), a chunk at a time, and so do the recipients
-   * the walk had not reached yet (their rows written skipped), so the cancelled broadcast accounts for every one.
+   * the walk had not reached yet (their rows written skipped), so the cancelled broadcast accounts for every one. A
+   * broadcast cancelled before it started has no messages: it is closed in D1, where its status still is.
    */
-  private async cancel(db: Database, first: BroadcastRow): Promise<void> {
+  private async cancel({ db, ledger }: Stores, first: BroadcastRow): Promise<void> {
     let b = first;
+    const store = b.startedAt ? ledger : db;
     for (let round = 0; round < PAGES_PER_ALARM; round++) {
-      if ((await skipCancelled(db, b, CANCEL_CHUNK)) > 0) continue;
-      b = (await loadBroadcast(db, b.orgId, b.id)) ?? b;
+      if (b.startedAt && (await skipCancelled(ledger, b, CANCEL_CHUNK)) > 0) continue;
+      b = (await loadBroadcast(store, b.orgId, b.id)) ?? b;
       // Started (it has its snapshot) but not walked to the end.
       if (b.snapshot && !b.enumerated) {
-        await writeRecipientPage(db, b, PAGE, { cancelled: true });
+        await writeRecipientPage(db, ledger, b, PAGE, { cancelled: true });
         continue;
       }
       await this.ctx.storage.deleteAlarm();
-      await closeCancelled(db, b);
-      const now = await loadBroadcast(db, b.orgId, b.id);
+      await closeCancelled(store, b);
+      const now = await loadBroadcast(store, b.orgId, b.id);
       if (now) await publishBroadcastProgress(this.env, b.orgId, now);
       return;
     }
     await this.ctx.storage.setAlarm(Date.now());
   }
+}
+
+/** Where a run reads and writes: D1 (the audience, the content, a broadcast before it starts) and the organisation's ledger. */
+interface Stores {
+  db: Database;
+  ledger: Database;
 }
 
 /** The object that runs a broadcast. */

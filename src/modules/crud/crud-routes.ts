@@ -3,6 +3,7 @@ import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from '../../context';
+import type { Database } from '../../db/client';
 import { TenantScope, type TenantTable } from '../../db/tenant-scope';
 import { ApiError, notFound, validationFailed } from '../../lib/api-error';
 import { validJson, validJsonBy, validQuery } from '../../lib/validate';
@@ -78,6 +79,8 @@ export interface CrudConfig<T extends TenantTable, Input, Dto> {
   afterDelete?: (c: Ctx, ids: number[]) => Promise<void>;
   /** The kept counts that are this list's exact total (src/modules/stats/list-counts.ts); others count to the cap. */
   keptTotal?: KeptTotals;
+  /** Where the rows are when not in D1 (messages: the organisation's ledger, src/modules/ledger). */
+  db?: (c: Ctx) => Promise<Database>;
   /** Rows to response objects; async so relations can be loaded for a whole page at once. */
   present: (c: Ctx, rows: T['$inferSelect'][]) => Promise<Dto[]> | Dto[];
 }
@@ -90,7 +93,8 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
   const listSchema = listQuerySchema(sortKeys).extend(extraShape);
   const bulkSchema = requireBulkDeleteTarget(bulkDeleteSchema.extend(extraShape));
   const table = config.table as SQLiteTable;
-  const scopeOf = (c: Ctx) => new TenantScope(c.var.db, config.table, c.var.org.id);
+  const dbOf = async (c: Ctx): Promise<Database> => (config.db ? config.db(c) : c.var.db);
+  const scopeOf = (c: Ctx, db: Database = c.var.db) => new TenantScope(db, config.table, c.var.org.id);
   const condition = (c: Ctx, filter: ListFilter) =>
     filterCondition(scopeOf(c), config.searchWhere ? [] : config.search, filter, (f) => [
       config.searchWhere && f.search ? config.searchWhere(f.search, c) : undefined,
@@ -137,6 +141,7 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
   if (ops.has('list')) {
     app.get('/', validQuery(listSchema), async (c) => {
       const query = c.req.valid('query') as ListQuery;
+      const db = await dbOf(c);
       const page = query.page ?? 1;
       const pageSize = query.page_size ?? (query.ids?.length ? PAGE_SIZE_WITH_IDS : PAGE_SIZE_DEFAULT);
       const order = (query.sort_order ?? config.defaultSort.order) === 'asc' ? asc : desc;
@@ -145,13 +150,13 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
       const cap = listTotalCap(c.env);
       // A kept count, or a count that stops at the cap: a page never pays for counting a million matches.
       const matches = () =>
-        c.var.db
+        db
           .select({ one: sql<number>`1`.as('one') })
           .from(table)
           .where(where);
-      const [totals, rows] = await c.var.db.batch([
-        totalQuery(c.var.db, c.var.org.id, kept, matches, cap),
-        c.var.db
+      const [totals, rows] = await db.batch([
+        totalQuery(db, c.var.org.id, kept, matches, cap),
+        db
           .select()
           .from(table)
           .where(where)
@@ -175,23 +180,24 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
     // and other organisations' requests get their turns.
     app.delete('/', validJson(bulkSchema), async (c) => {
       const body = c.req.valid('json') as ListFilter & { ids?: number[]; all?: true; page_size?: number };
+      const db = await dbOf(c);
       const { all, page_size: pageSize, ...filter } = body;
       const matching = and(condition(c, filter as ListFilter), config.undeletable ? not(config.undeletable.keep) : undefined);
       let where = matching;
       let more = false;
       if (all) {
         const size = pageSize ?? REMOVING_PAGE_SIZE;
-        const page = await c.var.db
+        const page = await db
           .select({ id: config.table.id })
           .from(table)
           .where(matching)
           .orderBy(asc(config.table.id))
           .limit(size + 1);
         more = page.length > size;
-        where = and(matching, scopeOf(c).idIn(page.slice(0, size).map((r) => r.id as number)));
+        where = and(matching, scopeOf(c, db).idIn(page.slice(0, size).map((r) => r.id as number)));
       }
       const started = Date.now();
-      const deleted = await c.var.db.delete(config.table).where(where).returning({ id: config.table.id });
+      const deleted = await db.delete(config.table).where(where).returning({ id: config.table.id });
       if (all) await new Promise((resolve) => setTimeout(resolve, Date.now() - started));
       if (deleted.length)
         await config.afterDelete?.(
@@ -234,7 +240,7 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
   }
 
   if (ops.has('read')) {
-    app.get('/:id', async (c) => c.json({ data: await presentOne(c, await rowOr404(c, config.table)) }));
+    app.get('/:id', async (c) => c.json({ data: await presentOne(c, await rowOr404(c, config.table, 'id', await dbOf(c))) }));
   }
 
   const segmentPath = config.typeSegment ? `:segment{${config.typeSegment.values.join('|')}}` : null;
@@ -276,10 +282,11 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
 
   if (ops.has('delete')) {
     app.delete('/:id', async (c) => {
-      const existing = await rowOr404(c, config.table);
+      const db = await dbOf(c);
+      const existing = await rowOr404(c, config.table, 'id', db);
       const before = config.audit ? await presentOne(c, existing) : null;
       const mine = eq(config.table.id, existing.id as number);
-      const [gone] = await scopeOf(c).delete(config.undeletable ? and(mine, not(config.undeletable.keep)) : mine);
+      const [gone] = await scopeOf(c, db).delete(config.undeletable ? and(mine, not(config.undeletable.keep)) : mine);
       if (!gone) throw new ApiError(409, 'conflict', config.undeletable!.message);
       await config.afterDelete?.(c, [existing.id as number]);
       if (config.audit) await recordActivity(c, config.audit, existing.id as number, 'delete', changedFields(before, null));

@@ -19,6 +19,184 @@ export const LEDGER_STEPS: readonly string[] = [
     held_until INTEGER NOT NULL DEFAULT 0,
     throttle_level INTEGER NOT NULL DEFAULT 0
   )`,
+  // 3. The organisation's messages, tracking events, link clicks, started broadcasts (status and counters: the ledger is
+  // their one writer, D1 keeps a projection), kept list totals and daily figures. The tables have D1's names and
+  // columns (src/db/schema), so the same drizzle queries run here (ledger-db.ts); org_id is the owner's on every row.
+  // The messages' indexes are D1's less what no ledger query needs (bytes per recipient: bench:broadcast).
+  // A view stands in for D1's organizations table, which some statements check the organisation exists in.
+  `CREATE VIEW organizations AS SELECT org_id AS id FROM ledger_owner;
+  CREATE TABLE messages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
+    org_id INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    status TEXT DEFAULT 'queued' NOT NULL,
+    sender_id INTEGER,
+    template_id INTEGER,
+    contact_id INTEGER,
+    broadcast_id INTEGER,
+    is_test INTEGER DEFAULT false NOT NULL,
+    from_address TEXT NOT NULL,
+    from_name TEXT,
+    to_address TEXT NOT NULL,
+    subject TEXT,
+    body TEXT NOT NULL,
+    body_plain TEXT,
+    delayed_at TEXT,
+    sent_at TEXT,
+    external_id TEXT,
+    error TEXT,
+    attempts INTEGER DEFAULT 0 NOT NULL,
+    opens_total INTEGER DEFAULT 0 NOT NULL,
+    opens_unique INTEGER DEFAULT 0 NOT NULL,
+    clicks_total INTEGER DEFAULT 0 NOT NULL,
+    clicks_unique INTEGER DEFAULT 0 NOT NULL,
+    clicked_at TEXT,
+    created_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+    updated_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+    retryable INTEGER,
+    claim TEXT,
+    opened_at TEXT,
+    human_opens INTEGER DEFAULT 0 NOT NULL,
+    human_clicks INTEGER DEFAULT 0 NOT NULL,
+    human_opened_at TEXT,
+    human_clicked_at TEXT,
+    delivery_status TEXT,
+    delivery_error_code TEXT,
+    contact_name TEXT
+  );
+  -- Newest first by id within the organisation, page by page at any size: the message list's default order (without
+  -- it SQLite sorts every message for a page, 1.5 s at a million: bench:contacts-scale).
+  CREATE INDEX messages_org ON messages (org_id);
+  CREATE INDEX messages_org_created ON messages (org_id, created_at);
+  CREATE INDEX messages_org_status ON messages (org_id, status);
+  CREATE INDEX messages_org_broadcast ON messages (org_id, broadcast_id);
+  CREATE UNIQUE INDEX messages_broadcast_contact ON messages (broadcast_id, contact_id);
+  CREATE INDEX messages_contact ON messages (contact_id);
+  -- Twilio's receipts find an SMS by its provider id (sms-hooks/delivery-status.ts): emails, most rows, need none.
+  CREATE INDEX messages_sms_external ON messages (external_id) WHERE type = 'sms';
+  CREATE TABLE tracking_events (
+    id TEXT PRIMARY KEY NOT NULL,
+    org_id INTEGER NOT NULL,
+    message_id INTEGER NOT NULL,
+    broadcast_id INTEGER,
+    kind TEXT NOT NULL,
+    link_index INTEGER,
+    url TEXT,
+    class TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    method TEXT NOT NULL,
+    user_agent TEXT,
+    ip_hash TEXT,
+    asn INTEGER,
+    as_organization TEXT,
+    at TEXT NOT NULL,
+    created_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+    updated_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL
+  );
+  CREATE INDEX tracking_events_org_message ON tracking_events (org_id, message_id, at);
+  CREATE TABLE broadcast_links (
+    id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
+    org_id INTEGER NOT NULL,
+    broadcast_id INTEGER NOT NULL,
+    link_index INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    clicks INTEGER DEFAULT 0 NOT NULL,
+    clicks_unique INTEGER DEFAULT 0 NOT NULL,
+    human_clicks INTEGER DEFAULT 0 NOT NULL,
+    human_clicks_unique INTEGER DEFAULT 0 NOT NULL,
+    created_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+    updated_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL
+  );
+  CREATE UNIQUE INDEX broadcast_links_org_broadcast_link ON broadcast_links (org_id, broadcast_id, link_index);
+  CREATE TABLE broadcasts (
+    id INTEGER PRIMARY KEY NOT NULL,
+    org_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    alias TEXT,
+    note TEXT,
+    type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    sender_id INTEGER,
+    template_id INTEGER,
+    subscription_id INTEGER,
+    do_not_unsubscribe INTEGER DEFAULT false NOT NULL,
+    skip_unsubscribed INTEGER DEFAULT true NOT NULL,
+    sleep INTEGER DEFAULT 0 NOT NULL,
+    delayed_at TEXT,
+    started_at TEXT,
+    finished_at TEXT,
+    contacts TEXT NOT NULL,
+    snapshot TEXT,
+    last_contact_id INTEGER,
+    cursor INTEGER DEFAULT 0 NOT NULL,
+    enumerated INTEGER DEFAULT false NOT NULL,
+    planned_total INTEGER,
+    total INTEGER DEFAULT 0 NOT NULL,
+    sent INTEGER DEFAULT 0 NOT NULL,
+    failed INTEGER DEFAULT 0 NOT NULL,
+    skipped INTEGER DEFAULT 0 NOT NULL,
+    opens INTEGER DEFAULT 0 NOT NULL,
+    clicks INTEGER DEFAULT 0 NOT NULL,
+    unsubscribes INTEGER DEFAULT 0 NOT NULL,
+    paused_reason TEXT,
+    connect_failures INTEGER DEFAULT 0 NOT NULL,
+    held_until TEXT,
+    created_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+    updated_at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+    track_opens INTEGER DEFAULT true NOT NULL,
+    track_clicks INTEGER DEFAULT true NOT NULL,
+    opens_unique INTEGER DEFAULT 0 NOT NULL,
+    human_opens INTEGER DEFAULT 0 NOT NULL,
+    human_opens_unique INTEGER DEFAULT 0 NOT NULL,
+    clicks_unique INTEGER DEFAULT 0 NOT NULL,
+    human_clicks INTEGER DEFAULT 0 NOT NULL,
+    human_clicks_unique INTEGER DEFAULT 0 NOT NULL,
+    rev INTEGER DEFAULT 0 NOT NULL,
+    projected_rev INTEGER DEFAULT 0 NOT NULL,
+    projected_status TEXT,
+    projected_at INTEGER DEFAULT 0 NOT NULL
+  );
+  CREATE INDEX broadcasts_unprojected ON broadcasts (id) WHERE rev > projected_rev;
+  CREATE TRIGGER broadcasts_rev AFTER UPDATE OF status, total, sent, failed, skipped, opens, clicks, unsubscribes, paused_reason, held_until,
+      finished_at, opens_unique, human_opens, human_opens_unique, clicks_unique, human_clicks, human_clicks_unique, cursor, enumerated ON broadcasts
+    WHEN NEW.rev = OLD.rev BEGIN
+    UPDATE broadcasts SET rev = OLD.rev + 1 WHERE id = NEW.id;
+  END;
+  CREATE TABLE list_counts (
+    org_id INTEGER NOT NULL,
+    list TEXT NOT NULL,
+    key INTEGER DEFAULT 0 NOT NULL,
+    n INTEGER DEFAULT 0 NOT NULL,
+    PRIMARY KEY (org_id, list, key)
+  );
+  CREATE TRIGGER list_counts_message_insert AFTER INSERT ON messages BEGIN
+    INSERT INTO list_counts (org_id, list, key, n) VALUES (NEW.org_id, 'messages', 0, 1)
+      ON CONFLICT (org_id, list, key) DO UPDATE SET n = n + 1;
+    INSERT INTO list_counts (org_id, list, key, n) SELECT NEW.org_id, 'broadcast_messages', NEW.broadcast_id, 1 WHERE NEW.broadcast_id IS NOT NULL
+      ON CONFLICT (org_id, list, key) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER list_counts_message_delete AFTER DELETE ON messages BEGIN
+    UPDATE list_counts SET n = n - 1 WHERE org_id = OLD.org_id AND ((list = 'messages' AND key = 0) OR (list = 'broadcast_messages' AND key = OLD.broadcast_id));
+  END;
+  CREATE TABLE org_daily_stats (
+    org_id INTEGER NOT NULL,
+    day TEXT NOT NULL,
+    requests INTEGER DEFAULT 0 NOT NULL,
+    request_bytes INTEGER DEFAULT 0 NOT NULL,
+    emails_sent INTEGER DEFAULT 0 NOT NULL,
+    sms_sent INTEGER DEFAULT 0 NOT NULL,
+    messages_failed INTEGER DEFAULT 0 NOT NULL,
+    opens INTEGER DEFAULT 0 NOT NULL,
+    human_opens INTEGER DEFAULT 0 NOT NULL,
+    clicks INTEGER DEFAULT 0 NOT NULL,
+    human_clicks INTEGER DEFAULT 0 NOT NULL,
+    unsubscribes INTEGER DEFAULT 0 NOT NULL,
+    contacts_created INTEGER DEFAULT 0 NOT NULL,
+    contacts_deleted INTEGER DEFAULT 0 NOT NULL,
+    data_bytes INTEGER,
+    file_bytes INTEGER,
+    PRIMARY KEY (org_id, day)
+  )`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */
@@ -33,4 +211,11 @@ export function migrateLedger(storage: DurableObjectStorage): number {
     else if (from < LEDGER_STEPS.length) sql.exec('UPDATE ledger_schema SET version = ?', LEDGER_STEPS.length);
     return LEDGER_STEPS.length;
   });
+}
+
+/** Message ids continue above `first` (never below an id already handed out). */
+export function startIdsAt(sql: SqlStorage, first: number): void {
+  const row = sql.exec<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'messages'").toArray()[0];
+  if (!row) sql.exec("INSERT INTO sqlite_sequence (name, seq) VALUES ('messages', ?)", first);
+  else if (Number(row.seq) < first) sql.exec("UPDATE sqlite_sequence SET seq = ? WHERE name = 'messages'", first);
 }

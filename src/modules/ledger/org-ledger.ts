@@ -4,15 +4,20 @@ import type { Env } from '../../env';
 import { countOrgHits } from '../tracking/count';
 import type { TrackingHit } from '../tracking/hit';
 import { holdGate, releaseGate, reserveOnGate, type GateState, type Reservation } from '../sending/send-gate';
-import { migrateLedger } from './ledger-schema';
+import { blockStart } from './ids';
+import { migrateLedger, startIdsAt } from './ledger-schema';
+import { localLedgerDb } from './ledger-db';
+import { runStatements, type LedgerResult, type LedgerStatement } from './ledger-statements';
+import { projectBroadcasts, projectionDue, PROJECTION_RETRY_MS } from './projection';
 import { LEDGER_NOT_INITIALISED, LEDGER_WRONG_OWNER, sameOwner, type LedgerAnswer, type LedgerOwner } from './owner';
 
 /**
  * The tenant ledger: one Durable Object with SQLite storage per organisation (design: ../shared/design/tenant-ledger.md),
  * the single writer of the organisation's per-send state, so that state never goes through the platform's shared,
- * single-threaded D1. Today it holds the send gates of the organisation's integrations and is the one place the
- * organisation's tracking hits are counted (still into D1); the messages, claims, outcomes and tracking events move
- * here next (README, "The tenant ledger").
+ * single-threaded D1: its messages with their claims and outcomes, tracking events, link clicks, kept list totals,
+ * daily figures, a started broadcast's status and counters (projected into D1 by the alarm: projection.ts) and the
+ * send gates of its integrations. The worker reaches the tables through `run` (ledger-db.ts: drizzle queries written
+ * for D1's tables of the same names); the gates and the tracking count have calls of their own.
  *
  * It is reached only through the D1 registry (registry.ts), refuses every call until `init` made it for its owner,
  * and checks the owner on every call: a name alone (idFromName makes an object for any name) reaches nothing.
@@ -28,23 +33,75 @@ export class OrgLedger extends DurableObject<Env> {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       this.owner = this.storedOwner();
-      if (this.owner) migrateLedger(ctx.storage);
+      if (this.owner) {
+        migrateLedger(ctx.storage);
+        // A projection the last run of the object left undone (a restart forgets alarms locally).
+        await this.projectLater();
+      }
     });
   }
 
-  /** Makes the ledger its owner's; answers the owner. Repeating it for the same owner changes nothing. */
-  init(owner: LedgerOwner): LedgerAnswer<LedgerOwner> {
-    if (this.owner) return this.serve(owner, () => this.owner!);
-    migrateLedger(this.ctx.storage);
-    this.ctx.storage.sql.exec(
-      'INSERT INTO ledger_owner (id, org_id, ledger_key, generation, initialised_at) VALUES (1, ?, ?, ?, ?)',
-      owner.orgId,
-      owner.key,
-      owner.generation,
-      Date.now(),
-    );
-    this.owner = { ...owner };
-    return { ok: true, value: this.owner };
+  /**
+   * Makes the ledger its owner's, its message ids starting above block `idBase` (ids.ts); answers the owner.
+   * Repeating it for the same owner changes nothing (but gives a ledger made before ids had blocks its block).
+   */
+  init(owner: LedgerOwner, idBase: number): LedgerAnswer<LedgerOwner> {
+    if (!this.owner) {
+      migrateLedger(this.ctx.storage);
+      this.ctx.storage.sql.exec(
+        'INSERT INTO ledger_owner (id, org_id, ledger_key, generation, initialised_at) VALUES (1, ?, ?, ?, ?)',
+        owner.orgId,
+        owner.key,
+        owner.generation,
+        Date.now(),
+      );
+      this.owner = { ...owner };
+    }
+    return this.serve(owner, () => {
+      startIdsAt(this.ctx.storage.sql, blockStart(idBase));
+      return this.owner!;
+    });
+  }
+
+  /** Runs statements the worker built for D1's tables on the ledger's, in one transaction (ledger-db.ts). */
+  async run(owner: LedgerOwner, statements: LedgerStatement[]): Promise<LedgerAnswer<LedgerResult[]>> {
+    const answer = this.serve(owner, () => runStatements(this.ctx.storage, statements));
+    if (answer.ok) await this.projectLater();
+    return answer;
+  }
+
+  /** Writes the broadcasts whose status or counters changed into D1 (projection.ts); the alarm's work. */
+  async alarm(): Promise<void> {
+    this.alarmAt = null;
+    if (!this.owner) return;
+    try {
+      await projectBroadcasts(this.ctx.storage, createDb(this.env.DB));
+      this.projectedAt = Date.now();
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'error', ledger: 'projection', org: this.owner.orgId, error: String(error) }));
+      await this.setAlarmAt(Date.now() + PROJECTION_RETRY_MS);
+      return;
+    }
+    await this.projectLater();
+  }
+
+  /**
+   * Makes sure the alarm projects what changed: at once when a broadcast's status changed, else a second after the
+   * last projection (so D1 sees one write a second per ledger at most while broadcasts send).
+   */
+  private async projectLater(): Promise<void> {
+    const due = projectionDue(this.ctx.storage.sql, this.projectedAt);
+    if (due !== null) await this.setAlarmAt(due);
+  }
+
+  private alarmAt: number | null = null;
+  /** When the alarm last projected (epoch ms). */
+  private projectedAt = 0;
+
+  private async setAlarmAt(at: number): Promise<void> {
+    if (this.alarmAt !== null && this.alarmAt <= at) return;
+    this.alarmAt = at;
+    await this.ctx.storage.setAlarm(at);
   }
 
   /** Reserves `count` sends on an integration's gate at `maxRate` messages per second (send-gate.ts). */
@@ -72,12 +129,14 @@ export class OrgLedger extends DurableObject<Env> {
    * Counts a group of the organisation's tracking hits (addresses already hashed), after the groups before it: a
    * message's hits are classified against its earlier ones (src/modules/tracking/count.ts), so two groups of one
    * organisation must never be counted at the same time, while other organisations' ledgers count theirs meanwhile.
-   * The counts are still written to D1 (they move into the ledger with the messages).
    */
   async countHits(owner: LedgerOwner, hits: TrackingHit[]): Promise<LedgerAnswer<number>> {
     const allowed = this.serve(owner, () => hits.length);
     if (!allowed.ok) return allowed;
-    const turn = this.counting.then(() => countOrgHits(this.env, createDb(this.env.DB), owner.orgId, hits));
+    const turn = this.counting.then(async () => {
+      await countOrgHits(this.env, localLedgerDb(this.ctx.storage), owner.orgId, hits);
+      await this.projectLater();
+    });
     this.counting = turn.catch(() => undefined);
     await turn;
     return allowed;

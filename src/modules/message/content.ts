@@ -17,7 +17,7 @@ export interface MessageContent {
 
 /**
  * The content of one message for its view: a test message's stored body, or a broadcast message rendered
- * again from the broadcast's frozen template for its contact (rows keep no body: D1 would fill up). The
+ * again from the broadcast's frozen template for its contact (rows keep no body: the ledger would fill up). The
  * contact's current data is used; a render error is shown as the content rather than failing the request.
  */
 export async function messageContent(env: Env, db: Database, row: Row): Promise<MessageContent> {

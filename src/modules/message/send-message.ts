@@ -1,6 +1,8 @@
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { messages } from '../../db/schema';
+import { ledgers, messages } from '../../db/schema';
+import { ledgerDb } from '../ledger/ledger-db';
+import { ledgerStub, ownerOfName } from '../ledger/registry';
 import type { Env } from '../../env';
 import { providers as defaultProviders, type Providers } from '../integration/providers';
 import { SendChannels } from '../sending/channels';
@@ -47,17 +49,34 @@ export async function deliverMessage(
 }
 
 /**
- * Cron: queues again the messages left 'sending' past their lease (the delivery that claimed them died and
- * its queue message is gone), so the claim can hand them to a new delivery.
+ * Cron: queues again the single messages (test messages) left 'sending' past their lease (the delivery that claimed
+ * them died and its queue message is gone), so the claim can hand them to a new delivery; a broadcast's runner
+ * watches its own. The messages are in the organisations' ledgers: each ledger is asked (one call per ledger).
  */
-export async function rescueStalledMessages(db: Database, env: Pick<Env, 'SEND_QUEUE' | 'SEND_LEASE_SECONDS'>, now = Date.now()): Promise<number> {
-  const stalled = await db
-    .select({ id: messages.id, orgId: messages.orgId })
-    .from(messages)
-    .where(and(eq(messages.status, 'sending'), lt(messages.updatedAt, new Date(now - leaseMs(env)).toISOString())))
-    .limit(100);
-  if (stalled.length) {
-    await env.SEND_QUEUE.sendBatch(stalled.map((m) => ({ body: { kind: SEND_KIND, orgId: m.orgId, messageId: m.id } satisfies SendMessageBody })));
+export async function rescueStalledMessages(db: Database, env: Env, now = Date.now()): Promise<number> {
+  const registered = await db.select({ name: ledgers.name, orgId: ledgers.orgId }).from(ledgers).where(eq(ledgers.ready, true));
+  const before = new Date(now - leaseMs(env)).toISOString();
+  let rescued = 0;
+  for (const { name, orgId } of registered) {
+    const owner = ownerOfName(name, orgId);
+    if (!owner) continue;
+    const ledger = ledgerDb({ owner, stub: ledgerStub(env, name) });
+    const stalled = await stalledSingles(ledger, before);
+    if (stalled.length === 0) continue;
+    await env.SEND_QUEUE.sendBatch(stalled.map((m) => ({ body: { kind: SEND_KIND, orgId, messageId: m.id } satisfies SendMessageBody })));
+    rescued += stalled.length;
   }
-  return stalled.length;
+  return rescued;
+}
+
+/**
+ * A ledger's single messages left sending since before `before` (exported for the query-plan test): found through
+ * their broadcast id, which is null (the unique broadcast + contact index), so only single messages are read.
+ */
+export function stalledSingles(ledger: Database, before: string) {
+  return ledger
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(isNull(messages.broadcastId), eq(messages.status, 'sending'), lt(messages.updatedAt, before)))
+    .limit(100);
 }

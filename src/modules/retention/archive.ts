@@ -1,20 +1,22 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { organizations } from '../../db/schema';
+import { ledgers, organizations } from '../../db/schema';
+import { ledgerDb } from '../ledger/ledger-db';
+import { ledgerStub, ownerOfName } from '../ledger/registry';
 import type { Env } from '../../env';
 import { orgFilesPrefix } from '../../lib/r2-prefix';
 import { rawBatch } from '../crud/raw-batch';
 import { deleteOrgFiles, putOrgFile } from '../files/stored-files';
 import { effectiveRetentionDays } from './policy';
 
-// Message retention (cron): messages older than the organisation's retention leave D1 for R2, a chunk at a time.
-// A chunk is up to ARCHIVE_CHUNK messages of one month with their tracking events, as gzip NDJSON (one line
-// per message: {"message": {...}, "events": [...]}) at orgs/{org}/archive/messages/{YYYY-MM}/{first}-{last}.ndjson.gz.
-// Order, so nothing is lost: the object is written first; then one D1 batch records the chunk and deletes its
-// rows, only if they are still exactly what was written (else the object goes and the rows wait for the next
-// run). The same selection makes the same key, so a run cut off between the two overwrites its object the next
-// time rather than adding a copy. Broadcast totals, link clicks and the daily counters live in their own rows
-// and stay whole.
+// Message retention (cron): messages older than the organisation's retention leave its ledger (src/modules/ledger)
+// for R2, a chunk at a time. A chunk is up to ARCHIVE_CHUNK messages of one month with their tracking events, as
+// gzip NDJSON (one line per message: {"message": {...}, "events": [...]}) at
+// orgs/{org}/archive/messages/{YYYY-MM}/{first}-{last}.ndjson.gz. Order, so nothing is lost: the object is written
+// first, then the chunk is recorded in D1, then one ledger transaction deletes the rows, only if they are still
+// exactly what was written (else the record and the object go and the rows wait for the next run). The same
+// selection makes the same key, so a run cut off part-way overwrites its object and record the next time rather
+// than adding a copy. Broadcast totals, link clicks and the daily counters live in their own rows and stay whole.
 
 /** Messages per chunk: one R2 object, one short D1 transaction. */
 export const ARCHIVE_CHUNK = 500;
@@ -55,47 +57,53 @@ function unchanged(orgId: number, rows: Row[], events: number) {
     AND (SELECT count(*) FROM tracking_events WHERE org_id = ${orgId} AND message_id IN (SELECT value FROM json_each(${ids}))) = ${events}`;
 }
 
-/** Writes one month's chunk and removes its rows; answers how many messages left D1 (0 when they changed meanwhile). */
-async function archiveChunk(db: Database, bucket: R2Bucket, orgId: number, month: string, rows: Row[]): Promise<number> {
+/** Writes one month's chunk and removes its rows; answers how many messages left the ledger (0 when they changed meanwhile). */
+async function archiveChunk(db: Database, ledger: Database, bucket: R2Bucket, orgId: number, month: string, rows: Row[]): Promise<number> {
   const ids = JSON.stringify(rows.map((r) => r.id));
-  const events = await db.all<EventRow>(
+  const events = await ledger.all<EventRow>(
     sql`SELECT * FROM tracking_events WHERE org_id = ${orgId} AND message_id IN (SELECT value FROM json_each(${ids})) ORDER BY at, id`,
   );
   const byMessage = groupBy(events, (e) => e.message_id);
   const lines = `${rows.map((message) => JSON.stringify({ message, events: byMessage.get(message.id) ?? [] })).join('\n')}\n`;
   const key = `${archiveFolder(orgId, month)}${rows[0].id}-${rows[rows.length - 1].id}.ndjson.gz`;
   await putOrgFile(bucket, db, orgId, 'archive', key, await gzip(lines), { httpMetadata: { contentType: 'application/gzip' } });
-  const results = await rawBatch(db, [
-    db.run(sql`INSERT INTO message_archives (key, org_id, month, messages, first_id, last_id)
-      SELECT ${key}, ${orgId}, ${month}, ${rows.length}, ${rows[0].id}, ${rows[rows.length - 1].id} WHERE ${unchanged(orgId, rows, events.length)}
-      ON CONFLICT (key) DO UPDATE SET messages = excluded.messages, last_id = excluded.last_id`),
-    // changes() is the archive row just written: no row, nothing deleted.
-    db.run(sql`DELETE FROM messages WHERE +org_id = ${orgId} AND id IN (SELECT value FROM json_each(${ids})) AND changes() > 0`),
-    db.run(sql`DELETE FROM tracking_events WHERE org_id = ${orgId} AND message_id IN (SELECT value FROM json_each(${ids}))
-      AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = tracking_events.message_id)`),
+  await db.run(sql`INSERT INTO message_archives (key, org_id, month, messages, first_id, last_id)
+    VALUES (${key}, ${orgId}, ${month}, ${rows.length}, ${rows[0].id}, ${rows[rows.length - 1].id})
+    ON CONFLICT (key) DO UPDATE SET messages = excluded.messages, last_id = excluded.last_id`);
+  const [removed] = await rawBatch(ledger, [
+    ledger.run(sql`DELETE FROM messages WHERE +org_id = ${orgId} AND id IN (SELECT value FROM json_each(${ids})) AND ${unchanged(orgId, rows, events.length)}`),
+    // changes() is the messages just deleted: none, nothing more goes.
+    ledger.run(sql`DELETE FROM tracking_events WHERE org_id = ${orgId} AND message_id IN (SELECT value FROM json_each(${ids})) AND changes() > 0`),
   ]);
-  if (results[0].meta.changes > 0) return rows.length;
+  if (removed.meta.changes > 0) return rows.length;
+  await db.run(sql`DELETE FROM message_archives WHERE key = ${key} AND org_id = ${orgId}`);
   await deleteOrgFiles(bucket, db, orgId, [key]);
   return 0;
 }
 
 /**
- * Archives the messages of every organisation that are past its retention, at most `maxChunks` chunks; answers
- * how many messages left D1.
+ * Archives the messages of every organisation that are past its retention (those with a ledger: the others never
+ * sent), at most `maxChunks` chunks; answers how many messages left the ledgers.
  */
 export async function archiveOldMessages(
   db: Database,
-  env: Pick<Env, 'FILES' | 'MESSAGE_RETENTION_DAYS'>,
+  env: Pick<Env, 'FILES' | 'MESSAGE_RETENTION_DAYS' | 'LEDGER'>,
   now = Date.now(),
   maxChunks = ARCHIVE_CHUNKS_PER_RUN,
 ): Promise<number> {
-  const orgs = await db.select({ id: organizations.id, days: organizations.messageRetentionDays }).from(organizations);
+  const orgs = await db
+    .select({ id: organizations.id, days: organizations.messageRetentionDays, ledger: ledgers.name })
+    .from(organizations)
+    .innerJoin(ledgers, and(eq(ledgers.orgId, organizations.id), eq(ledgers.ready, true)));
   let chunks = 0;
   let archived = 0;
   for (const org of orgs) {
+    const owner = ownerOfName(org.ledger, org.id);
+    if (!owner) continue;
+    const ledger = ledgerDb({ owner, stub: ledgerStub(env, org.ledger) });
     const before = new Date(now - effectiveRetentionDays(env, org.days) * DAY_MS).toISOString();
     while (chunks < maxChunks) {
-      const rows = await db.all<Row>(sql`SELECT * FROM messages WHERE org_id = ${org.id} AND created_at < ${before} AND ${SETTLED}
+      const rows = await ledger.all<Row>(sql`SELECT * FROM messages WHERE org_id = ${org.id} AND created_at < ${before} AND ${SETTLED}
         ORDER BY created_at, id LIMIT ${ARCHIVE_CHUNK}`);
       if (rows.length === 0) break;
       const months = groupBy(rows, (r) => r.created_at.slice(0, 7));
@@ -103,7 +111,7 @@ export async function archiveOldMessages(
       for (const [month, monthRows] of months) {
         if (chunks >= maxChunks) break;
         chunks += 1;
-        moved += await archiveChunk(db, env.FILES, org.id, month, monthRows);
+        moved += await archiveChunk(db, ledger, env.FILES, org.id, month, monthRows);
       }
       archived += moved;
       if (moved === 0) break; // rows that changed while being written: the next run takes them

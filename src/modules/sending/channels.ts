@@ -1,5 +1,6 @@
 import { createDb, type Database } from '../../db/client';
 import { integrations } from '../../db/schema';
+import { ledgerDb } from '../ledger/ledger-db';
 import type { LedgerHandle } from '../ledger/registry';
 import { gateLedger } from './send-gate';
 import { TenantScope } from '../../db/tenant-scope';
@@ -53,8 +54,8 @@ export class SendChannels {
     return (this.client ??= createDb(this.env.DB));
   }
 
-  /** The organisation's ledger, which keeps its send gates (send-gate.ts): looked up once per invocation. */
-  gateLedger(db: Database, orgId: number): Promise<LedgerHandle> {
+  /** The organisation's ledger (its messages and send gates): looked up once per invocation; throws when it is gone. */
+  ledger(db: Database, orgId: number): Promise<LedgerHandle> {
     let ledger = this.ledgers.get(orgId);
     if (!ledger) {
       ledger = gateLedger(this.env, db, orgId);
@@ -62,6 +63,12 @@ export class SendChannels {
       this.ledgers.set(orgId, ledger);
     }
     return ledger;
+  }
+
+  /** A drizzle client on the organisation's ledger (its messages); null when the organisation is gone. */
+  async ledgerDb(orgId: number): Promise<Database | null> {
+    const handle = await this.ledger(this.db, orgId).catch(() => null);
+    return handle ? ledgerDb(handle) : null;
   }
 
   /** The channel of an integration of the organisation, opened once per invocation. */

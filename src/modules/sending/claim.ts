@@ -88,7 +88,7 @@ export function outcomesJson(outcomes: readonly RowOutcome[]): string {
 
 /**
  * The statement that records a batch's outcomes on the rows this delivery still holds (claim = token, status
- * sending). Run it in the same D1 batch as the counters that depend on it (see countClaimed), after them.
+ * sending). Run it in the same batch (one transaction) as the counters that depend on it (see countClaimed), after them.
  * `onSent` adds column assignments for sent rows (system mail clears its text, which holds one-time codes).
  */
 export function finishStatement(db: Database, tableName: ClaimTable, token: string, json: string, now = Date.now(), onSent?: SQL): BatchStatement {

@@ -105,7 +105,7 @@ async function sendGroup(
       return { deferMs: 1_000, reach, waitedUntil };
     }
     if (gated) {
-      const reservation = await reserveSends(await channels.gateLedger(db, orgId), channel.integration, part.length);
+      const reservation = await reserveSends(await channels.ledger(db, orgId), channel.integration, part.length);
       if (!reservation.granted) {
         for (const { row } of items.slice(start)) outcomes.set(row.id, { id: row.id, status: 'queued', error: null, later: true, refund: true });
         return { deferMs: reservation.retryInMs, reach, waitedUntil };
@@ -121,13 +121,13 @@ async function sendGroup(
     reach = reachOf(results, reach);
     if (results.some((r) => !r.ok && r.cause === 'throttled')) {
       // The provider pushes back: hold the integration and give the rest of the batch back for later.
-      const until = await holdIntegration(await channels.gateLedger(db, orgId), db, integrationId);
+      const until = await holdIntegration(await channels.ledger(db, orgId), db, integrationId);
       for (const { row } of items.slice(start + chunk)) outcomes.set(row.id, { id: row.id, status: 'queued', error: null, later: true, refund: true });
       return { deferMs: Math.max(1_000, until - Date.now()), reach, waitedUntil };
     }
     await faults.afterChunk?.(start + part.length);
   }
-  if (channel.integration.throttleLevel > 0) await releaseIntegration(await channels.gateLedger(db, orgId), db, integrationId);
+  if (channel.integration.throttleLevel > 0) await releaseIntegration(await channels.ledger(db, orgId), db, integrationId);
   return { deferMs: null, reach, waitedUntil };
 }
 
@@ -149,9 +149,12 @@ export async function deliverBatch(
     throw new Error(`malformed ${SEND_BATCH_KIND} body`);
   }
   const db = channels.db;
+  // The messages are in the organisation's ledger (src/modules/ledger); an organisation that is gone has none.
+  const ledger = await channels.ledgerDb(orgId);
+  if (!ledger) return;
   const lease = leaseMs(env);
   // Only rows of this organisation, and of a broadcast only while it is sending (paused or cancelled: left queued).
-  const claim = await claimRows<ClaimedMessage>(db, {
+  const claim = await claimRows<ClaimedMessage>(ledger, {
     table: 'messages',
     ids,
     columns: CLAIMED_COLUMNS,
@@ -161,14 +164,14 @@ export async function deliverBatch(
   if (claim.rows.length === 0) return;
   for (const row of claim.rows) row.attempts = Math.max(Number(row.attempts), attempt);
   const heartbeat = startHeartbeat(
-    db,
+    ledger,
     'messages',
     claim.token,
     claim.rows.map((r) => r.id),
     lease,
   );
   const broadcastIds = [...new Set(claim.rows.map((r) => r.broadcast_id).filter((id): id is number => id !== null))];
-  const reporter = new OutcomeReporter(env, db, orgId, claim.token, broadcastIds);
+  const reporter = new OutcomeReporter(env, ledger, orgId, claim.token, broadcastIds);
 
   const outcomes = new Map<number, RowOutcome>();
   const grouped = new GroupedReports(reporter, faults.reportGroup ?? REPORT_GROUP, faults.reportIntervalMs ?? REPORT_INTERVAL_MS);

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/client';
 import type { Env } from '../../env';
+import { orgLedgerDb } from '../ledger/registry';
 import { recordBroadcastOutcomes, type Reachability } from '../broadcast/outcomes';
 import { publishBroadcastProgress } from '../broadcast/progress';
 import { rawBatch } from '../crud/raw-batch';
@@ -29,7 +30,7 @@ export type OutcomeReportBody = {
   last: boolean;
 };
 
-/** Writes one report: the rows' outcomes, and for broadcast rows the counters and the finish check (outcomes.ts). */
+/** Writes one report into the organisation's ledger (`db`): the rows' outcomes, and for broadcast rows the counters and the finish check (outcomes.ts). */
 async function writeReport(env: Env, db: Database, body: OutcomeReportBody): Promise<void> {
   const json = outcomesJson(body.outcomes);
   if (body.broadcastIds.length === 0) {
@@ -84,12 +85,17 @@ export class OutcomeReporter {
   }
 }
 
-/** The 'record-outcomes' consumer: a report its batch could not write. Throws (the queue retries) while it cannot. */
+/**
+ * The 'record-outcomes' consumer: a report its batch could not write, written into the organisation's ledger (`db`
+ * is D1, where the ledger is looked up). Throws (the queue retries) while it cannot.
+ */
 export async function recordQueuedReport(env: Env, db: Database, body: OutcomeReportBody): Promise<void> {
   if (!Number.isSafeInteger(body?.orgId) || typeof body.token !== 'string' || !Array.isArray(body.outcomes) || !Array.isArray(body.broadcastIds)) {
     throw new Error(`malformed ${OUTCOME_REPORT_KIND} body`);
   }
-  await writeReport(env, db, body);
+  const ledger = await orgLedgerDb(env, db, body.orgId);
+  // The organisation is gone, and its messages with it.
+  if (ledger) await writeReport(env, ledger, body);
 }
 
 /**

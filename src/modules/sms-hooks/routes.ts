@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../../context';
 import { integrations } from '../../db/schema';
+import { orgLedgerDb } from '../ledger/registry';
 import { ApiError } from '../../lib/api-error';
 import { validTwilioSignature } from '../../lib/sms/twilio-signature';
 import { parseId } from '../../lib/validate';
@@ -60,7 +61,11 @@ export const twilioHookRoutes = new Hono<AppEnv>()
     const sid = params.get('MessageSid') ?? params.get('SmsSid');
     const status = deliveryStatusOf(params.get('MessageStatus') ?? params.get('SmsStatus'));
     const messageId = parseId(new URL(c.req.url).searchParams.get('m') ?? '');
-    if (sid && status) await advanceDeliveryStatus(c.var.db, orgId, { messageId, externalId: sid }, status, params.get('ErrorCode') || null);
+    if (sid && status) {
+      // The message is in the organisation's ledger (src/modules/ledger).
+      const ledger = await orgLedgerDb(c.env, c.var.db, orgId);
+      if (ledger) await advanceDeliveryStatus(ledger, orgId, { messageId, externalId: sid }, status, params.get('ErrorCode') || null);
+    }
     // Twilio retries anything but a 2xx; a status we do not keep is still received.
     return c.body(null, 204);
   })

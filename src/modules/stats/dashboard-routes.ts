@@ -1,6 +1,8 @@
 import { and, eq, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
+import type { Database } from '../../db/client';
+import { requestLedger } from '../ledger/request-ledger';
 import { orgDailyStats, orgUsage } from '../../db/schema';
 import { DASHBOARD_DAYS, type Dashboard, type DashboardDay, type DashboardFigures } from '../../shared/contracts/dashboard';
 import { DAILY_COUNTERS, dayOf } from './daily';
@@ -20,15 +22,32 @@ function sum(days: DashboardFigures[]): DashboardFigures {
   return total;
 }
 
+type DayRow = typeof orgDailyStats.$inferSelect;
+
+/** A day's figures from D1 and from the ledger, added (the volumes are D1's). */
+function addDays(d1: DayRow, ledger: DayRow): DayRow {
+  const added = { ...d1 };
+  for (const key of Object.keys(d1) as (keyof DayRow)[]) {
+    if (key === 'orgId' || key === 'day' || key === 'fileBytes' || key === 'dataBytes') continue;
+    (added as Record<string, unknown>)[key] = Number(d1[key] ?? 0) + Number(ledger[key] ?? 0);
+  }
+  return added;
+}
+
 export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
   const orgId = c.var.org.id;
   const today = Date.parse(`${dayOf()}T00:00:00.000Z`);
   const days = Array.from({ length: DASHBOARD_DAYS }, (_, i) => dayOf(today - (DASHBOARD_DAYS - 1 - i) * DAY_MS));
-  const [rows, [{ total }], [usage], [before]] = await Promise.all([
-    c.var.db
+  const window = (db: Database) =>
+    db
       .select()
       .from(orgDailyStats)
-      .where(and(eq(orgDailyStats.orgId, orgId), gte(orgDailyStats.day, days[0]))),
+      .where(and(eq(orgDailyStats.orgId, orgId), gte(orgDailyStats.day, days[0])));
+  // The organisation's days are counted in two places: D1 (requests, contacts, unsubscribes, volumes) and its ledger
+  // (messages sent and failed, opens and clicks: src/modules/ledger), each the only writer of its own figures.
+  const [d1Rows, ledgerRows, [{ total }], [usage], [before]] = await Promise.all([
+    window(c.var.db),
+    requestLedger(c).then(window),
     keptCountQuery(c.var.db, orgId, { list: 'contacts', key: 0 }),
     c.var.db.select().from(orgUsage).where(eq(orgUsage.orgId, orgId)),
     // The volumes as they stood when the window opened: the last gauges before it.
@@ -56,7 +75,11 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
         console.error(JSON.stringify({ level: 'error', stats: 'data volume not measured', error: String(error) })),
       ),
     );
-  const byDay = new Map(rows.map((r) => [r.day, r]));
+  const byDay = new Map(d1Rows.map((r) => [r.day, r]));
+  for (const r of ledgerRows) {
+    const d1 = byDay.get(r.day);
+    byDay.set(r.day, d1 ? addDays(d1, r) : r);
+  }
   const figures = days.map((day): DashboardFigures => {
     const r = byDay.get(day);
     if (!r) return zero();

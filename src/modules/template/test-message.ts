@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context';
 import { messages, senders, type templates } from '../../db/schema';
+import { requestLedger } from '../ledger/request-ledger';
 import { TenantScope } from '../../db/tenant-scope';
 import { ApiError, validationFailed } from '../../lib/api-error';
 import { normalizeAddress } from '../../shared/address';
@@ -49,7 +50,9 @@ export async function sendTestMessage(c: Ctx, template: typeof templates.$inferS
   if (!sms && subject === null) throw validationFailed({ subject: [TEMPLATE_MESSAGES.noSubject] });
   if (sms && [...rendered.body].length > TEMPLATE_LIMITS.smsCharacters) throw validationFailed({ body: [TEMPLATE_MESSAGES.smsTooLong] });
 
-  const [row] = await new TenantScope(c.var.db, messages, orgId).insert({
+  // Kept with the organisation's other messages, in its ledger (src/modules/ledger).
+  const ledger = await requestLedger(c);
+  const [row] = await new TenantScope(ledger, messages, orgId).insert({
     type: sms ? 'sms' : 'email',
     status: 'queued',
     isTest: true,
@@ -67,7 +70,7 @@ export async function sendTestMessage(c: Ctx, template: typeof templates.$inferS
     await enqueueSend(c.env, orgId, row.id);
   } catch (error) {
     // Nothing will pick it up: say so on the row rather than leave it queued forever.
-    await new TenantScope(c.var.db, messages, orgId).update(eq(messages.id, row.id), { status: 'failed', error: 'Could not be put on the send queue' });
+    await new TenantScope(ledger, messages, orgId).update(eq(messages.id, row.id), { status: 'failed', error: 'Could not be put on the send queue' });
     throw error;
   }
   return c.json({ data: presentMessage(row, { body: row.body, body_plain: row.bodyPlain, html: !sms && templateType !== 'text' }) }, 202);

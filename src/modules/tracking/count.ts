@@ -4,6 +4,7 @@ import type { Env } from '../../env';
 import { rawBatch, type BatchStatement } from '../crud/raw-batch';
 import { addDaily } from '../stats/daily';
 import { publishBroadcastProgress } from '../broadcast/progress';
+import { ENGAGEMENT_COUNTERS } from '../broadcast/engagement-counters';
 import { loadBroadcast } from '../broadcast/run-store';
 import { classifyMessageHits, tally, type ClassifiedHit, type MessageTally, type StoredHit } from './context';
 import { hashAddress } from './address-hash';
@@ -14,7 +15,7 @@ import type { TrackingHit } from './hit';
 // The events queue's consumer of tracking hits, a whole queue batch at a time, each organisation's share counted by
 // its ledger (countHits), which runs countOrgHits for one group at a time: it reads the messages the hits
 // name and their earlier hits, classifies every hit of each message again (a burst or a honeypot click can
-// expose hits that came before it), and writes in one D1 transaction the new hits, the classes that changed,
+// expose hits that came before it), and writes in one transaction of the ledger the new hits, the classes that changed,
 // each message's counters and the difference they make to its broadcast's totals and per-link counts. A hit
 // id is inserted once, so a redelivered batch changes nothing: the counters are always what the stored hits say.
 
@@ -72,17 +73,7 @@ const hitOf = (h: TrackingHit, ipHash: string | null): StoredHit => ({
   url: h.u ?? null,
 });
 
-const BROADCAST_COUNTERS = [
-  'opens',
-  'opens_unique',
-  'human_opens',
-  'human_opens_unique',
-  'clicks',
-  'clicks_unique',
-  'human_clicks',
-  'human_clicks_unique',
-] as const;
-type BroadcastDelta = Record<(typeof BROADCAST_COUNTERS)[number], number>;
+type BroadcastDelta = Record<(typeof ENGAGEMENT_COUNTERS)[number], number>;
 
 function broadcastFigures(t: MessageTally): BroadcastDelta {
   return {
@@ -239,8 +230,8 @@ export async function countOrgHits(env: Env, db: Database, orgId: number, hits: 
     if (message.broadcast_id === null) continue;
     const was = broadcastFigures(before);
     const now = broadcastFigures(after);
-    const sum = broadcastDeltas.get(message.broadcast_id) ?? (Object.fromEntries(BROADCAST_COUNTERS.map((k) => [k, 0])) as BroadcastDelta);
-    for (const k of BROADCAST_COUNTERS) sum[k] += now[k] - was[k];
+    const sum = broadcastDeltas.get(message.broadcast_id) ?? (Object.fromEntries(ENGAGEMENT_COUNTERS.map((k) => [k, 0])) as BroadcastDelta);
+    for (const k of ENGAGEMENT_COUNTERS) sum[k] += now[k] - was[k];
     broadcastDeltas.set(message.broadcast_id, sum);
     links.push(...linkDeltas(message.broadcast_id, before, after));
   }
@@ -270,7 +261,7 @@ export async function countOrgHits(env: Env, db: Database, orgId: number, hits: 
     );
   }
   for (const [broadcastId, d] of broadcastDeltas) {
-    if (BROADCAST_COUNTERS.every((k) => d[k] === 0)) continue;
+    if (ENGAGEMENT_COUNTERS.every((k) => d[k] === 0)) continue;
     statements.push(
       db.run(sql`
       UPDATE broadcasts SET opens = opens + ${d.opens}, opens_unique = opens_unique + ${d.opens_unique},

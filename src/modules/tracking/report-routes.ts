@@ -5,6 +5,7 @@ import { broadcastLinks, broadcasts, contacts, messages, subscriptions, tracking
 import type { HitClass, HitReason, LinkClicks, MessageEngagement } from '../../shared/contracts/tracking';
 import type { BroadcastUnsubscribe, UnsubscribeReason, UnsubscribeSource } from '../../shared/contracts/unsubscribe';
 import { rowOr404 } from '../crud/rows';
+import { requestLedger } from '../ledger/request-ledger';
 
 // What the console shows of engagement: a broadcast's clicks per link and its unsubscribes, and one message's
 // links, latest hits and unsubscribe. Each reads the kept counters or one message's own rows, never a scan.
@@ -18,7 +19,9 @@ export const BROADCAST_UNSUBSCRIBES_SHOWN = 200;
 export const broadcastReportRoutes = new Hono<AppEnv>()
   .get('/:id/clicks', async (c) => {
     const b = await rowOr404(c, broadcasts);
-    const rows = await c.var.db
+    // Counted where the hits are: the organisation's ledger (src/modules/ledger).
+    const ledger = await requestLedger(c);
+    const rows = await ledger
       .select()
       .from(broadcastLinks)
       .where(and(eq(broadcastLinks.orgId, c.var.org.id), eq(broadcastLinks.broadcastId, b.id)))
@@ -62,11 +65,13 @@ export const broadcastReportRoutes = new Hono<AppEnv>()
 
 /** GET /message/{id}/engagement. */
 export const messageReportRoutes = new Hono<AppEnv>().get('/:id/engagement', async (c) => {
-  const m = await rowOr404(c, messages);
+  // The message and its hits are in the organisation's ledger (src/modules/ledger); the unsubscribes in D1.
+  const ledger = await requestLedger(c);
+  const m = await rowOr404(c, messages, 'id', ledger);
   const orgId = c.var.org.id;
   const mine = and(eq(trackingEvents.orgId, orgId), eq(trackingEvents.messageId, m.id));
   const [links, hits, unsubscribe] = await Promise.all([
-    c.var.db
+    ledger
       .select({
         linkIndex: trackingEvents.linkIndex,
         url: sql<string>`min(${trackingEvents.url})`,
@@ -78,7 +83,7 @@ export const messageReportRoutes = new Hono<AppEnv>().get('/:id/engagement', asy
       .where(and(mine, eq(trackingEvents.kind, 'click'), sql`${trackingEvents.linkIndex} >= 0`))
       .groupBy(trackingEvents.linkIndex)
       .orderBy(asc(trackingEvents.linkIndex)),
-    c.var.db.select().from(trackingEvents).where(mine).orderBy(desc(trackingEvents.at)).limit(MESSAGE_HITS_SHOWN),
+    ledger.select().from(trackingEvents).where(mine).orderBy(desc(trackingEvents.at)).limit(MESSAGE_HITS_SHOWN),
     c.var.db
       .select({
         subscriptionId: unsubscribes.subscriptionId,

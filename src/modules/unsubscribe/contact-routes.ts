@@ -7,7 +7,7 @@ import { parseId } from '../../lib/validate';
 import type { ContactOptOuts, UnsubscribeReason, UnsubscribeSource } from '../../shared/contracts/unsubscribe';
 import { recordActivity } from '../activity-log/record';
 import { rowOr404 } from '../crud/rows';
-import { announceUnsubscribes, resubscribe } from './store';
+import { recountUnsubscribes, resubscribe } from './store';
 
 // A contact's unsubscribes and SMS opt-outs, as the contact's page shows them, and the organisation's
 // re-subscribe (recorded in the activity log). A STOP is undone only by the recipient (START): the provider
@@ -69,7 +69,7 @@ export const contactOptOutRoutes = new Hono<AppEnv>()
       : [];
     const change = subscription ? await resubscribe(c.var.db, { orgId: c.var.org.id, contactId: contact.id }, subscription.id) : null;
     if (!subscription || !change?.changed) throw notFound();
-    c.executionCtx.waitUntil(announceUnsubscribes(c.env, c.var.db, c.var.org.id, [change]));
+    await recountUnsubscribes(c.env, c.var.db, c.var.org.id, [change]);
     await recordActivity(c, 'contact', contact.id, 'update', [{ field: `subscription: ${subscription.name}`, previous: 'unsubscribed', next: 'subscribed' }]);
     return c.body(null, 204);
   });

@@ -6,6 +6,7 @@ import { hit, type Limit } from '../../lib/rate-limit';
 import { readUnsubscribeToken } from '../../lib/templating/unsubscribe-link';
 import { MESSAGES } from '../../shared/messages';
 import { UNSUBSCRIBE_MESSAGES } from '../../shared/contracts/unsubscribe';
+import { orgLedgerDb } from '../ledger/registry';
 import type { MessageOf } from './store';
 
 // What a signed unsubscribe link names, checked: the organisation and contact must both exist and belong together.
@@ -44,11 +45,18 @@ export async function readLink(c: Context<AppEnv>, token: string | undefined): P
   const ref = token ? await readUnsubscribeToken(c.env, token) : null;
   const invalid = new ApiError(404, 'link_invalid', UNSUBSCRIBE_MESSAGES.linkInvalid);
   if (!ref?.contactId) throw invalid;
+  // The message is in the organisation's ledger (src/modules/ledger); the organisation and contact in D1.
+  const ledger = await orgLedgerDb(c.env, c.var.db, ref.orgId);
+  if (!ledger) throw invalid;
+  const message = ref.messageId
+    ? await ledger.get<{ broadcast_id: number | null } | undefined>(sql`
+        SELECT broadcast_id FROM messages WHERE id = ${ref.messageId} AND org_id = ${ref.orgId} AND contact_id = ${ref.contactId}`)
+    : undefined;
+  const broadcastId = message ? message.broadcast_id : (ref.broadcastId ?? null);
   const row = await c.var.db.get<{ name: string; broadcast_id: number | null; subscription_id: number | null } | undefined>(sql`
-    SELECT o.name, coalesce(m.broadcast_id, b.id) AS broadcast_id, b.subscription_id
+    SELECT o.name, b.id AS broadcast_id, b.subscription_id
     FROM organizations o JOIN contacts ct ON ct.org_id = o.id AND ct.id = ${ref.contactId}
-      LEFT JOIN messages m ON m.id = ${ref.messageId} AND m.org_id = o.id AND m.contact_id = ct.id
-      LEFT JOIN broadcasts b ON b.id = CASE WHEN m.id IS NULL THEN ${ref.broadcastId ?? null} ELSE m.broadcast_id END AND b.org_id = o.id
+      LEFT JOIN broadcasts b ON b.id = ${broadcastId} AND b.org_id = o.id
     WHERE o.id = ${ref.orgId}`);
   if (!row) throw invalid;
   return {

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
 import { ApiError } from '../../lib/api-error';
 import { limitPublicRequest, readLink } from './link';
-import { announceUnsubscribes, categoriesOf, unsubscribe } from './store';
+import { recountUnsubscribes, categoriesOf, unsubscribe } from './store';
 
 // RFC 8058 one-click: mail providers POST `List-Unsubscribe=One-Click` (multipart or form-urlencoded) to the
 // List-Unsubscribe URL, /unsubscribe?m=<signed link>, with no cookies or authorization. It unsubscribes at once
@@ -25,6 +25,6 @@ export const oneClickRoutes = new Hono<AppEnv>().post('/', async (c) => {
   const targets = link.subscriptionId ? [link.subscriptionId] : (await categoriesOf(c.var.db, link.orgId)).map((s) => s.id);
   const changes = [];
   for (const id of targets) changes.push(await unsubscribe(c.var.db, link, { subscriptionId: id, reason: null, comment: null, source: 'one_click' }));
-  c.executionCtx.waitUntil(announceUnsubscribes(c.env, c.var.db, link.orgId, changes));
+  await recountUnsubscribes(c.env, c.var.db, link.orgId, changes);
   return c.text(DONE, 200, { 'cache-control': 'no-store' });
 });

@@ -5,7 +5,7 @@ import { validationFailed } from '../../lib/api-error';
 import { validJson } from '../../lib/validate';
 import { resubscribeBody, UNSUBSCRIBE_MESSAGES, unsubscribeBody, type UnsubscribePageData } from '../../shared/contracts/unsubscribe';
 import { limitPublicRequest, readLink, type LinkTarget } from './link';
-import { announceUnsubscribes, categoriesOf, resubscribe, unsubscribe, unsubscribedFrom } from './store';
+import { recountUnsubscribes, categoriesOf, resubscribe, unsubscribe, unsubscribedFrom } from './store';
 
 // The public unsubscribe API behind the /unsubscribe page: no sign-in, rate-limited, and every change is to the
 // organisation and contact that the signed link `m` names.
@@ -60,7 +60,7 @@ export const unsubscribePublicRoutes = new Hono<AppEnv>()
       comment: input.comment || null,
       source: 'page',
     });
-    c.executionCtx.waitUntil(announceUnsubscribes(c.env, c.var.db, link.orgId, [change]));
+    await recountUnsubscribes(c.env, c.var.db, link.orgId, [change]);
     return c.json({ data: await pageData(c, link, categories) });
   })
   .post('/resubscribe', validJson(resubscribeBody), async (c) => {
@@ -69,6 +69,6 @@ export const unsubscribePublicRoutes = new Hono<AppEnv>()
     const link = await readLink(c, input.m);
     const categories = await categoriesWith(c, link.orgId, input.subscription_id);
     const change = await resubscribe(c.var.db, link, input.subscription_id);
-    c.executionCtx.waitUntil(announceUnsubscribes(c.env, c.var.db, link.orgId, [change]));
+    await recountUnsubscribes(c.env, c.var.db, link.orgId, [change]);
     return c.json({ data: await pageData(c, link, categories) });
   });

@@ -1,15 +1,16 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { subscriptions, unsubscribes } from '../../db/schema';
 import type { Env } from '../../env';
 import { publishBroadcastProgress } from '../broadcast/progress';
 import { loadBroadcast } from '../broadcast/run-store';
 import { rawBatch } from '../crud/raw-batch';
+import { orgLedgerDb } from '../ledger/registry';
 import { countIfChanged } from '../stats/daily';
 import type { UnsubscribeReason, UnsubscribeSource } from '../../shared/contracts/unsubscribe';
 
 // The one place unsubscribes are written: by the public page, the RFC 8058 one-click POST and the console's
-// re-subscribe. A broadcast's `unsubscribes` counter is recounted from its rows in the same transaction, so an
+// re-subscribe. A broadcast's `unsubscribes` counter is then recounted from its rows (recountUnsubscribes), so an
 // undo or a repeat never leaves it off by one.
 
 export interface Who {
@@ -48,10 +49,6 @@ export async function unsubscribedFrom(db: Database, who: Who): Promise<Set<numb
   return new Set(rows.map((r) => r.id));
 }
 
-const recount = (db: Database, orgId: number, broadcastId: number) =>
-  db.run(sql`UPDATE broadcasts SET unsubscribes = (SELECT count(*) FROM ${unsubscribes} WHERE org_id = ${orgId} AND broadcast_id = ${broadcastId})
-    WHERE id = ${broadcastId} AND org_id = ${orgId}`);
-
 /** What a write changed: whether anything did, and the broadcast whose counter was recounted (if any). */
 export interface UnsubscribeChange {
   changed: boolean;
@@ -68,7 +65,6 @@ export async function unsubscribe(db: Database, who: MessageOf, input: Unsubscri
       ON CONFLICT (org_id, subscription_id, contact_id) DO NOTHING`),
     // The organisation's day (src/modules/stats), when the insert just before made a row.
     countIfChanged(db, who.orgId, 'unsubscribes'),
-    ...(broadcastId ? [recount(db, who.orgId, broadcastId)] : []),
   ];
   const [insert] = await rawBatch(db, statements);
   const changed = (insert.meta.changes ?? 0) > 0;
@@ -82,15 +78,26 @@ export async function resubscribe(db: Database, who: Who, subscriptionId: number
     .where(and(eq(unsubscribes.orgId, who.orgId), eq(unsubscribes.contactId, who.contactId), eq(unsubscribes.subscriptionId, subscriptionId)))
     .returning({ broadcastId: unsubscribes.broadcastId });
   if (!gone) return { changed: false, broadcastId: null };
-  if (gone.broadcastId) await recount(db, who.orgId, gone.broadcastId);
   return { changed: true, broadcastId: gone.broadcastId };
 }
 
-/** Pushes the new unsubscribe count of the broadcasts `changes` touched to the organisation's consoles. */
-export async function announceUnsubscribes(env: Env, db: Database, orgId: number, changes: UnsubscribeChange[]): Promise<void> {
-  const ids = new Set(changes.map((c) => c.broadcastId).filter((id): id is number => id !== null));
+/**
+ * Writes the unsubscribe count of the broadcasts `changes` touched (counted again in D1, where the unsubscribes are)
+ * into the organisation's ledger, which owns a started broadcast's counters (src/modules/ledger), and pushes it to
+ * the organisation's consoles. A count is absolute: writing it twice, or late, is corrected by the next one.
+ */
+export async function recountUnsubscribes(env: Env, db: Database, orgId: number, changes: (UnsubscribeChange | null)[]): Promise<void> {
+  const ids = new Set(changes.map((c) => c?.broadcastId).filter((id): id is number => typeof id === 'number'));
+  if (ids.size === 0) return;
+  const ledger = await orgLedgerDb(env, db, orgId);
+  if (!ledger) return;
   for (const id of ids) {
-    const b = await loadBroadcast(db, orgId, id);
+    const [{ n }] = await db
+      .select({ n: count() })
+      .from(unsubscribes)
+      .where(and(eq(unsubscribes.orgId, orgId), eq(unsubscribes.broadcastId, id)));
+    await ledger.run(sql`UPDATE broadcasts SET unsubscribes = ${n} WHERE id = ${id} AND org_id = ${orgId}`);
+    const b = await loadBroadcast(ledger, orgId, id);
     if (b) await publishBroadcastProgress(env, orgId, b, { thin: false }).catch(() => undefined);
   }
 }

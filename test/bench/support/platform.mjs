@@ -4,9 +4,10 @@
 // wrangler dev reloads the worker whenever a source file changes, which would cut a long benchmark off in
 // the middle (and lose local queue messages). So the worker is bundled once into the temp dir
 // (wrangler deploy --dry-run --outdir) and wrangler dev runs that snapshot with --no-bundle.
+import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, waitForServer } from '../../../scripts/lib/http.mjs';
@@ -152,4 +153,35 @@ export function taggedContactsSql(n, tag) {
     `INSERT INTO contact_addresses (org_id, contact_id, type, value) SELECT org_id, id, 'email', '${local}' || id || '@example.test' FROM contacts WHERE org_id = ${org} AND name LIKE '${tag} %';`,
     `INSERT INTO contact_tags (org_id, contact_id, tag_id) SELECT org_id, id, (SELECT id FROM tags WHERE org_id = ${org} AND name = '${tag}') FROM contacts WHERE org_id = ${org} AND name LIKE '${tag} %';`,
   ].join('\n');
+}
+
+/**
+ * Runs a statement in every local ledger of the platform that has its tables (the OrgLedger Durable Objects'
+ * SQLite files, src/modules/ledger: a bench's organisations' messages are there), as `d1Execute` does in D1's file.
+ * Answers the rows of each.
+ */
+export function ledgerExecute(platform, sql) {
+  const results = [];
+  for (const file of ledgerFiles(platform.stateDir)) {
+    const db = new Database(file);
+    try {
+      db.pragma('busy_timeout = 5000');
+      if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'messages'").get()) continue;
+      const statement = db.prepare(sql);
+      results.push(...(statement.reader ? statement.all() : [statement.run()]));
+    } finally {
+      db.close();
+    }
+  }
+  return results;
+}
+
+/** The local SQLite files of the organisations' ledgers (the OrgLedger Durable Objects). */
+export function ledgerFiles(stateDir) {
+  const dir = path.join(stateDir, 'v3', 'do', 'relay-OrgLedger');
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite')
+        .map((f) => path.join(dir, f))
+    : [];
 }

@@ -12,7 +12,7 @@ import { gateLedger, holdIntegration, reserveSends } from '../../../src/modules/
 import { deliverBatch } from '../../../src/modules/sending/deliver-batch';
 import { DEMO_LOGIN, DEMO_PASSWORD } from '../../../src/modules/demo/demo-info';
 import { createTemplate, insertContact } from '../channel-helpers';
-import { call, signIn } from '../helpers';
+import { call, ledgerSql, signIn } from '../helpers';
 import { deliverAll, E, IN_AN_HOUR, runAlarm, setup, startable } from './run-helpers';
 
 describe('creating a broadcast', () => {
@@ -219,7 +219,7 @@ describe('a broadcast run, step by step', () => {
     const id = await startable(o, body({ sleep: 1 }));
     const queued = await runAlarm(o, id);
     expect(queued.flatMap((q) => q.ids)).toHaveLength(1);
-    const rows = () => env.DB.prepare('SELECT count(*) AS n FROM messages WHERE broadcast_id = ?').bind(id).first<number>('n');
+    const rows = async () => (await ledgerSql(o.orgId)).prepare('SELECT count(*) AS n FROM messages WHERE broadcast_id = ?').bind(id).first<number>('n');
     expect(await rows()).toBe(1000);
     let b = (await o.api('GET', `/broadcast/${id}`)).body.data;
     expect(b).toMatchObject({ status: 'sending', total: 1204, recipients_final: false });
@@ -237,9 +237,8 @@ describe('a broadcast run, step by step', () => {
     const recipients = await o.api('GET', `/broadcast/${id}/recipients?status=skipped&page_size=100`);
     expect(recipients.body.meta.total).toBe(b.skipped);
     // Bob has no email address: his own reason stays; the others were cancelled.
-    const reasons = await env.DB.prepare(
-      'SELECT error AS reason, count(*) AS n FROM messages WHERE broadcast_id = ? AND status = ? GROUP BY error ORDER BY error',
-    )
+    const reasons = await (await ledgerSql(o.orgId))
+      .prepare('SELECT error AS reason, count(*) AS n FROM messages WHERE broadcast_id = ? AND status = ? GROUP BY error ORDER BY error')
       .bind(id, 'skipped')
       .all<{ reason: string; n: number }>();
     expect(reasons.results.reduce((sum, r) => sum + r.n, 0)).toBe(1203);

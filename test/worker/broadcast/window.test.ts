@@ -3,12 +3,15 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { BroadcastRunner } from '../../../src/modules/broadcast/runner';
 import { deliverAll, runAlarm, setup, startable } from './run-helpers';
+import { ledgerOfBroadcast, ledgerSql } from '../helpers';
 
 // The send window: the runner writes and queues the next page of recipients only while fewer than BROADCAST_WINDOW
 // of the broadcast's recipients are on their way, so one organisation's big broadcast does not fill the one send
 // queue ahead of everyone else's (bench:isolation).
 
-const state = (id: number) => env.DB.prepare('SELECT status, total, sent, skipped, enumerated FROM broadcasts WHERE id = ?').bind(id).first();
+/** The broadcast's state where it is written once started: its organisation's ledger (src/modules/ledger). */
+const state = async (id: number) =>
+  (await ledgerOfBroadcast(id)).prepare('SELECT status, total, sent, skipped, enumerated FROM broadcasts WHERE id = ?').bind(id).first();
 
 describe('the send window', () => {
   it('holds the next page while the window is full, and goes on once the messages on their way are sent', async () => {
@@ -31,7 +34,8 @@ describe('the send window', () => {
     const s = await setup('lost');
     const id = await startable(s.o, s.body());
     await runAlarm(s.o, id, undefined, { BROADCAST_WINDOW: '2' }); // queued, and the queue messages "lost"
-    await env.DB.prepare("UPDATE messages SET updated_at = ? WHERE broadcast_id = ? AND status = 'queued'")
+    await (await ledgerSql(s.o.orgId))
+      .prepare("UPDATE messages SET updated_at = ? WHERE broadcast_id = ? AND status = 'queued'")
       .bind(new Date(Date.now() - 600_000).toISOString(), id)
       .run();
     // Half a lease later (the runner looks for stranded rows at most that often).

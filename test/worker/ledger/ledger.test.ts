@@ -38,10 +38,32 @@ describe('the ledger registry', () => {
     expect(a!.owner).toEqual(b!.owner);
     expect(a!.owner.key).toMatch(/^[0-9a-f]{32}$/);
     expect(a!.owner).toEqual({ orgId: o.orgId, key: a!.owner.key, generation: 0 });
-    const registry = await E.DB.prepare('SELECT name, generation FROM ledgers WHERE org_id = ?').bind(o.orgId).all();
-    expect(registry.results).toEqual([{ name: ledgerName(a!.owner.key, 0), generation: 0 }]);
+    const registry = await E.DB.prepare('SELECT name, generation, id_base, ready FROM ledgers WHERE org_id = ?').bind(o.orgId).all<{ id_base: number }>();
+    expect(registry.results).toEqual([{ name: ledgerName(a!.owner.key, 0), generation: 0, id_base: expect.any(Number), ready: 1 }]);
     expect((await orgLedger(E, db(), o.orgId))!.owner).toEqual(a!.owner);
-    expect(await tablesOf(ledgerName(a!.owner.key, 0))).toEqual(['ledger_owner', 'ledger_schema', 'send_gates']);
+    expect(await tablesOf(ledgerName(a!.owner.key, 0))).toEqual([
+      'broadcast_links',
+      'broadcasts',
+      'ledger_owner',
+      'ledger_schema',
+      'list_counts',
+      'messages',
+      'org_daily_stats',
+      'send_gates',
+      'sqlite_sequence',
+      'tracking_events',
+    ]);
+    // Its message ids start in its own block: unique across every ledger of the platform.
+    const other = await newOrg('lg2');
+    const blocks = await E.DB.prepare('SELECT id_base FROM ledgers WHERE org_id IN (?, ?)').bind(o.orgId, other.orgId).all<{ id_base: number }>();
+    await orgLedger(E, db(), other.orgId);
+    const both = await E.DB.prepare('SELECT id_base FROM ledgers WHERE org_id IN (?, ?)').bind(o.orgId, other.orgId).all<{ id_base: number }>();
+    expect(blocks.results).toHaveLength(1);
+    expect(new Set(both.results.map((r) => r.id_base)).size).toBe(2);
+    const seq = await runInDurableObject(ledgerStub(E, ledgerName(a!.owner.key, 0)), (_instance, state) =>
+      state.storage.sql.exec<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'messages'").one(),
+    );
+    expect(seq.seq).toBe(registry.results[0].id_base * 2 ** 32);
   });
 
   it('answers nothing for an organisation that does not exist, and registers nothing', async () => {
@@ -70,11 +92,12 @@ describe('a ledger', () => {
       ledgerB.owner,
     ]) {
       expect(await ledgerA.stub.reserveSends(wrong, 1, 10, 5, Date.now())).toEqual({ ok: false, refused: LEDGER_WRONG_OWNER });
-      expect(await ledgerA.stub.init(wrong)).toEqual({ ok: false, refused: LEDGER_WRONG_OWNER });
+      expect(await ledgerA.stub.init(wrong, 99)).toEqual({ ok: false, refused: LEDGER_WRONG_OWNER });
       expect(await ledgerA.stub.destroy(wrong)).toEqual({ ok: false, refused: LEDGER_WRONG_OWNER });
     }
-    // Its owner is still served, and init again for the same owner changes nothing.
-    expect(await ledgerA.stub.init(ledgerA.owner)).toEqual({ ok: true, value: ledgerA.owner });
+    // Its owner is still served, and init again for the same owner (and its block) changes nothing.
+    const { id_base: base } = (await one<{ id_base: number }>('SELECT id_base FROM ledgers WHERE org_id = ?', a.orgId))!;
+    expect(await ledgerA.stub.init(ledgerA.owner, base)).toEqual({ ok: true, value: ledgerA.owner });
     expect(served(await ledgerA.stub.size(ledgerA.owner))).toBeGreaterThan(0);
     // The worker's side turns a refusal into an error with its code.
     expect(() => served({ ok: false, refused: LEDGER_WRONG_OWNER })).toThrow(LedgerRefused);

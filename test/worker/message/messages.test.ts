@@ -1,11 +1,11 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { newOrg, type Org } from '../channel-helpers';
+import { ledgerSql } from '../helpers';
 
 async function insertMessage(o: Org, values: { type?: string; status?: string; to?: string; subject?: string; created?: string; body?: string }) {
-  const r = await env.DB.prepare(
-    'INSERT INTO messages (org_id, type, status, from_address, to_address, subject, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
-  )
+  // Messages are kept in the organisation's ledger (src/modules/ledger).
+  const r = await (await ledgerSql(o.orgId))
+    .prepare('INSERT INTO messages (org_id, type, status, from_address, to_address, subject, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id')
     .bind(
       o.orgId,
       values.type ?? 'email',

@@ -5,7 +5,7 @@ import { createDb } from '../../../src/db/client';
 import { QUEUE_MAX_DELIVERIES } from '../../../src/queue-names';
 import { deliverMessage, rescueStalledMessages, SEND_KIND } from '../../../src/modules/message/send-message';
 import { DEFAULT_LEASE_MS as SEND_LEASE_MS } from '../../../src/modules/sending/lease';
-import { call } from '../helpers';
+import { call, ledgerSql } from '../helpers';
 import { channels, createTemplate, insertContact, insertField, insertAttribute, newOrg, recordingProviders, row, type Org } from '../channel-helpers';
 
 type MessageRow = {
@@ -126,22 +126,22 @@ describe('send a test message', () => {
     expect((await row<MessageRow>('messages', res.body.data.id))!.external_id).toBe('SM123');
 
     // One rule with campaign entries and broadcasts: a text template goes out as SMS, so an email sender is refused.
-    const before = await env.DB.prepare('SELECT count(*) AS n FROM messages WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
+    const before = await (await ledgerSql(o.orgId)).prepare('SELECT count(*) AS n FROM messages WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
     res = await sendTest(o, text.id, { sender_id: email.id, to: 'x@example.com' });
     expect(res.status).toBe(422);
     expect(res.body.error.fields).toEqual({ sender_id: ['Text templates go out as SMS: choose a phone sender'] });
-    const after = await env.DB.prepare('SELECT count(*) AS n FROM messages WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
+    const after = await (await ledgerSql(o.orgId)).prepare('SELECT count(*) AS n FROM messages WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
     expect(after!.n).toBe(before!.n);
   });
 
   it('never sends a mail with a subject the user did not write: an html template without one is refused', async () => {
     const { o, email } = await setup();
-    const before = await env.DB.prepare('SELECT count(*) AS n FROM messages WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
+    const before = await (await ledgerSql(o.orgId)).prepare('SELECT count(*) AS n FROM messages WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
     const bare = await createTemplate(o, { type: 'html', name: 'Internal name', body: '<b>x</b>' });
     let res = await sendTest(o, bare.id, { sender_id: email.id, to: 'a@example.com' });
     expect(res.status).toBe(422);
     expect(res.body.error.fields).toEqual({ subject: ['This template has no subject: add one before it is sent by email'] });
-    const after = await env.DB.prepare('SELECT count(*) AS n FROM messages WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
+    const after = await (await ledgerSql(o.orgId)).prepare('SELECT count(*) AS n FROM messages WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
     expect(after!.n).toBe(before!.n);
     const titled = await createTemplate(o, { type: 'html', name: 'Internal', subject: 'Hi {{ contact.name }}', body: '<b>x</b>' });
     res = await sendTest(o, titled.id, { sender_id: email.id, to: 'a@example.com' });
@@ -191,9 +191,10 @@ describe('send a test message', () => {
 describe('the send consumer', () => {
   /** A queued message straight in D1, so these tests do not race the queue's own delivery. */
   async function queued(o: Org, senderId: number, templateId: number | null = null) {
-    const r = await env.DB.prepare(
-      "INSERT INTO messages (org_id, type, status, sender_id, template_id, from_address, to_address, subject, body) VALUES (?, 'email', 'queued', ?, ?, 'hello@acme.test', 'to@example.com', 'S', 'B') RETURNING id",
-    )
+    const r = await (await ledgerSql(o.orgId))
+      .prepare(
+        "INSERT INTO messages (org_id, type, status, sender_id, template_id, from_address, to_address, subject, body) VALUES (?, 'email', 'queued', ?, ?, 'hello@acme.test', 'to@example.com', 'S', 'B') RETURNING id",
+      )
       .bind(o.orgId, senderId, templateId)
       .first<{ id: number }>();
     return r!.id;
@@ -229,7 +230,8 @@ describe('the send consumer', () => {
   it('counts claims in the row, so deliveries re-queued after a lease still reach the attempt limit', async () => {
     const { o, email } = await setup();
     const id = await queued(o, email.id);
-    await env.DB.prepare('UPDATE messages SET attempts = ? WHERE id = ?')
+    await (await ledgerSql(o.orgId))
+      .prepare('UPDATE messages SET attempts = ? WHERE id = ?')
       .bind(QUEUE_MAX_DELIVERIES - 1, id)
       .run();
     const failing = recordingProviders([{ ok: false, retryable: true, error: 'timeout' }]);
@@ -241,13 +243,14 @@ describe('the send consumer', () => {
     const { o, email } = await setup();
     const stuck = await queued(o, email.id);
     const busy = await queued(o, email.id);
-    await env.DB.prepare("UPDATE messages SET status = 'sending', updated_at = ? WHERE id = ?")
+    await (await ledgerSql(o.orgId))
+      .prepare("UPDATE messages SET status = 'sending', updated_at = ? WHERE id = ?")
       .bind(new Date(Date.now() - SEND_LEASE_MS - 1000).toISOString(), stuck)
       .run();
-    await env.DB.prepare("UPDATE messages SET status = 'sending', updated_at = ? WHERE id = ?").bind(new Date().toISOString(), busy).run();
+    await (await ledgerSql(o.orgId)).prepare("UPDATE messages SET status = 'sending', updated_at = ? WHERE id = ?").bind(new Date().toISOString(), busy).run();
     const sent: unknown[] = [];
     const queue = { sendBatch: async (batch: { body: unknown }[]) => void sent.push(...batch.map((m) => m.body)) } as unknown as Queue;
-    expect(await rescueStalledMessages(createDb(env.DB), { SEND_QUEUE: queue })).toBe(1);
+    expect(await rescueStalledMessages(createDb(env.DB), { ...env, SEND_QUEUE: queue })).toBe(1);
     expect(sent).toEqual([{ kind: SEND_KIND, orgId: o.orgId, messageId: stuck }]);
   });
 
@@ -263,12 +266,13 @@ describe('the send consumer', () => {
   it('leaves a message another delivery is sending, and takes over once that claim has expired', async () => {
     const { o, email } = await setup();
     const id = await queued(o, email.id);
-    await env.DB.prepare("UPDATE messages SET status = 'sending', updated_at = ? WHERE id = ?").bind(new Date().toISOString(), id).run();
+    await (await ledgerSql(o.orgId)).prepare("UPDATE messages SET status = 'sending', updated_at = ? WHERE id = ?").bind(new Date().toISOString(), id).run();
     const rec = recordingProviders([{ ok: true, externalId: 'later' }]);
     await deliver(o, id, 2, rec.providers);
     expect(rec.sent).toHaveLength(0);
     expect((await row<MessageRow>('messages', id))!.status).toBe('sending');
-    await env.DB.prepare('UPDATE messages SET updated_at = ? WHERE id = ?')
+    await (await ledgerSql(o.orgId))
+      .prepare('UPDATE messages SET updated_at = ? WHERE id = ?')
       .bind(new Date(Date.now() - SEND_LEASE_MS - 1000).toISOString(), id)
       .run();
     await deliver(o, id, 3, rec.providers);

@@ -7,7 +7,7 @@ import { createDb } from '../../../src/db/client';
 import type { Env } from '../../../src/env';
 import { archiveOldMessages, ARCHIVE_CHUNK } from '../../../src/modules/retention/archive';
 import { newOrg, type Org } from '../channel-helpers';
-import { call } from '../helpers';
+import { call, ledgerOfMessage, ledgerSql } from '../helpers';
 
 const E = env as unknown as Env;
 const DAY = 86_400_000;
@@ -18,20 +18,22 @@ async function oldMessages(orgId: number, n: number, age: number, status = 'sent
   const ids: number[] = [];
   for (let i = 0; i < n; i += 50) {
     const count = Math.min(50, n - i);
-    const rows = await env.DB.prepare(
-      `INSERT INTO messages (org_id, type, status, from_address, to_address, subject, body, opens_total, created_at, updated_at)
+    const rows = await (await ledgerSql(orgId))
+      .prepare(
+        `INSERT INTO messages (org_id, type, status, from_address, to_address, subject, body, opens_total, created_at, updated_at)
        SELECT ?1, 'email', ?2, 'news@example.com', 'r' || value || '@example.com', 'Hello ' || value, '<p>Body ' || value || '</p>', 1,
          strftime('%Y-%m-%dT%H:%M:%fZ', ?3, '+' || value || ' seconds'), ?3
        FROM json_each(?4) RETURNING id`,
-    )
+      )
       .bind(orgId, status, daysAgo(age), JSON.stringify(Array.from({ length: count }, (_, k) => i + k)))
       .all<{ id: number }>();
     ids.push(...rows.results.map((r) => r.id));
   }
-  await env.DB.prepare(
-    `INSERT INTO tracking_events (id, org_id, message_id, kind, link_index, class, reason, method, at)
+  await (await ledgerSql(orgId))
+    .prepare(
+      `INSERT INTO tracking_events (id, org_id, message_id, kind, link_index, class, reason, method, at)
      SELECT 'ev-' || value, ?1, value, 'open', -1, 'human', 'person', 'GET', ?2 FROM json_each(?3)`,
-  )
+    )
     .bind(orgId, daysAgo(age - 1), JSON.stringify(ids))
     .run();
   return ids;
@@ -46,9 +48,9 @@ async function gunzipLines(bytes: ArrayBuffer): Promise<any[]> {
 }
 
 const remaining = async (orgId: number) =>
-  (await env.DB.prepare('SELECT id FROM messages WHERE org_id = ? ORDER BY id').bind(orgId).all<{ id: number }>()).results.map((r) => r.id);
+  (await (await ledgerSql(orgId)).prepare('SELECT id FROM messages WHERE org_id = ? ORDER BY id').bind(orgId).all<{ id: number }>()).results.map((r) => r.id);
 const eventsOf = async (orgId: number) =>
-  (await env.DB.prepare('SELECT count(*) AS n FROM tracking_events WHERE org_id = ?').bind(orgId).first<{ n: number }>())!.n;
+  (await (await ledgerSql(orgId)).prepare('SELECT count(*) AS n FROM tracking_events WHERE org_id = ?').bind(orgId).first<{ n: number }>())!.n;
 
 /** Every archived message of the organisation, read back from R2 through the ledger of chunks. */
 async function archivedInR2(orgId: number) {
@@ -132,7 +134,7 @@ describe('message retention', () => {
             return async (...args: Parameters<R2Bucket['put']>) => {
               const object = await target.put(...args);
               // A late open is counted while the chunk is on its way to R2.
-              await env.DB.prepare('UPDATE messages SET opens_total = opens_total + 1 WHERE id = ?').bind(old[0]).run();
+              await (await ledgerOfMessage(old[0])).prepare('UPDATE messages SET opens_total = opens_total + 1 WHERE id = ?').bind(old[0]).run();
               return object;
             };
           }

@@ -9,6 +9,7 @@ import { startHeartbeat } from '../../../src/modules/sending/lease';
 import { GroupedReports, OutcomeReporter, recordQueuedReport, type OutcomeReportBody } from '../../../src/modules/sending/outcome-report';
 import { recordingProviders } from '../channel-helpers';
 import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
+import { ledgerOf, ledgerOfBroadcast, ledgerSql } from '../helpers';
 
 // Recovery that needs no cron: claims on a short lease kept by a heartbeat, outcomes recorded a group at a time,
 // a report the database refuses kept on the queue, the runner's watch taking back rows whose lease ran out, and
@@ -16,7 +17,10 @@ import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-help
 
 const statuses = async (broadcastId: number) =>
   (
-    await env.DB.prepare('SELECT status, count(*) AS n FROM messages WHERE broadcast_id = ? GROUP BY status ORDER BY status')
+    await (
+      await ledgerOfBroadcast(broadcastId)
+    )
+      .prepare('SELECT status, count(*) AS n FROM messages WHERE broadcast_id = ? GROUP BY status ORDER BY status')
       .bind(broadcastId)
       .all<{ status: string; n: number }>()
   ).results;
@@ -54,7 +58,7 @@ describe('outcomes reported a group at a time', () => {
       { status: 'sent', n: 3 },
       { status: 'skipped', n: 1 },
     ]);
-    const b = await env.DB.prepare('SELECT status, sent, skipped FROM broadcasts WHERE id = ?').bind(id).first();
+    const b = await (await ledgerOfBroadcast(id)).prepare('SELECT status, sent, skipped FROM broadcasts WHERE id = ?').bind(id).first();
     expect(b).toEqual({ status: 'finished', sent: 3, skipped: 1 });
   });
 
@@ -63,10 +67,12 @@ describe('outcomes reported a group at a time', () => {
     const id = await startable(s.o, s.body());
     const [body] = await runAlarm(s.o, id);
     const db = createDb(env.DB);
-    const claim = await claimRows<{ id: number }>(db, { table: 'messages', ids: body.ids, columns: ['id'] });
+    // The messages are in the organisation's ledger (src/modules/ledger).
+    const ledger = await ledgerOf(s.o.orgId);
+    const claim = await claimRows<{ id: number }>(ledger.db, { table: 'messages', ids: body.ids, columns: ['id'] });
     expect(claim.rows).toHaveLength(3);
-    // D1 refuses every batch (the outcome writes); the queue records what it is given.
-    const down = new Proxy(env.DB, {
+    // The ledger refuses every batch (the outcome writes); the queue records what it is given.
+    const down = new Proxy(ledger.d1, {
       get(target, key) {
         if (key === 'batch') return async () => Promise.reject(new Error('D1 is down'));
         const value = Reflect.get(target, key);
@@ -90,7 +96,10 @@ describe('outcomes reported a group at a time', () => {
       { status: 'sent', n: 3 },
       { status: 'skipped', n: 1 },
     ]);
-    expect(await env.DB.prepare('SELECT status, sent FROM broadcasts WHERE id = ?').bind(id).first()).toEqual({ status: 'finished', sent: 3 });
+    expect(await (await ledgerOfBroadcast(id)).prepare('SELECT status, sent FROM broadcasts WHERE id = ?').bind(id).first()).toEqual({
+      status: 'finished',
+      sent: 3,
+    });
   });
 });
 
@@ -129,9 +138,11 @@ describe('the lease and its heartbeat', () => {
     const s = await setup('beat');
     const id = await startable(s.o, s.body());
     const [body] = await runAlarm(s.o, id);
-    const db = createDb(env.DB);
+    // The messages are in the organisation's ledger (src/modules/ledger).
+    const { db } = await ledgerOf(s.o.orgId);
     const lease = 400;
     const first = await claimRows<{ id: number }>(db, { table: 'messages', ids: body.ids, columns: ['id'], leaseMs: lease });
+    expect(first.rows).toHaveLength(3);
     const heartbeat = startHeartbeat(
       db,
       'messages',
@@ -158,7 +169,8 @@ describe("the runner's watch", () => {
     const [body] = await runAlarm(s.o, id);
     // A delivery claimed the rows and died a minute and a half ago (the default lease is a minute).
     const past = new Date(Date.now() - 90_000).toISOString();
-    await env.DB.prepare(`UPDATE messages SET status = 'sending', claim = 'dead', updated_at = ? WHERE id IN (${body.ids.join(',')}) AND status = 'queued'`)
+    await (await ledgerSql(s.o.orgId))
+      .prepare(`UPDATE messages SET status = 'sending', claim = 'dead', updated_at = ? WHERE id IN (${body.ids.join(',')}) AND status = 'queued'`)
       .bind(past)
       .run();
     const again = await runAlarm(s.o, id);
@@ -169,14 +181,15 @@ describe("the runner's watch", () => {
       { status: 'skipped', n: 1 },
     ]);
     expect((await runAlarm(s.o, id)).length).toBe(0);
-    expect((await env.DB.prepare('SELECT status FROM broadcasts WHERE id = ?').bind(id).first())?.status).toBe('finished');
+    expect((await (await ledgerOfBroadcast(id)).prepare('SELECT status FROM broadcasts WHERE id = ?').bind(id).first())?.status).toBe('finished');
   });
 
   it('leaves a live claim alone', async () => {
     const s = await setup('live');
     const id = await startable(s.o, s.body());
     const [body] = await runAlarm(s.o, id);
-    await env.DB.prepare(`UPDATE messages SET status = 'sending', claim = 'alive', updated_at = ? WHERE id IN (${body.ids.join(',')}) AND status = 'queued'`)
+    await (await ledgerSql(s.o.orgId))
+      .prepare(`UPDATE messages SET status = 'sending', claim = 'alive', updated_at = ? WHERE id IN (${body.ids.join(',')}) AND status = 'queued'`)
       .bind(new Date().toISOString())
       .run();
     expect(await runAlarm(s.o, id)).toEqual([]);

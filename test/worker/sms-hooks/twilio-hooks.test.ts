@@ -9,7 +9,7 @@ import { twilioSignature } from '../../../src/lib/sms/twilio-signature';
 import { SKIP_REASONS } from '../../../src/shared/contracts/broadcast';
 import { twilioHookUrl } from '../../../src/modules/sms-hooks/urls';
 import { TWILIO_INPUT } from '../channel-helpers';
-import { callHost } from '../helpers';
+import { callHost, ledgerOfMessage, ledgerSql } from '../helpers';
 import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
 
 const TOKEN = TWILIO_INPUT.token;
@@ -45,7 +45,8 @@ async function sentSms(prefix: string) {
   ]);
   const sidOf = new Map(rec.sent.map((m, i) => [m.to, i === 0 ? 'SMann' : 'SMbob']));
   const messageOf = async (sid: string) =>
-    env.DB.prepare('SELECT id, status, delivery_status, delivery_error_code FROM messages WHERE org_id = ? AND external_id = ?')
+    (await ledgerSql(s.o.orgId))
+      .prepare('SELECT id, status, delivery_status, delivery_error_code FROM messages WHERE org_id = ? AND external_id = ?')
       .bind(s.o.orgId, sid)
       .first<Record<string, unknown>>();
   return { ...s, id, rec, sidOf, messageOf };
@@ -98,9 +99,9 @@ describe('delivery receipts', () => {
     const annId = Number((await messageOf(ann))!.id);
     const bobId = Number((await messageOf(bob))!.id);
     // As if the callback came before the batch's outcome report wrote the SID.
-    await env.DB.prepare('UPDATE messages SET external_id = NULL WHERE id = ?').bind(annId).run();
+    await (await ledgerOfMessage(annId)).prepare('UPDATE messages SET external_id = NULL WHERE id = ?').bind(annId).run();
     expect((await twilioPost(ch.twilio.id, 'status', receipt(ann, 'sent'), { query: `?m=${annId}` })).status).toBe(204);
-    expect(await env.DB.prepare('SELECT delivery_status FROM messages WHERE id = ?').bind(annId).first('delivery_status')).toBe('sent');
+    expect(await (await ledgerOfMessage(annId)).prepare('SELECT delivery_status FROM messages WHERE id = ?').bind(annId).first('delivery_status')).toBe('sent');
     // A provider id that is not the message's changes nothing.
     expect((await twilioPost(ch.twilio.id, 'status', receipt(ann, 'delivered'), { query: `?m=${bobId}` })).status).toBe(204);
     expect(await messageOf(bob)).toMatchObject({ delivery_status: null });
@@ -153,7 +154,7 @@ describe('delivery receipts', () => {
     const b = await sentSms('db');
     // Both organisations hold the same auth token here (the worst case). A receipt for a SID only org A has,
     // validly signed for org B's integration, is looked up in org B alone and changes nothing in A.
-    await env.DB.prepare("UPDATE messages SET external_id = 'SMonlyA' WHERE org_id = ? AND external_id = 'SMann'").bind(a.o.orgId).run();
+    await (await ledgerSql(a.o.orgId)).prepare("UPDATE messages SET external_id = 'SMonlyA' WHERE org_id = ? AND external_id = 'SMann'").bind(a.o.orgId).run();
     await twilioPost(b.ch.twilio.id, 'status', receipt('SMonlyA', 'undelivered', { ErrorCode: '30005' }));
     expect(await a.messageOf('SMonlyA')).toMatchObject({ delivery_status: null });
     // A's signature (its URL) replayed to B's URL does not verify.
@@ -238,7 +239,10 @@ describe('inbound STOP and START', () => {
     const next = await startable(s.o, s.body({ type: 'phone', sender_id: s.ch.phone.id, template_id: s.text.id, name: 'Again' }));
     const rec = await deliverAll(await runAlarm(s.o, next));
     expect(rec.sent.map((m) => m.to)).toEqual(['+15550000001']);
-    const bob = await env.DB.prepare('SELECT status, error FROM messages WHERE broadcast_id = ? AND contact_id = ?').bind(next, s.people.bob).first();
+    const bob = await (await ledgerSql(s.o.orgId))
+      .prepare('SELECT status, error FROM messages WHERE broadcast_id = ? AND contact_id = ?')
+      .bind(next, s.people.bob)
+      .first();
     expect(bob).toMatchObject({ status: 'skipped', error: SKIP_REASONS.smsOptedOut });
 
     await twilioPost(s.ch.twilio.id, 'inbound', inbound('+15550000002', 'START'));

@@ -15,7 +15,7 @@ import { signToken } from '../../../src/lib/crypto/signed-token';
 import { messageToken, readUnsubscribeToken } from '../../../src/lib/templating/unsubscribe-link';
 import { SKIP_REASONS } from '../../../src/shared/contracts/broadcast';
 import { createTemplate } from '../channel-helpers';
-import { appFetch } from '../helpers';
+import { appFetch, ledgerSql } from '../helpers';
 import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
 
 const recordingQueue = () => ({ send: async () => {} }) as unknown as Queue;
@@ -41,7 +41,7 @@ async function sent(prefix: string, body: string, extra: Record<string, unknown>
   const template = await createTemplate(s.o, { type: 'email', name: 'Links', subject: 'Hi {{ contact.name }}', body });
   const id = await startable(s.o, s.body({ template_id: template.id, ...extra }));
   const rec = await deliverAll(await runAlarm(s.o, id));
-  await env.DB.prepare("UPDATE messages SET sent_at = '2026-01-01T00:00:00.000Z' WHERE broadcast_id = ?").bind(id).run();
+  await (await ledgerSql(s.o.orgId)).prepare("UPDATE messages SET sent_at = '2026-01-01T00:00:00.000Z' WHERE broadcast_id = ?").bind(id).run();
   const byAddress = new Map(rec.sent.map((m: OutgoingMessage) => [m.to, m]));
   return { ...s, id, byAddress };
 }
@@ -251,7 +251,8 @@ describe('one skip rule', () => {
     await env.DB.prepare("INSERT INTO blacklist (org_id, type, value) VALUES (?, 'email', 'ann@example.com')").bind(s.o.orgId).run();
     const rec = await deliverAll(batches);
     expect(rec.sent.map((m: OutgoingMessage) => m.to)).toEqual(['cat@example.com']);
-    const rows = await env.DB.prepare('SELECT to_address, status, error FROM messages WHERE broadcast_id = ? AND to_address IN (?, ?) ORDER BY to_address')
+    const rows = await (await ledgerSql(s.o.orgId))
+      .prepare('SELECT to_address, status, error FROM messages WHERE broadcast_id = ? AND to_address IN (?, ?) ORDER BY to_address')
       .bind(id, 'ann@example.com', 'dan@example.com')
       .all();
     expect(rows.results).toEqual([

@@ -17,7 +17,7 @@ import { countSpilledHits, SPILL_PREFIX, spillHits } from '../../../src/modules/
 import { clickToken, openToken, readClickToken, readLinkClick } from '../../../src/modules/tracking/tokens';
 import { messageToken } from '../../../src/lib/templating/unsubscribe-link';
 import { createTemplate } from '../channel-helpers';
-import { appFetch } from '../helpers';
+import { appFetch, ledgerOfMessage, ledgerSql } from '../helpers';
 import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -62,19 +62,21 @@ async function sentBroadcast(extra: Record<string, unknown> = {}) {
   const id = await startable(s.o, s.body({ template_id: template.id, ...extra }));
   const rec = await deliverAll(await runAlarm(s.o, id));
   const byAddress = new Map(rec.sent.map((m: OutgoingMessage) => [m.to, m]));
-  const rows = await env.DB.prepare('SELECT id, to_address FROM messages WHERE broadcast_id = ? AND status = ?')
+  const rows = await (await ledgerSql(s.o.orgId))
+    .prepare('SELECT id, to_address FROM messages WHERE broadcast_id = ? AND status = ?')
     .bind(id, 'sent')
     .all<{ id: number; to_address: string }>();
   const messageOf = new Map(rows.results.map((r) => [r.to_address, r.id]));
   // Hits long after sending: the "too soon" signal is tested on its own.
-  await env.DB.prepare("UPDATE messages SET sent_at = '2026-01-01T00:00:00.000Z' WHERE broadcast_id = ?").bind(id).run();
+  await (await ledgerSql(s.o.orgId)).prepare("UPDATE messages SET sent_at = '2026-01-01T00:00:00.000Z' WHERE broadcast_id = ?").bind(id).run();
   return { ...s, id, byAddress, messageOf };
 }
 
-const messageRow = (id: number) =>
-  env.DB.prepare(
-    'SELECT opens_total, opens_unique, clicks_total, clicks_unique, human_opens, human_clicks, opened_at IS NOT NULL AS opened, human_clicked_at IS NOT NULL AS human_clicked FROM messages WHERE id = ?',
-  )
+const messageRow = async (id: number) =>
+  (await ledgerOfMessage(id))
+    .prepare(
+      'SELECT opens_total, opens_unique, clicks_total, clicks_unique, human_opens, human_clicks, opened_at IS NOT NULL AS opened, human_clicked_at IS NOT NULL AS human_clicked FROM messages WHERE id = ?',
+    )
     .bind(id)
     .first();
 
@@ -266,16 +268,16 @@ describe('counting', () => {
       ['https://shop.example.com/b', 1],
     ]);
     expect(engagement.hits).toHaveLength(5);
-    const stored = await env.DB.prepare('SELECT count(*) AS n FROM tracking_events WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
+    const stored = await (await ledgerSql(o.orgId)).prepare('SELECT count(*) AS n FROM tracking_events WHERE org_id = ?').bind(o.orgId).first<{ n: number }>();
     expect(stored!.n).toBe(7);
     // Client addresses are never stored: a keyed hash tells them apart (the same address, the same hash).
     const hashes = (
-      await env.DB.prepare('SELECT ip_hash FROM tracking_events WHERE org_id = ? ORDER BY at').bind(o.orgId).all<{ ip_hash: string }>()
+      await (await ledgerSql(o.orgId)).prepare('SELECT ip_hash FROM tracking_events WHERE org_id = ? ORDER BY at').bind(o.orgId).all<{ ip_hash: string }>()
     ).results.map((r) => r.ip_hash);
     for (const hash of hashes) expect(hash).toMatch(/^[0-9a-f]{16}$/);
     expect(hashes[0]).toBe(hashes[1]);
     expect(new Set(hashes).size).toBe(3);
-    const rows = JSON.stringify((await env.DB.prepare('SELECT * FROM tracking_events WHERE org_id = ?').bind(o.orgId).all()).results);
+    const rows = JSON.stringify((await (await ledgerSql(o.orgId)).prepare('SELECT * FROM tracking_events WHERE org_id = ?').bind(o.orgId).all()).results);
     for (const address of ['198.51.100.1', '198.51.100.2', '203.0.113.7']) expect(rows).not.toContain(address);
   });
 
@@ -318,19 +320,21 @@ describe('counting', () => {
 describe('counting in parallel', () => {
   /** A broadcast's counters and the sums of its messages' own counters (which are written as absolute values). */
   async function figures(o: { orgId: number }, broadcastId: number) {
-    const sums = await env.DB.prepare(
-      `SELECT sum(opens_total) AS opens, sum(opens_unique) AS opens_unique, sum(human_opens) AS human_opens, count(human_opened_at) AS human_opens_unique,
+    const sums = await (await ledgerSql(o.orgId))
+      .prepare(
+        `SELECT sum(opens_total) AS opens, sum(opens_unique) AS opens_unique, sum(human_opens) AS human_opens, count(human_opened_at) AS human_opens_unique,
          sum(clicks_total) AS clicks, sum(clicks_unique) AS clicks_unique, sum(human_clicks) AS human_clicks, count(human_clicked_at) AS human_clicks_unique
        FROM messages WHERE broadcast_id = ? AND org_id = ?`,
-    )
+      )
       .bind(broadcastId, o.orgId)
       .first<Record<string, number>>();
-    const counters = await env.DB.prepare(
-      'SELECT opens, opens_unique, human_opens, human_opens_unique, clicks, clicks_unique, human_clicks, human_clicks_unique FROM broadcasts WHERE id = ?',
-    )
+    const counters = await (await ledgerSql(o.orgId))
+      .prepare(
+        'SELECT opens, opens_unique, human_opens, human_opens_unique, clicks, clicks_unique, human_clicks, human_clicks_unique FROM broadcasts WHERE id = ?',
+      )
       .bind(broadcastId)
       .first<Record<string, number>>();
-    const events = await env.DB.prepare('SELECT count(*) AS n FROM tracking_events WHERE org_id = ?').bind(o.orgId).first<number>('n');
+    const events = await (await ledgerSql(o.orgId)).prepare('SELECT count(*) AS n FROM tracking_events WHERE org_id = ?').bind(o.orgId).first<number>('n');
     return { sums, counters, events };
   }
 
@@ -396,7 +400,8 @@ describe('an events queue that refuses the hits', () => {
     const counted = { opens_total: 1, clicks_total: 1, clicks_unique: 1, opens_unique: 1 };
     expect(await messageRow(messageOf.get('ann@example.com')!)).toMatchObject(counted);
     // Hashed as the consumer hashes a queued hit: the same address is the same client for the burst signal.
-    const stored = await env.DB.prepare('SELECT DISTINCT ip_hash, substr(at, 1, 10) AS day FROM tracking_events WHERE message_id = ?')
+    const stored = await (await ledgerOfMessage(messageOf.get('ann@example.com')!))
+      .prepare('SELECT DISTINCT ip_hash, substr(at, 1, 10) AS day FROM tracking_events WHERE message_id = ?')
       .bind(messageOf.get('ann@example.com')!)
       .all<{ ip_hash: string; day: string }>();
     expect(stored.results).toHaveLength(1);

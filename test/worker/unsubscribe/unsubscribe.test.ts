@@ -9,7 +9,7 @@ import { unsubscribeUrl } from '../../../src/lib/templating/unsubscribe-link';
 import { SKIP_REASONS } from '../../../src/shared/contracts/broadcast';
 import { UNSUBSCRIBE_LIMIT } from '../../../src/modules/unsubscribe/link';
 import { createTemplate } from '../channel-helpers';
-import { call } from '../helpers';
+import { call, ledgerOfBroadcast, ledgerSql } from '../helpers';
 import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
 
 const BODY = '<p>Hi {{ contact.name }}</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>';
@@ -33,7 +33,8 @@ const unsubscribeRows = (orgId: number) =>
     .bind(orgId)
     .all()
     .then((r) => r.results);
-const broadcastUnsubscribes = (id: number) => env.DB.prepare('SELECT unsubscribes FROM broadcasts WHERE id = ?').bind(id).first<number>('unsubscribes');
+const broadcastUnsubscribes = async (id: number) =>
+  (await ledgerOfBroadcast(id)).prepare('SELECT unsubscribes FROM broadcasts WHERE id = ?').bind(id).first<number>('unsubscribes');
 
 /** A request on the link's own host (the organisation's), as a mail provider or browser sends it. */
 function onLink(link: URL, path: string, init: RequestInit = {}) {
@@ -103,7 +104,7 @@ describe('RFC 8058 one-click', () => {
     const { linkOf, o, id, people, subscription } = await sentBroadcast('og');
     expect((await o.api('POST', '/subscription', { name: 'Offers' })).status).toBe(201);
     const ann = linkOf('ann@example.com');
-    await env.DB.prepare('DELETE FROM messages WHERE broadcast_id = ? AND contact_id = ?').bind(id, people.ann).run();
+    await (await ledgerSql(o.orgId)).prepare('DELETE FROM messages WHERE broadcast_id = ? AND contact_id = ?').bind(id, people.ann).run();
     const page = await (await pageApi(ann)).json<{ data: { category: { id: number } | null } }>();
     expect(page.data.category).toMatchObject({ id: subscription.id });
     const res = await onLink(ann, `${ann.pathname}${ann.search}`, {
@@ -300,9 +301,15 @@ describe('at send time', () => {
     expect((await pageApi(link, 'POST', { m: link.searchParams.get('m'), subscription_id: s.subscription.id })).status).toBe(200);
     const rec = await deliverAll(pages);
     expect(rec.sent.map((m: OutgoingMessage) => m.to).sort()).toEqual(['ann@example.com', 'cat@example.com']);
-    const dan = await env.DB.prepare('SELECT status, error FROM messages WHERE broadcast_id = ? AND contact_id = ?').bind(id, s.people.dan).first();
+    const dan = await (await ledgerSql(s.o.orgId))
+      .prepare('SELECT status, error FROM messages WHERE broadcast_id = ? AND contact_id = ?')
+      .bind(id, s.people.dan)
+      .first();
     expect(dan).toMatchObject({ status: 'skipped', error: SKIP_REASONS.unsubscribed });
     // Bob (no email address) was skipped when the page was made; Dan just before sending.
-    expect(await env.DB.prepare('SELECT skipped, sent FROM broadcasts WHERE id = ?').bind(id).first()).toMatchObject({ skipped: 2, sent: 2 });
+    expect(await (await ledgerOfBroadcast(id)).prepare('SELECT skipped, sent FROM broadcasts WHERE id = ?').bind(id).first()).toMatchObject({
+      skipped: 2,
+      sent: 2,
+    });
   });
 });
