@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchChromium, screenshot } from './browser';
-import { apiResponse, byId, dragRow, eventually, listSettled, pickOptions, signIn } from './console';
+import { apiFromPage, apiResponse, byId, dragRow, eventually, listSettled, pickOptions, signIn } from './console';
 
 const baseUrl = inject('baseUrl');
 
@@ -173,6 +173,8 @@ describe('audience screens in the console (headless Chromium against wrangler de
   });
 
   it('imports a CSV in three steps and sees the live notification and the imported contacts', async () => {
+    // A tag to put on every imported contact (the review step's "tag every imported contact").
+    expect((await apiFromPage(page, 'POST', '/tag', { name: 'Fair 2026' })).status).toBe(201);
     const file = path.join(tmp, 'people.csv');
     writeFileSync(file, CSV);
     await page.goto(`${baseUrl}/contact/import`);
@@ -217,6 +219,7 @@ describe('audience screens in the console (headless Chromium against wrangler de
     // Step 3: review, then start: upload (with progress), create, "you will be notified".
     await eventually(async () => (await byId(page, 'review-rows').innerText()).trim(), '3');
     expect(await byId(page, 'review-file').innerText()).toContain('people.csv');
+    await pickOptions(page, byId(page, 'import-tag-all'), ['Fair 2026']);
     const uploaded = apiResponse(page, 'POST', '/api/v1/import/upload');
     const started = apiResponse(page, 'POST', '/api/v1/import');
     await byId(page, 'import-start').click();
@@ -249,8 +252,11 @@ describe('audience screens in the console (headless Chromium against wrangler de
     // The search looks through addresses too.
     await byId(page, 'list-search').fill(DOMAIN);
     await eventually(async () => (await cellTexts('name')).sort(), ['Ann Example', 'Bob Imported', 'Carol Imported']);
+    // Bob's own tag from the file, and the one every imported contact got; Ann (made in the form) has hers only.
     const bob = byId(page, 'list-row').filter({ hasText: 'Bob Imported' });
-    expect(await byId(bob, 'tag-chip').allInnerTexts()).toEqual(['vip']);
+    expect((await byId(bob, 'tag-chip').allInnerTexts()).sort()).toEqual(['Fair 2026', 'vip']);
+    const carol = byId(page, 'list-row').filter({ hasText: 'Carol Imported' });
+    expect(await byId(carol, 'tag-chip').allInnerTexts()).toEqual(['Fair 2026']);
   });
 
   it('filters contacts by tag and by a custom field', async () => {

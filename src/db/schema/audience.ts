@@ -207,6 +207,8 @@ export const imports = sqliteTable(
     skipFirstLine: integer('skip_first_line', { mode: 'boolean' }).notNull().default(true),
     /** Column index -> { kind: 'name' | 'note' | 'address' | 'field' | 'tags', address type or field id }. */
     mapping: text('mapping', { mode: 'json' }).notNull(),
+    /** Tags every imported contact gets, besides those of its row (ids, as JSON); [] for none. */
+    tagIds: text('tag_ids', { mode: 'json' }),
     createdCount: integer('created_count').notNull().default(0),
     updatedCount: integer('updated_count').notNull().default(0),
     rejectedCount: integer('rejected_count').notNull().default(0),

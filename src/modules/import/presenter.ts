@@ -8,11 +8,12 @@ export function presentImport(row: ImportRow, withRejections: boolean): Import {
   return {
     ...summarizeImport(row),
     mapping: row.mapping as ImportMappingEntry[],
+    tag_ids: (row.tagIds as number[] | null) ?? [],
     rejections: withRejections ? ((row.rejections as ImportRejection[] | null) ?? []) : null,
   };
 }
 
-/** The import as live events carry it: counts and status, without the mapping and rejection list. */
+/** The import as live events carry it: counts and status, without the mapping, tags and rejection list. */
 export function summarizeImport(row: ImportRow): ImportSummary {
   return {
     id: row.id,

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
-import { fields, imports } from '../../db/schema';
+import { fields, imports, tags } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { ApiError, validationFailed } from '../../lib/api-error';
 import { validJson, validQuery } from '../../lib/validate';
@@ -74,16 +74,33 @@ importRoutes.post('/', validJson(importCreateSchema), async (c) => {
       if (entry.target === 'field' && !known.has(entry.field_id)) add(`mapping.${i}.field_id`, IMPORT_MESSAGES.unknownField);
     });
   }
+  if (input.tag_ids.length) {
+    const scope = new TenantScope(c.var.db, tags, orgId);
+    const found = await c.var.db
+      .select({ id: tags.id })
+      .from(tags)
+      .where(scope.where(scope.idIn(input.tag_ids)));
+    if (found.length !== new Set(input.tag_ids).size) add('tag_ids', IMPORT_MESSAGES.unknownTags);
+  }
   if (Object.keys(errors).length) throw validationFailed(errors);
 
   // One import per uploaded file, decided atomically (a retried or double-clicked start creates nothing twice).
   const created = await c.env.DB.prepare(
-    `INSERT INTO imports (org_id, user_id, file_name, file_key, file_size, status, skip_first_line, mapping)
-     SELECT ?1, ?2, ?3, ?4, ?5, 'new', ?6, ?7
+    `INSERT INTO imports (org_id, user_id, file_name, file_key, file_size, status, skip_first_line, mapping, tag_ids)
+     SELECT ?1, ?2, ?3, ?4, ?5, 'new', ?6, ?7, ?8
      WHERE NOT EXISTS (SELECT 1 FROM imports WHERE org_id = ?1 AND file_key = ?4)
      RETURNING id`,
   )
-    .bind(orgId, c.var.auth.userId, input.file_name, input.file_key, size, input.skip_first_line ? 1 : 0, JSON.stringify(input.mapping))
+    .bind(
+      orgId,
+      c.var.auth.userId,
+      input.file_name,
+      input.file_key,
+      size,
+      input.skip_first_line ? 1 : 0,
+      JSON.stringify(input.mapping),
+      JSON.stringify([...new Set(input.tag_ids)]),
+    )
     .first<{ id: number }>();
   if (!created) throw new ApiError(409, 'conflict', IMPORT_MESSAGES.alreadyStarted);
 

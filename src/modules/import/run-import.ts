@@ -5,7 +5,7 @@
 // own continuation, so no single invocation has to fit a whole 100 MB file into its CPU limit.
 import { and, eq, inArray } from 'drizzle-orm';
 import { createDb } from '../../db/client';
-import { fields as fieldsTable, imports } from '../../db/schema';
+import { fields as fieldsTable, imports, tags as tagsTable } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import type { Env } from '../../env';
 import type { FieldType } from '../../shared/contracts/field';
@@ -89,7 +89,18 @@ export async function runImport(env: Env, orgId: number, importId: number, optio
   const lost = fieldIds.filter((id) => !fieldMeta.has(id));
   if (lost.length) return finishImport(env, orgId, importId, 'fail', `A mapped field no longer exists (id ${lost.join(', ')})`);
 
-  const job = new ImportJob(env, record, compileMapping(mapping, fieldMeta), size, options);
+  // The tags for every contact, as they stand now: one deleted since the import was started is left out.
+  const wantedTags = (record.tagIds as number[] | null) ?? [];
+  const tagScope = new TenantScope(db, tagsTable, orgId);
+  const everyContactTags = wantedTags.length
+    ? (
+        await db
+          .select({ id: tagsTable.id })
+          .from(tagsTable)
+          .where(tagScope.where(tagScope.idIn(wantedTags)))
+      ).map((t) => t.id)
+    : [];
+  const job = new ImportJob(env, record, compileMapping(mapping, fieldMeta), size, options, everyContactTags);
   await job.options.load([...fieldMeta.values()]);
   return job.run();
 }
@@ -116,6 +127,8 @@ class ImportJob {
     private readonly mapping: CompiledMapping,
     private readonly size: number,
     private readonly opts: RunOptions,
+    /** Tags every contact of the import gets (the wizard's "tag every imported contact"). */
+    private readonly everyContactTags: number[] = [],
   ) {
     this.d1 = env.DB;
     this.orgId = record.orgId;
@@ -332,7 +345,7 @@ class ImportJob {
         else if (value.kind === 'number') attributes.set(fieldId, { text: null, number: value.value, optionIds: null });
         else attributes.set(fieldId, { text: null, number: null, optionIds: value.values.map((v) => this.options.get(fieldId, v)!) });
       }
-      return { change, attributes, tagIds: change.tags.map((t) => this.tags.get(t)!) };
+      return { change, attributes, tagIds: [...new Set([...change.tags.map((t) => this.tags.get(t)!), ...this.everyContactTags])] };
     });
   }
 }

@@ -59,6 +59,7 @@ export const IMPORT_MESSAGES = {
   unknownField: 'Field not found',
   columnMissing: (columns: number) => `The file has ${columns} column${columns === 1 ? '' : 's'} (0 to ${columns - 1})`,
   fileName: 'The file name is required (?file_name=)',
+  unknownTags: 'These tags do not exist: choose tags of this organisation',
 } as const;
 
 const columnIndex = z
@@ -131,6 +132,11 @@ export const importCreateSchema = z
     /** Spec 9: the first line (the header) is skipped by default. */
     skip_first_line: z.boolean({ error: MESSAGES.mustBeBoolean }).default(true),
     mapping: importMappingSchema,
+    /** Tags every imported contact gets, besides those a tags column gives it. */
+    tag_ids: z
+      .array(z.number({ error: 'Must be a tag id' }).int('Must be a tag id').positive('Must be a tag id'), { error: MESSAGES.mustBeList })
+      .max(100, 'At most 100 tags')
+      .default([]),
   })
   .strict();
 export type ImportCreateInput = z.input<typeof importCreateSchema>;
@@ -160,6 +166,7 @@ export const importSchema = answer({
   status: z.enum(IMPORT_STATUSES),
   skip_first_line: z.boolean(),
   mapping: z.array(importMappingEntrySchema),
+  tag_ids: z.array(whole()).describe('Tags every imported contact gets, besides those of its row'),
   created_count: whole().describe('Contacts created'),
   updated_count: whole().describe('Contacts updated: their address was already known, in the organisation or earlier in the file'),
   rejected_count: whole(),
@@ -173,7 +180,7 @@ export const importSchema = answer({
 export type Import = z.infer<typeof importSchema>;
 
 /** An import as live events carry it (without the rejection list). */
-export type ImportSummary = Omit<Import, 'rejections' | 'mapping'>;
+export type ImportSummary = Omit<Import, 'rejections' | 'mapping' | 'tag_ids'>;
 
 /**
  * Events on the live channel, GET /api/v1/live (WebSocket, one JSON text frame per event).

@@ -138,3 +138,48 @@ describe('the import list and item', () => {
     expect((await call(org.domain, '/api/v1/import/upload?file_name=a.csv', { method: 'POST', body: 'a' })).status).toBe(401);
   });
 });
+
+describe('tagging every imported contact', () => {
+  const tagOf = async (orgId: number, name: string) =>
+    (await env.DB.prepare('INSERT INTO tags (org_id, name, priority) VALUES (?, ?, 1) RETURNING id').bind(orgId, name).first<{ id: number }>())!.id;
+  const tagsOf = async (orgId: number) =>
+    (
+      await env.DB.prepare(
+        'SELECT c.name AS contact, t.name AS tag FROM contact_tags ct JOIN contacts c ON c.id = ct.contact_id JOIN tags t ON t.id = ct.tag_id WHERE ct.org_id = ? ORDER BY c.name, t.name',
+      )
+        .bind(orgId)
+        .all<{ contact: string; tag: string }>()
+    ).results;
+
+  it('gives each contact, new or updated, the chosen tags besides those of its row, and a repeat changes nothing', async () => {
+    const org = await newOrg();
+    const [fair, spring] = [await tagOf(org.orgId, 'Fair 2026'), await tagOf(org.orgId, 'Spring')];
+    await importCsv(org, 'name,email\nAnn,ann@x.io\n', { mapping: [...nameEmail] });
+    const done = await importCsv(org, 'name,email,tags\nAnn,ann@x.io,\nBob,bob@x.io,VIP\n', {
+      mapping: [...nameEmail, { column: 2, target: 'tags' }],
+      tag_ids: [fair, spring, fair],
+    });
+    expect(done).toMatchObject({ status: 'success', created_count: 1, updated_count: 1, tag_ids: [fair, spring] });
+    expect(await tagsOf(org.orgId)).toEqual([
+      { contact: 'Ann', tag: 'Fair 2026' },
+      { contact: 'Ann', tag: 'Spring' },
+      { contact: 'Bob', tag: 'Fair 2026' },
+      { contact: 'Bob', tag: 'Spring' },
+      { contact: 'Bob', tag: 'VIP' },
+    ]);
+  });
+
+  it("refuses another organisation's tag, or one that does not exist, with the field's message, and starts nothing", async () => {
+    const org = await newOrg();
+    const other = await newOrg();
+    const theirs = await tagOf(other.orgId, 'Theirs');
+    for (const tag_ids of [[theirs], [987654]]) {
+      const fields = await fieldsOf422(await start(org, 'name,email\nAnn,a@x.io\n', { mapping: [...nameEmail], tag_ids }));
+      expect(fields.tag_ids).toEqual([IMPORT_MESSAGES.unknownTags]);
+    }
+    expect(((await start(org, 'name,email\nAnn,a@x.io\n', { mapping: [...nameEmail], tag_ids: ['x'] })) as Response).status).toBe(422);
+    const list = await call(org.domain, '/api/v1/import', { token: org.token });
+    expect(((await list.json()) as { meta: { total: number } }).meta.total).toBe(0);
+    expect(await tagsOf(other.orgId)).toEqual([]);
+  });
+});

@@ -75,6 +75,7 @@ export const MESSAGE_KEYS = new Map<string, string>([
   [IMPORT_MESSAGES.duplicateTarget, 'imports.messages.duplicateTarget'],
   [IMPORT_MESSAGES.duplicateMapping, 'imports.messages.duplicateMapping'],
   [IMPORT_MESSAGES.unknownField, 'imports.messages.unknownField'],
+  [IMPORT_MESSAGES.unknownTags, 'imports.messages.unknownTags'],
 ]);
 
 /** A server text that carries a value: its pattern, its locale key, and the values the translation needs. */

@@ -57,6 +57,7 @@ export function ImportPage() {
   const [drafts, setDrafts] = useState<MappingDraft[]>([]);
   const [mappedFor, setMappedFor] = useState('');
   const [showProblems, setShowProblems] = useState(false);
+  const [tagIds, setTagIds] = useState<string[]>([]);
   const [stage, setStage] = useState<Stage>('review');
   const [fraction, setFraction] = useState(0);
   const [startError, setStartError] = useState<string[] | null>(null);
@@ -126,7 +127,13 @@ export function ImportPage() {
         setUploaded({ id: fileId(file), key: fileKey });
       }
       setStage('creating');
-      const created = await createImport(client, { file_key: fileKey, file_name: file.name, skip_first_line: skipFirstLine, mapping: mappingPayload(drafts) });
+      const created = await createImport(client, {
+        file_key: fileKey,
+        file_name: file.name,
+        skip_first_line: skipFirstLine,
+        mapping: mappingPayload(drafts),
+        tag_ids: tagIds.map(Number),
+      });
       // The page says it started (import-started) and the live channel says when it finished: no toast as well.
       setStarted(created);
       invalidate(IMPORT_PATH);
@@ -137,6 +144,7 @@ export function ImportPage() {
       setMappedFor('');
       setUploaded(null);
       setShowProblems(false);
+      setTagIds([]);
     } catch (error) {
       setStartError(startErrorTexts(t, error));
       if (error instanceof ApiError) setServerErrors(error.fields);
@@ -193,6 +201,8 @@ export function ImportPage() {
               drafts={drafts}
               headers={headers}
               fields={fields}
+              tagIds={tagIds}
+              onTagIds={setTagIds}
               uploadFraction={fraction}
               stage={stage}
               error={startError}

@@ -1,7 +1,9 @@
-import { Alert, Group, Loader, Progress, Stack, Table, Text } from '@mantine/core';
+import { Alert, Group, Loader, MultiSelect, Progress, Stack, Table, Text } from '@mantine/core';
 import type { Field } from '@shared/contracts/field';
+import type { Tag } from '@shared/contracts/tag';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAllRows } from '../../components/list/use-client-list';
 import { countCsvRows } from './csv-preview';
 import { formatBytes } from './format';
 import { choiceLabel, columnLabel } from './import-labels';
@@ -22,13 +24,15 @@ function useRowCount(file: File, skipFirstLine: boolean): { rows: number | null;
   return state;
 }
 
-/** Step 3: what will be imported (file, rows, mapping), and the upload's progress once started. */
+/** Step 3: what will be imported (file, rows, mapping), the tags every contact gets, and the upload's progress once started. */
 export function ReviewStep({
   file,
   skipFirstLine,
   drafts,
   headers,
   fields,
+  tagIds,
+  onTagIds,
   uploadFraction,
   stage,
   error,
@@ -38,6 +42,9 @@ export function ReviewStep({
   drafts: MappingDraft[];
   headers: string[] | null;
   fields: Field[];
+  /** The tags every imported contact gets (ids, as the select keeps them). */
+  tagIds: string[];
+  onTagIds: (ids: string[]) => void;
   /** 0..1 while the file uploads. */
   uploadFraction: number;
   stage: 'review' | 'uploading' | 'creating';
@@ -46,6 +53,7 @@ export function ReviewStep({
   const { t } = useTranslation();
   const count = useRowCount(file, skipFirstLine);
   const mapped = drafts.filter((draft) => draft.choice !== 'ignore');
+  const { data: tags = [] } = useAllRows<Tag>('/tag');
   return (
     <Stack>
       <Table withTableBorder variant="vertical" data-testid="import-review">
@@ -89,6 +97,18 @@ export function ReviewStep({
           </Table.Tr>
         </Table.Tbody>
       </Table>
+      <MultiSelect
+        label={t('imports.review.tagAll')}
+        description={t('imports.review.tagAllHint')}
+        placeholder={tagIds.length ? undefined : t('imports.review.tagAllNone')}
+        data-testid="import-tag-all"
+        searchable
+        clearable
+        disabled={stage !== 'review'}
+        data={tags.map((tag) => ({ value: String(tag.id), label: tag.name }))}
+        value={tagIds}
+        onChange={onTagIds}
+      />
       {stage !== 'review' && (
         <Stack gap={4} data-testid="import-upload-progress">
           <Text size="sm">
