@@ -4,6 +4,7 @@ import type { Subscription } from '@shared/contracts/subscription';
 import type { TemplateListItem } from '@shared/contracts/template';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormRow } from '../../components/form/FormRow';
 import { useLocation, useSearch } from 'wouter';
 import { pathOf } from '../../lib/route-table';
 import { useRouteTable, useServices } from '../../lib/services-context';
@@ -96,7 +97,7 @@ function BroadcastForm({ initial }: { initial: BroadcastFormValues }) {
           maxLength={200}
           autoFocus
         />
-        <Group grow align="flex-start">
+        <FormRow>
           <TextInput
             label={t('broadcasts.fields.alias')}
             data-testid="form-field-alias"
@@ -119,8 +120,8 @@ function BroadcastForm({ initial }: { initial: BroadcastFormValues }) {
               ]}
             />
           </div>
-        </Group>
-        <Group grow align="flex-start">
+        </FormRow>
+        <FormRow>
           <Select
             label={t('broadcasts.fields.sender')}
             required
@@ -141,8 +142,8 @@ function BroadcastForm({ initial }: { initial: BroadcastFormValues }) {
             onChange={(id) => change({ template_id: id })}
             error={err('template_id')}
           />
-        </Group>
-        <Group grow align="flex-start">
+        </FormRow>
+        <FormRow>
           <NumberInput
             label={t('broadcasts.fields.sleep')}
             description={t('broadcasts.hints.sleep')}
@@ -172,8 +173,8 @@ function BroadcastForm({ initial }: { initial: BroadcastFormValues }) {
               />
             )}
           </Stack>
-        </Group>
-        <Group grow align="flex-start">
+        </FormRow>
+        <FormRow>
           <Switch
             label={t('broadcasts.fields.do_not_unsubscribe')}
             description={t('broadcasts.hints.doNotUnsubscribe')}
@@ -193,9 +194,9 @@ function BroadcastForm({ initial }: { initial: BroadcastFormValues }) {
               error={err('subscription_id')}
             />
           )}
-        </Group>
+        </FormRow>
         {values.type === 'email' && (
-          <Group grow align="flex-start">
+          <FormRow>
             <Switch
               label={t('engagement.trackOpens')}
               description={t('engagement.trackOpensHint')}
@@ -210,7 +211,7 @@ function BroadcastForm({ initial }: { initial: BroadcastFormValues }) {
               checked={values.track_clicks ?? organization?.track_clicks ?? true}
               onChange={(e) => change({ track_clicks: e.currentTarget.checked })}
             />
-          </Group>
+          </FormRow>
         )}
         <Title order={4} mt="sm">
           {t('broadcasts.recipients')}

@@ -1,7 +1,8 @@
-import { Group, MultiSelect, Select, Switch, TagsInput, TextInput } from '@mantine/core';
+import { MultiSelect, Select, Switch, TagsInput, TextInput } from '@mantine/core';
 import type { Field } from '@shared/contracts/field';
 import type { Tag } from '@shared/contracts/tag';
 import { useTranslation } from 'react-i18next';
+import { FormRow } from '../../components/form/FormRow';
 import { useAllRows } from '../../components/list/use-client-list';
 import type { BroadcastFormValues } from './broadcast-form';
 
@@ -15,7 +16,7 @@ export function RecipientsFilterFields({ values, onChange, error }: { values: Br
   const field = fields.find((f) => String(f.id) === values.attribute_field);
   return (
     <>
-      <Group grow align="flex-start">
+      <FormRow>
         <MultiSelect
           label={t('broadcasts.filter.tags')}
           placeholder={t('broadcasts.filter.anyTag')}
@@ -34,8 +35,8 @@ export function RecipientsFilterFields({ values, onChange, error }: { values: Br
           value={values.address}
           onChange={(e) => onChange({ address: e.currentTarget.value })}
         />
-      </Group>
-      <Group grow align="flex-start">
+      </FormRow>
+      <FormRow>
         <Select
           label={t('broadcasts.filter.field')}
           placeholder={t('broadcasts.filter.anyField')}
@@ -63,8 +64,8 @@ export function RecipientsFilterFields({ values, onChange, error }: { values: Br
             onChange={(e) => onChange({ attribute_value: e.currentTarget.value })}
           />
         )}
-      </Group>
-      <Group grow align="flex-start">
+      </FormRow>
+      <FormRow>
         <TagsInput
           label={t('broadcasts.filter.ids')}
           description={t('broadcasts.filter.idsHint')}
@@ -78,7 +79,7 @@ export function RecipientsFilterFields({ values, onChange, error }: { values: Br
           value={values.search}
           onChange={(e) => onChange({ search: e.currentTarget.value })}
         />
-      </Group>
+      </FormRow>
       <Switch
         label={t('broadcasts.fields.skip_unsubscribed')}
         data-testid="form-field-skip_unsubscribed"

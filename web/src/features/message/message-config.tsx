@@ -1,4 +1,4 @@
-import { Badge, CopyButton, Tooltip, UnstyledButton } from '@mantine/core';
+import { Badge, Box, CopyButton, Tooltip, UnstyledButton } from '@mantine/core';
 import { MESSAGE_STATUSES, MESSAGE_TYPES, type MessageListItem, type MessageStatus } from '@shared/contracts/message';
 import type { Broadcast } from '@shared/contracts/broadcast';
 import { useTranslation } from 'react-i18next';
@@ -49,7 +49,19 @@ function TypeLabel({ type }: { type: string }) {
  * creation, id); the API also sorts by the other columns, at the cost of sorting every matching message (README).
  */
 export const MESSAGE_COLUMNS: ListColumn<MessageListItem>[] = [
-  { key: 'to_address', labelKey: 'messages.fields.to_address' },
+  {
+    key: 'to_address',
+    labelKey: 'messages.fields.to_address',
+    // On a phone the table scrolls sideways: the status rides with the address, in view without scrolling.
+    render: (row) => (
+      <>
+        {row.to_address}
+        <Box hiddenFrom="sm" mt={4}>
+          <MessageStatusBadge status={row.status} />
+        </Box>
+      </>
+    ),
+  },
   { key: 'subject', labelKey: 'messages.fields.subject', render: (row) => row.subject ?? '' },
   { key: 'status', labelKey: 'messages.fields.status', sortable: true, render: (row) => <MessageStatusBadge status={row.status} /> },
   { key: 'type', labelKey: 'messages.fields.type', render: (row) => <TypeLabel type={row.type} /> },
