@@ -1,4 +1,4 @@
-import { Button, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Box, Button, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import type { ContactUnsubscribe } from '@shared/contracts/unsubscribe';
 import { useTranslation } from 'react-i18next';
 import { useServices } from '../../lib/services-context';
@@ -52,13 +52,21 @@ export function ContactOptOutsPanel({ contactId }: { contactId: number }) {
                         <Table.Th>{t('engagement.columns.reason_given')}</Table.Th>
                         <Table.Th>{t('engagement.columns.source')}</Table.Th>
                         <Table.Th>{t('engagement.columns.when')}</Table.Th>
-                        <Table.Th />
+                        <Table.Th visibleFrom="sm" />
                       </Table.Tr>
                     </Table.Thead>
                     <Table.Tbody>
                       {unsubscribes.map((u) => (
                         <Table.Tr key={u.subscription_id} data-testid="contact-unsubscribe">
-                          <Table.Td>{u.subscription_name}</Table.Td>
+                          <Table.Td>
+                            {u.subscription_name}
+                            {/* On a phone the table scrolls sideways: the action rides with the category, in view. */}
+                            <Box hiddenFrom="sm" mt={4}>
+                              <Button size="xs" variant="light" onClick={() => resubscribe(u)} data-testid="contact-resubscribe-phone">
+                                {t('engagement.resubscribe')}
+                              </Button>
+                            </Box>
+                          </Table.Td>
                           <Table.Td>
                             {reasonText(t, u.reason)}
                             {u.comment && (
@@ -71,7 +79,7 @@ export function ContactOptOutsPanel({ contactId }: { contactId: number }) {
                           <Table.Td>
                             <DateTime value={u.created_at} />
                           </Table.Td>
-                          <Table.Td>
+                          <Table.Td visibleFrom="sm">
                             <Button size="xs" variant="light" onClick={() => resubscribe(u)} data-testid="contact-resubscribe">
                               {t('engagement.resubscribe')}
                             </Button>
