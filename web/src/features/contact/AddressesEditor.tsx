@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Input, NativeSelect, Stack } from '@mantine/core';
+import { ActionIcon, Button, Flex, Group, Input, NativeSelect, Stack } from '@mantine/core';
 import { ADDRESS_TYPES, type AddressType } from '@shared/address';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -35,30 +35,35 @@ export function AddressesEditor({ value, onChange, errors, types = ADDRESS_TYPES
           testId="address-row"
           renderItem={(address, index) => (
             <Group gap="xs" wrap="nowrap" align="flex-start">
-              <NativeSelect
-                w={130}
-                aria-label={t('audience.address.type')}
-                data-testid="address-type"
-                // An existing address keeps its type (spec 4: contact address type is locked once set).
-                disabled={Boolean(address.id)}
-                title={address.id ? t('contacts.typeLocked') : undefined}
-                value={address.type}
-                error={fieldErrorText(t, errors[`addresses.${index}.type`])}
-                onChange={(event) => update(index, { type: event.currentTarget.value as AddressType }, [`addresses.${index}.type`, `addresses.${index}.value`])}
-                data={[
-                  ...(address.type ? [] : [{ value: '', label: '' }]),
-                  ...types.map((type) => ({ value: type, label: t(`audience.addressTypes.${type}`) })),
-                ]}
-              />
-              <div style={{ flex: 1, minWidth: 0 }}>
-                <AddressValueInput
-                  type={address.type}
-                  value={address.value}
-                  testId="address-value"
-                  serverError={fieldErrorText(t, errors[`addresses.${index}.value`]) ?? fieldErrorText(t, errors[`addresses.${index}.id`])}
-                  onChange={(text) => update(index, { value: text }, [`addresses.${index}.value`, `addresses.${index}.id`])}
+              {/* On a phone the type goes above the address, so the address gets the row's whole width. */}
+              <Flex direction={{ base: 'column', sm: 'row' }} gap="xs" style={{ flex: 1, minWidth: 0 }}>
+                <NativeSelect
+                  w={{ base: '100%', sm: 130 }}
+                  aria-label={t('audience.address.type')}
+                  data-testid="address-type"
+                  // An existing address keeps its type (spec 4: contact address type is locked once set).
+                  disabled={Boolean(address.id)}
+                  title={address.id ? t('contacts.typeLocked') : undefined}
+                  value={address.type}
+                  error={fieldErrorText(t, errors[`addresses.${index}.type`])}
+                  onChange={(event) =>
+                    update(index, { type: event.currentTarget.value as AddressType }, [`addresses.${index}.type`, `addresses.${index}.value`])
+                  }
+                  data={[
+                    ...(address.type ? [] : [{ value: '', label: '' }]),
+                    ...types.map((type) => ({ value: type, label: t(`audience.addressTypes.${type}`) })),
+                  ]}
                 />
-              </div>
+                <div style={{ flex: 1, minWidth: 0 }}>
+                  <AddressValueInput
+                    type={address.type}
+                    value={address.value}
+                    testId="address-value"
+                    serverError={fieldErrorText(t, errors[`addresses.${index}.value`]) ?? fieldErrorText(t, errors[`addresses.${index}.id`])}
+                    onChange={(text) => update(index, { value: text }, [`addresses.${index}.value`, `addresses.${index}.id`])}
+                  />
+                </div>
+              </Flex>
               <ActionIcon
                 variant="subtle"
                 color="red"
