@@ -66,7 +66,8 @@ export class OrgLedger extends DurableObject<Env> {
   /** Runs statements the worker built for D1's tables on the ledger's, in one transaction (ledger-db.ts). */
   async run(owner: LedgerOwner, statements: LedgerStatement[]): Promise<LedgerAnswer<LedgerResult[]>> {
     const answer = this.serve(owner, () => runStatements(this.ctx.storage, statements));
-    if (answer.ok) await this.projectLater();
+    // Only a write can have moved a broadcast: reads (most calls) skip the projection check.
+    if (answer.ok && answer.value.some((result) => result.meta.rows_written > 0)) await this.projectLater();
     return answer;
   }
 

@@ -71,6 +71,12 @@ export async function orgLedgerDb(env: Env, db: Database, orgId: number): Promis
   return handle ? ledgerDb(handle) : null;
 }
 
+/** A drizzle client on a ledger the registry lists (its name and organisation), as the crons walk them; null for a malformed name. */
+export function registeredLedgerDb(env: Pick<Env, 'LEDGER'>, name: string, orgId: number): Database | null {
+  const owner = ownerOfName(name, orgId);
+  return owner ? ledgerDb({ owner, stub: ledgerStub(env, name) }) : null;
+}
+
 /** The owner a registered ledger name stands for (`<key>:g<generation>`). */
 export function ownerOfName(name: string, orgId: number): LedgerOwner | null {
   const match = /^([0-9a-f]{32}):g(\d+)$/.exec(name);

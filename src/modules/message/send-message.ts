@@ -1,8 +1,7 @@
 import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { ledgers, messages } from '../../db/schema';
-import { ledgerDb } from '../ledger/ledger-db';
-import { ledgerStub, ownerOfName } from '../ledger/registry';
+import { registeredLedgerDb } from '../ledger/registry';
 import type { Env } from '../../env';
 import { providers as defaultProviders, type Providers } from '../integration/providers';
 import { SendChannels } from '../sending/channels';
@@ -58,9 +57,8 @@ export async function rescueStalledMessages(db: Database, env: Env, now = Date.n
   const before = new Date(now - leaseMs(env)).toISOString();
   let rescued = 0;
   for (const { name, orgId } of registered) {
-    const owner = ownerOfName(name, orgId);
-    if (!owner) continue;
-    const ledger = ledgerDb({ owner, stub: ledgerStub(env, name) });
+    const ledger = registeredLedgerDb(env, name, orgId);
+    if (!ledger) continue;
     const stalled = await stalledSingles(ledger, before);
     if (stalled.length === 0) continue;
     await env.SEND_QUEUE.sendBatch(stalled.map((m) => ({ body: { kind: SEND_KIND, orgId, messageId: m.id } satisfies SendMessageBody })));

@@ -1,8 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { ledgers, organizations } from '../../db/schema';
-import { ledgerDb } from '../ledger/ledger-db';
-import { ledgerStub, ownerOfName } from '../ledger/registry';
+import { registeredLedgerDb } from '../ledger/registry';
 import type { Env } from '../../env';
 import { orgFilesPrefix } from '../../lib/r2-prefix';
 import { rawBatch } from '../crud/raw-batch';
@@ -98,9 +97,8 @@ export async function archiveOldMessages(
   let chunks = 0;
   let archived = 0;
   for (const org of orgs) {
-    const owner = ownerOfName(org.ledger, org.id);
-    if (!owner) continue;
-    const ledger = ledgerDb({ owner, stub: ledgerStub(env, org.ledger) });
+    const ledger = registeredLedgerDb(env, org.ledger, org.id);
+    if (!ledger) continue;
     const before = new Date(now - effectiveRetentionDays(env, org.days) * DAY_MS).toISOString();
     while (chunks < maxChunks) {
       const rows = await ledger.all<Row>(sql`SELECT * FROM messages WHERE org_id = ${org.id} AND created_at < ${before} AND ${SETTLED}

@@ -1,8 +1,7 @@
 import { createDb, type Database } from '../../db/client';
 import { integrations } from '../../db/schema';
 import { ledgerDb } from '../ledger/ledger-db';
-import type { LedgerHandle } from '../ledger/registry';
-import { gateLedger } from './send-gate';
+import { orgLedger, type LedgerHandle } from '../ledger/registry';
 import { TenantScope } from '../../db/tenant-scope';
 import type { Env } from '../../env';
 import type { Transport } from '../../lib/transport/types';
@@ -39,7 +38,8 @@ export interface ChannelProblem {
 
 export class SendChannels {
   private open = new Map<number, Promise<Channel | ChannelProblem>>();
-  private ledgers = new Map<number, Promise<LedgerHandle>>();
+  /** Each organisation's ledger and a drizzle client on it (null: the organisation is gone), found once per invocation. */
+  private ledgers = new Map<number, Promise<{ handle: LedgerHandle; db: Database } | null>>();
   private client: Database | null = null;
   /** The broadcasts the invocation's batches send, prepared once (compose.ts). */
   readonly broadcasts: BroadcastCache = new Map();
@@ -54,21 +54,31 @@ export class SendChannels {
     return (this.client ??= createDb(this.env.DB));
   }
 
-  /** The organisation's ledger (its messages and send gates): looked up once per invocation; throws when it is gone. */
-  ledger(db: Database, orgId: number): Promise<LedgerHandle> {
+  /**
+   * The organisation's ledger with its drizzle client, looked up (and the client built: milliseconds) once per
+   * invocation; null when the organisation is gone. A failed lookup (D1 unreachable) throws and is not kept, so the
+   * queue retries the batch instead of taking it for a deleted organisation.
+   */
+  private orgLedger(orgId: number) {
     let ledger = this.ledgers.get(orgId);
     if (!ledger) {
-      ledger = gateLedger(this.env, db, orgId);
+      ledger = orgLedger(this.env, this.db, orgId).then((handle) => (handle ? { handle, db: ledgerDb(handle) } : null));
       ledger.catch(() => this.ledgers.delete(orgId));
       this.ledgers.set(orgId, ledger);
     }
     return ledger;
   }
 
+  /** The organisation's ledger, which keeps its send gates (send-gate.ts); throws when the organisation is gone. */
+  async ledger(_db: Database, orgId: number): Promise<LedgerHandle> {
+    const ledger = await this.orgLedger(orgId);
+    if (!ledger) throw new Error(`organisation ${orgId} is gone: its send gate cannot be reached`);
+    return ledger.handle;
+  }
+
   /** A drizzle client on the organisation's ledger (its messages); null when the organisation is gone. */
   async ledgerDb(orgId: number): Promise<Database | null> {
-    const handle = await this.ledger(this.db, orgId).catch(() => null);
-    return handle ? ledgerDb(handle) : null;
+    return (await this.orgLedger(orgId))?.db ?? null;
   }
 
   /** The channel of an integration of the organisation, opened once per invocation. */
