@@ -126,7 +126,7 @@ async function receivedCounts(s: Setup): Promise<number[]> {
 }
 
 /** The broadcast as the console sees it: D1's row with its ledger's status and counters once started. */
-const broadcast = async (s: Setup) => (await currentBroadcast(createDb(E.DB), await ledgerOf(s), s.orgId, s.broadcastId))!;
+const broadcast = async (s: Setup) => (await currentBroadcast(createDb(E.DB), () => ledgerOf(s), s.orgId, s.broadcastId))!;
 const everyoneOnce = (s: Setup) => s.addresses.map(() => 1);
 
 describe.skipIf(NOT_SET_UP)('broadcast faults against a real SMTP server', () => {

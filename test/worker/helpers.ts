@@ -4,7 +4,7 @@ import type { Env } from '../../src/env';
 import { hashPassword } from '../../src/lib/password';
 import { createDb, type Database } from '../../src/db/client';
 import { ledgerBinding, ledgerDb } from '../../src/modules/ledger/ledger-db';
-import { orgLedger } from '../../src/modules/ledger/registry';
+import { broadcastLedger, ledgerOfMessage as findLedgerOfMessage, orgLedger } from '../../src/modules/ledger/registry';
 import { blockOf } from '../../src/modules/ledger/ids';
 
 export const PASSWORD = 'Secret-123';
@@ -116,12 +116,18 @@ export const ledgerSql = async (orgId: number) => (await ledgerOf(orgId)).d1;
 export async function ledgerOfMessage(id: number): Promise<D1Database> {
   const registered = await env.DB.prepare('SELECT org_id FROM ledgers WHERE id_base = ?').bind(blockOf(id)).first<{ org_id: number }>();
   if (!registered) throw new Error(`message ${id} is in no ledger's block`);
-  return ledgerSql(registered.org_id);
+  const handle = await findLedgerOfMessage(env, createDb(env.DB), registered.org_id, id);
+  if (!handle) throw new Error(`message ${id}'s ledger is not ready`);
+  return ledgerBinding(handle);
 }
 
-/** The ledger of a broadcast's organisation, as a D1-like binding: where its messages and its state once started are. */
+/** The ledger a broadcast lives in (its generation once started), as a D1-like binding: its messages and its state. */
 export async function ledgerOfBroadcast(broadcastId: number): Promise<D1Database> {
-  const b = await env.DB.prepare('SELECT org_id FROM broadcasts WHERE id = ?').bind(broadcastId).first<{ org_id: number }>();
+  const b = await env.DB.prepare('SELECT org_id, started_at, ledger_generation FROM broadcasts WHERE id = ?')
+    .bind(broadcastId)
+    .first<{ org_id: number; started_at: string | null; ledger_generation: number | null }>();
   if (!b) throw new Error(`no broadcast ${broadcastId}`);
-  return ledgerSql(b.org_id);
+  const handle = await broadcastLedger(env, createDb(env.DB), { orgId: b.org_id, startedAt: b.started_at, ledgerGeneration: b.ledger_generation });
+  if (!handle) throw new Error(`broadcast ${broadcastId}'s ledger is not ready`);
+  return ledgerBinding(handle);
 }

@@ -204,6 +204,11 @@ export const broadcasts = sqliteTable(
     heldUntil: text('held_until'),
     /** The ledger's revision of status and counters this row shows (a started broadcast's projection: src/modules/ledger/projection.ts). */
     rev: integer('rev').notNull().default(0),
+    /**
+     * Which of the organisation's ledgers holds it once started (its generation, src/modules/ledger/registry.ts): the
+     * newest when it started; it stays there when the size guard opens the next. Null before the start.
+     */
+    ledgerGeneration: integer('ledger_generation'),
     ...timestamps,
   },
   (t) => [

@@ -4,8 +4,9 @@ import { broadcasts, contacts, messages } from '../../db/schema';
 import { ACTION_FROM, type BroadcastAction } from '../../shared/contracts/broadcast';
 import { rawBatch } from '../crud/raw-batch';
 import { requeueStatement } from '../sending/claim';
+import { newestGeneration } from '../ledger/registry';
 import { recipientConditions } from './recipients';
-import { fromRaw, ledgerRun, loadBroadcast, ruleOf, withLedgerState, type BroadcastRow } from './run-store';
+import { fromRaw, ledgerRun, loadBroadcast, ruleOf, withLedgerState, type BroadcastRow, type LedgerOf } from './run-store';
 import type { BroadcastSnapshot } from './snapshot';
 
 // Every change of a broadcast's status, and only here. The life of a broadcast:
@@ -39,6 +40,8 @@ export async function markStarted(db: Database, b: BroadcastRow, snapshot: Broad
       // The same contacts the pages will walk, counted now: the console shows the whole total from the first second.
       plannedTotal: sql`(SELECT count(*) FROM ${contacts} WHERE ${recipientConditions(ruleOf(b))}
         AND ${contacts.id} <= (SELECT coalesce(max(${contacts.id}), 0) FROM ${contacts} WHERE ${contacts.orgId} = ${b.orgId}))` as unknown as number,
+      // It lives in the newest of the organisation's ledgers from now on, even after the next opens.
+      ledgerGeneration: newestGeneration(b.orgId) as unknown as number,
       updatedAt: now,
     })
     .where(and(eq(broadcasts.id, b.id), eq(broadcasts.orgId, b.orgId), sql`${broadcasts.status} IN ('waiting', 'queued')`))
@@ -113,13 +116,14 @@ const retryable = (orgId: number, id: number) =>
  * its ledger's (the one writer of status and counters, with the messages): an action on one that is starting at
  * this moment finds D1's row started and goes to the ledger.
  */
-export async function applyAction(db: Database, ledger: Database, orgId: number, id: number, action: BroadcastAction): Promise<BroadcastRow | undefined> {
+export async function applyAction(db: Database, ledgerOf: LedgerOf, orgId: number, id: number, action: BroadcastAction): Promise<BroadcastRow | undefined> {
   const now = new Date().toISOString();
   for (let tries = 0; tries < 2; tries++) {
     const row = await loadBroadcast(db, orgId, id);
     if (!row) return undefined;
     if (row.startedAt) {
-      if (!(await ledgerRun(ledger, row))) return undefined;
+      const ledger = await ledgerOf(row);
+      if (!ledger || !(await ledgerRun(ledger, row))) return undefined;
       const after = await applyTo(ledger, orgId, id, action, now);
       return after ? withLedgerState(row, after) : undefined;
     }

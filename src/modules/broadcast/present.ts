@@ -7,7 +7,7 @@ import { actionsFor, type Broadcast, type BroadcastStatus, type BroadcastType, t
 import type { TemplateType } from '../../shared/contracts/template';
 import { progressOf } from './progress';
 import { withLedgerState, type BroadcastRow } from './run-store';
-import { requestLedger } from '../ledger/request-ledger';
+import { requestBroadcastLedger } from '../ledger/request-ledger';
 
 type Ctx = Context<AppEnv>;
 
@@ -76,13 +76,20 @@ export async function presentBroadcasts(c: Ctx, d1Rows: BroadcastRow[]): Promise
  * D1's copy is a projection that may be up to a second behind (src/modules/ledger/projection.ts).
  */
 async function withLedgerStates(c: Ctx, rows: BroadcastRow[]): Promise<BroadcastRow[]> {
-  const started = rows.filter((r) => r.startedAt).map((r) => r.id);
+  const started = rows.filter((r) => r.startedAt);
   if (started.length === 0) return rows;
-  const ledger = await requestLedger(c);
-  const runs = await ledger
-    .select()
-    .from(broadcasts)
-    .where(sql`${broadcasts.id} IN (SELECT value FROM json_each(${JSON.stringify(started)})) AND ${broadcasts.orgId} = ${c.var.org.id}`);
-  const byId = new Map(runs.map((r) => [r.id, r]));
+  // One call per ledger the page's broadcasts live in (one, unless the organisation has several generations).
+  const byGeneration = new Map<number, BroadcastRow[]>();
+  for (const r of started) byGeneration.set(r.ledgerGeneration ?? 0, [...(byGeneration.get(r.ledgerGeneration ?? 0) ?? []), r]);
+  const runs = await Promise.all(
+    [...byGeneration.values()].map(async (group) => {
+      const ledger = await requestBroadcastLedger(c, group[0]);
+      return ledger
+        .select()
+        .from(broadcasts)
+        .where(sql`${broadcasts.id} IN (SELECT value FROM json_each(${JSON.stringify(group.map((r) => r.id))})) AND ${broadcasts.orgId} = ${c.var.org.id}`);
+    }),
+  );
+  const byId = new Map(runs.flat().map((r) => [r.id, r]));
   return rows.map((r) => withLedgerState(r, byId.get(r.id)));
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { runnerOf } from './runner';
 import type { AppEnv } from '../../context';
 import { broadcasts, messages, organizations } from '../../db/schema';
-import { requestLedger } from '../ledger/request-ledger';
+import { requestBroadcastLedger } from '../ledger/request-ledger';
 import { TenantScope } from '../../db/tenant-scope';
 import { ApiError } from '../../lib/api-error';
 import { validJson, validQuery } from '../../lib/validate';
@@ -129,9 +129,10 @@ export const broadcastRoutes = new Hono<AppEnv>()
   .post(`/:id/:action{${BROADCAST_ACTIONS.join('|')}}`, async (c) => {
     const existing = await rowOr404(c, broadcasts);
     const action = c.req.param('action') as BroadcastAction;
-    const row = await applyAction(c.var.db, await requestLedger(c), c.var.org.id, existing.id, action);
+    const ledgerOf = (b: BroadcastRow) => requestBroadcastLedger(c, b);
+    const row = await applyAction(c.var.db, ledgerOf, c.var.org.id, existing.id, action);
     if (!row) {
-      const now = (await currentBroadcast(c.var.db, await requestLedger(c), c.var.org.id, existing.id))?.status as BroadcastStatus;
+      const now = (await currentBroadcast(c.var.db, ledgerOf, c.var.org.id, existing.id))?.status as BroadcastStatus;
       throw new ApiError(
         409,
         'invalid_transition',
@@ -148,8 +149,8 @@ export const broadcastRoutes = new Hono<AppEnv>()
     const query = c.req.valid('query');
     const page = query.page ?? 1;
     const pageSize = query.page_size ?? PAGE_SIZE_DEFAULT;
-    // The recipients are the broadcast's messages, in the organisation's ledger (with the contact's name as it was).
-    const ledger = await requestLedger(c);
+    // The recipients are the broadcast's messages, in its ledger (with the contact's name as it was).
+    const ledger = await requestBroadcastLedger(c, b);
     const where = and(
       eq(messages.orgId, c.var.org.id),
       eq(messages.broadcastId, b.id),

@@ -61,11 +61,15 @@ export function withLedgerState(d1Row: BroadcastRow, run: BroadcastRow | undefin
   return merged as BroadcastRow;
 }
 
+/** The ledger a broadcast lives in, from its D1 row (the caller's way to it: a request's, the runner's, a test's). */
+export type LedgerOf = (row: BroadcastRow) => Promise<Database | null>;
+
 /** The broadcast as the console should see it: D1's row, and for a started one its ledger's status and counters. */
-export async function currentBroadcast(db: Database, ledger: Database | null, orgId: number, id: number): Promise<BroadcastRow | undefined> {
+export async function currentBroadcast(db: Database, ledgerOf: LedgerOf, orgId: number, id: number): Promise<BroadcastRow | undefined> {
   const row = await loadBroadcast(db, orgId, id);
-  if (!row || !ledger || !row.startedAt) return row;
-  return withLedgerState(row, await ledgerRun(ledger, row));
+  if (!row?.startedAt) return row;
+  const ledger = await ledgerOf(row);
+  return ledger ? withLedgerState(row, await ledgerRun(ledger, row)) : row;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Env } from '../../env';
 import { publishBroadcastProgress } from './progress';
 import { closeCancelled, finishIfDone, markStarted, markUnstartable } from './lifecycle';
 import { ledgerRun, loadBroadcast, queuedAfter, skipCancelled, strandedRows, writeRecipientPage, type BroadcastRow } from './run-store';
-import { orgLedgerDb } from '../ledger/registry';
+import { broadcastLedgerDb } from '../ledger/registry';
 import { takeSnapshot } from './snapshot';
 import { leaseMs } from '../sending/lease';
 import { enqueueBatches } from '../sending/send-queue';
@@ -90,7 +90,7 @@ export class BroadcastRunner extends DurableObject<Env> {
     if (!ref) return;
     const db = createDb(this.env.DB);
     const d1Row = await loadBroadcast(db, ref.orgId, ref.broadcastId);
-    const ledger = d1Row ? await orgLedgerDb(this.env, db, ref.orgId) : null;
+    const ledger = d1Row ? await broadcastLedgerDb(this.env, db, d1Row) : null;
     if (!d1Row || !ledger) {
       await this.ctx.storage.deleteAll();
       return;
@@ -126,7 +126,7 @@ export class BroadcastRunner extends DurableObject<Env> {
   }
 
   /** Freezes the content and fixes the recipients (in D1), hands the broadcast to its ledger, then starts sending. */
-  private async start({ db, ledger }: Stores, b: BroadcastRow): Promise<void> {
+  private async start({ db }: Stores, b: BroadcastRow): Promise<void> {
     const taken = await takeSnapshot(db, this.env.FILES, b.orgId, b.id, b.templateId, b.senderId, { opens: b.trackOpens, clicks: b.trackClicks });
     if ('problem' in taken) {
       await this.ctx.storage.deleteAlarm();
@@ -141,6 +141,9 @@ export class BroadcastRunner extends DurableObject<Env> {
       await this.ctx.storage.setAlarm(Date.now());
       return;
     }
+    // The ledger it started in (the newest at the start, which the start's own write chose).
+    const ledger = await broadcastLedgerDb(this.env, db, started);
+    if (!ledger) return;
     const run = (await ledgerRun(ledger, started)) ?? started;
     await this.ctx.storage.put('dispatched', 0);
     await publishBroadcastProgress(this.env, b.orgId, run);

@@ -6,7 +6,7 @@ import type { AppEnv } from '../../context';
 import type { Database } from '../../db/client';
 import { TenantScope, type TenantTable } from '../../db/tenant-scope';
 import { ApiError, notFound, validationFailed } from '../../lib/api-error';
-import { validJson, validJsonBy, validQuery } from '../../lib/validate';
+import { parseId, validJson, validJsonBy, validQuery } from '../../lib/validate';
 import {
   bulkDeleteSchema,
   listQuerySchema,
@@ -20,7 +20,8 @@ import {
   type SortOrder,
 } from '../../shared/list';
 import { changedFields, recordActivity } from '../activity-log/record';
-import { keptTotalOf, listMeta, listTotalCap, totalQuery, type KeptTotals } from '../stats/list-counts';
+import { keptTotalOf, listMeta, listTotalCap, totalQuery, type KeptCount, type KeptTotals } from '../stats/list-counts';
+import { mergedListPage } from './merged-list';
 import { filterCondition, type ListFilter } from './list-filter';
 import { nextPriority, rowOr404 } from './rows';
 import { withUniqueFields } from './unique-violation';
@@ -79,8 +80,12 @@ export interface CrudConfig<T extends TenantTable, Input, Dto> {
   afterDelete?: (c: Ctx, ids: number[]) => Promise<void>;
   /** The kept counts that are this list's exact total (src/modules/stats/list-counts.ts); others count to the cap. */
   keptTotal?: KeptTotals;
-  /** Where the rows are when not in D1 (messages: the organisation's ledger, src/modules/ledger). */
-  db?: (c: Ctx) => Promise<Database>;
+  /**
+   * Where the rows are when not in D1 (messages: the organisation's ledgers, src/modules/ledger): every store the
+   * list reads (newest generation first; more than one only after the size guard opened a generation), and the one
+   * store a row id names (null: none of the organisation's).
+   */
+  stores?: { all: (c: Ctx) => Promise<Database[]>; ofId: (c: Ctx, id: number) => Promise<Database | null> };
   /** Rows to response objects; async so relations can be loaded for a whole page at once. */
   present: (c: Ctx, rows: T['$inferSelect'][]) => Promise<Dto[]> | Dto[];
 }
@@ -93,7 +98,14 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
   const listSchema = listQuerySchema(sortKeys).extend(extraShape);
   const bulkSchema = requireBulkDeleteTarget(bulkDeleteSchema.extend(extraShape));
   const table = config.table as SQLiteTable;
-  const dbOf = async (c: Ctx): Promise<Database> => (config.db ? config.db(c) : c.var.db);
+  const storesOf = async (c: Ctx): Promise<Database[]> => (config.stores ? config.stores.all(c) : [c.var.db]);
+  /** The organisation's row of the route's id from the store that holds it; a 404 when there is none. */
+  const rowOfRoute = async (c: Ctx): Promise<{ row: T['$inferSelect']; db: Database }> => {
+    const id = parseId(c.req.param('id'));
+    const db = !config.stores ? c.var.db : id ? await config.stores.ofId(c, id) : null;
+    if (!db) throw notFound();
+    return { row: await rowOr404(c, config.table, 'id', db), db };
+  };
   const scopeOf = (c: Ctx, db: Database = c.var.db) => new TenantScope(db, config.table, c.var.org.id);
   const condition = (c: Ctx, filter: ListFilter) =>
     filterCondition(scopeOf(c), config.searchWhere ? [] : config.search, filter, (f) => [
@@ -136,37 +148,58 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
     return c.json({ data: after });
   }
 
+  /** A list page from one store: the rows and a kept count, or a count that stops at the cap, in one round trip. */
+  async function onePage(
+    db: Database,
+    orgId: number,
+    where: SQL,
+    sort: SQLiteColumn | SQL,
+    descending: boolean,
+    page: number,
+    pageSize: number,
+    kept: KeptCount | null,
+    cap: number,
+  ): Promise<{ total: number; rows: T['$inferSelect'][] }> {
+    const order = descending ? desc : asc;
+    // A page never pays for counting a million matches.
+    const matches = () =>
+      db
+        .select({ one: sql<number>`1`.as('one') })
+        .from(table)
+        .where(where);
+    const [totals, rows] = await db.batch([
+      totalQuery(db, orgId, kept, matches, cap),
+      db
+        .select()
+        .from(table)
+        .where(where)
+        .orderBy(order(sort), order(config.table.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+    ]);
+    return { total: Number(totals[0]?.total ?? 0), rows: rows as T['$inferSelect'][] };
+  }
+
   const app = new Hono<AppEnv>();
 
   if (ops.has('list')) {
     app.get('/', validQuery(listSchema), async (c) => {
       const query = c.req.valid('query') as ListQuery;
-      const db = await dbOf(c);
+      const stores = await storesOf(c);
       const page = query.page ?? 1;
       const pageSize = query.page_size ?? (query.ids?.length ? PAGE_SIZE_WITH_IDS : PAGE_SIZE_DEFAULT);
-      const order = (query.sort_order ?? config.defaultSort.order) === 'asc' ? asc : desc;
+      const descending = (query.sort_order ?? config.defaultSort.order) !== 'asc';
+      const sort = config.sortable[query.sort_by ?? config.defaultSort.key];
       const where = condition(c, query);
       const kept = config.keptTotal ? keptTotalOf(config.keptTotal, Object.keys(extraShape), query) : null;
       const cap = listTotalCap(c.env);
-      // A kept count, or a count that stops at the cap: a page never pays for counting a million matches.
-      const matches = () =>
-        db
-          .select({ one: sql<number>`1`.as('one') })
-          .from(table)
-          .where(where);
-      const [totals, rows] = await db.batch([
-        totalQuery(db, c.var.org.id, kept, matches, cap),
-        db
-          .select()
-          .from(table)
-          .where(where)
-          .orderBy(order(config.sortable[query.sort_by ?? config.defaultSort.key]), order(config.table.id))
-          .limit(pageSize)
-          .offset((page - 1) * pageSize),
-      ]);
+      const { total, rows } =
+        stores.length === 1
+          ? await onePage(stores[0], c.var.org.id, where, sort, descending, page, pageSize, kept, cap)
+          : await mergedListPage(config.table, stores, { orgId: c.var.org.id, where, sort: sort as SQLiteColumn, descending, page, pageSize, kept, cap });
       const body: ListResponse<Dto> = {
         items: await config.present(c, rows as T['$inferSelect'][]),
-        meta: listMeta(totals[0]?.total, kept, cap, page, pageSize),
+        meta: listMeta(total, kept, cap, page, pageSize),
       };
       return c.json(body);
     });
@@ -180,25 +213,33 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
     // and other organisations' requests get their turns.
     app.delete('/', validJson(bulkSchema), async (c) => {
       const body = c.req.valid('json') as ListFilter & { ids?: number[]; all?: true; page_size?: number };
-      const db = await dbOf(c);
       const { all, page_size: pageSize, ...filter } = body;
       const matching = and(condition(c, filter as ListFilter), config.undeletable ? not(config.undeletable.keep) : undefined);
-      let where = matching;
+      // By ids: each store deletes those it holds. By "all": the page comes from the oldest store that has matches.
+      const stores = (await storesOf(c)).slice().reverse();
+      const deleted: { id: unknown }[] = [];
       let more = false;
-      if (all) {
-        const size = pageSize ?? REMOVING_PAGE_SIZE;
-        const page = await db
-          .select({ id: config.table.id })
-          .from(table)
-          .where(matching)
-          .orderBy(asc(config.table.id))
-          .limit(size + 1);
-        more = page.length > size;
-        where = and(matching, scopeOf(c, db).idIn(page.slice(0, size).map((r) => r.id as number)));
+      for (const [index, db] of stores.entries()) {
+        let where = matching;
+        if (all) {
+          const size = pageSize ?? REMOVING_PAGE_SIZE;
+          const page = await db
+            .select({ id: config.table.id })
+            .from(table)
+            .where(matching)
+            .orderBy(asc(config.table.id))
+            .limit(size + 1);
+          if (page.length === 0) continue;
+          more = page.length > size || index < stores.length - 1;
+          where = and(matching, scopeOf(c, db).idIn(page.slice(0, size).map((r) => r.id as number)));
+        }
+        const started = Date.now();
+        deleted.push(...(await db.delete(config.table).where(where).returning({ id: config.table.id })));
+        if (all) {
+          await new Promise((resolve) => setTimeout(resolve, Date.now() - started));
+          break;
+        }
       }
-      const started = Date.now();
-      const deleted = await db.delete(config.table).where(where).returning({ id: config.table.id });
-      if (all) await new Promise((resolve) => setTimeout(resolve, Date.now() - started));
       if (deleted.length)
         await config.afterDelete?.(
           c,
@@ -240,7 +281,7 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
   }
 
   if (ops.has('read')) {
-    app.get('/:id', async (c) => c.json({ data: await presentOne(c, await rowOr404(c, config.table, 'id', await dbOf(c))) }));
+    app.get('/:id', async (c) => c.json({ data: await presentOne(c, (await rowOfRoute(c)).row) }));
   }
 
   const segmentPath = config.typeSegment ? `:segment{${config.typeSegment.values.join('|')}}` : null;
@@ -282,8 +323,7 @@ export function crudRoutes<T extends TenantTable, Input, Dto extends object>(con
 
   if (ops.has('delete')) {
     app.delete('/:id', async (c) => {
-      const db = await dbOf(c);
-      const existing = await rowOr404(c, config.table, 'id', db);
+      const { row: existing, db } = await rowOfRoute(c);
       const before = config.audit ? await presentOne(c, existing) : null;
       const mine = eq(config.table.id, existing.id as number);
       const [gone] = await scopeOf(c, db).delete(config.undeletable ? and(mine, not(config.undeletable.keep)) : mine);

@@ -197,6 +197,9 @@ export const LEDGER_STEPS: readonly string[] = [
     file_bytes INTEGER,
     PRIMARY KEY (org_id, day)
   )`,
+  // 4. D1's broadcasts gained the generation of the ledger a started broadcast lives in (migration 0018); the ledger's
+  // copy of the row has the same columns.
+  `ALTER TABLE broadcasts ADD ledger_generation INTEGER`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */

@@ -2,13 +2,14 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import { served } from './owner';
-import { ledgerStub, ownerOfName } from './registry';
+import { ledgerStub, openNextGeneration, ownerOfName } from './registry';
 
 // The size guard: a Durable Object's SQLite storage holds at most 10 GB, and a ledger that reaches it fails every
 // write. The housekeeping cron measures the ledgers (each at most once an hour) and records the size in the
 // registry; one past LEDGER_WARN_BYTES is logged as a warning on every measurement and listed by the operator API
-// (GET /operator/ledgers) before it is full. (Opening an overflow generation once a ledger passes the mark comes
-// with the messages moving into the ledger: today a ledger holds only the send gates, a few rows per integration.)
+// (GET /operator/ledgers) before it is full, and when it is its organisation's newest the next generation is opened
+// (registry.ts): new broadcasts and messages go there, while the broadcasts running in the full one finish in it and
+// retention empties it over time. At 80 % there are about 2 GB left: days of sending at the ledger's own rate.
 
 export const LEDGER_LIMIT_BYTES = 10 * 1024 ** 3;
 /** Told to the operator from here: 80 % of the limit. */
@@ -31,13 +32,25 @@ export async function measureLedgers(env: Env, db: Database, warnBytes = LEDGER_
       await db.run(sql`UPDATE ledgers SET size_bytes = ${bytes}, measured_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE name = ${name}`);
       measured++;
       if (bytes >= warnBytes) {
-        console.warn(JSON.stringify({ level: 'warn', job: 'measureLedgers', ledger: name, orgId: owner.orgId, bytes, limit: LEDGER_LIMIT_BYTES }));
+        const opened = await openGenerationAfter(env, db, owner.orgId, owner.generation);
+        console.warn(JSON.stringify({ level: 'warn', job: 'measureLedgers', ledger: name, orgId: owner.orgId, bytes, limit: LEDGER_LIMIT_BYTES, opened }));
       }
     } catch (error) {
       console.error(JSON.stringify({ level: 'error', job: 'measureLedgers', ledger: name, error: String(error) }));
     }
   }
   return measured;
+}
+
+/**
+ * Opens the organisation's next generation when `generation` is its newest (an older one past the mark already has
+ * a successor); answers the generation opened, or null when none was.
+ */
+async function openGenerationAfter(env: Env, db: Database, orgId: number, generation: number): Promise<number | null> {
+  const [newest] = await db.all<{ generation: number | null }>(sql`SELECT max(generation) AS generation FROM ledgers WHERE org_id = ${orgId} AND ready = 1`);
+  if (Number(newest?.generation ?? -1) !== generation) return null;
+  const next = await openNextGeneration(env, db, orgId, generation);
+  return next ? next.owner.generation : null;
 }
 
 export interface LedgerSize {

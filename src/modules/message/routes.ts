@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { messages } from '../../db/schema';
 import { messageFilterShape, type Message, type MessageListItem } from '../../shared/contracts/message';
 import { crudRoutes } from '../crud/crud-routes';
-import { requestLedger } from '../ledger/request-ledger';
+import { requestLedgers, requestMessageLedger } from '../ledger/request-ledger';
 import { messageContent } from './content';
 import { presentMessage } from './present';
 
@@ -13,8 +13,8 @@ export const messageRoutes = crudRoutes<typeof messages, Record<string, never>, 
   // Never mounted (no create or update); the contract needs a schema.
   input: z.object({}).strict(),
   only: ['list', 'read', 'delete', 'bulkDelete'],
-  // The messages are in the organisation's ledger (src/modules/ledger), its kept totals with them.
-  db: requestLedger,
+  // The messages are in the organisation's ledgers (src/modules/ledger), their kept totals with them; an id names its ledger.
+  stores: { all: requestLedgers, ofId: requestMessageLedger },
   sortable: {
     // The order of creation, which the (org_id) index gives page by page at any size.
     created_at: messages.id,

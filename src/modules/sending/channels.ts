@@ -1,7 +1,8 @@
 import { createDb, type Database } from '../../db/client';
 import { integrations } from '../../db/schema';
 import { ledgerDb } from '../ledger/ledger-db';
-import { orgLedger, type LedgerHandle } from '../ledger/registry';
+import { blockOf } from '../ledger/ids';
+import { ledgerOfMessage, orgLedger, type LedgerHandle } from '../ledger/registry';
 import { TenantScope } from '../../db/tenant-scope';
 import type { Env } from '../../env';
 import type { Transport } from '../../lib/transport/types';
@@ -38,8 +39,11 @@ export interface ChannelProblem {
 
 export class SendChannels {
   private open = new Map<number, Promise<Channel | ChannelProblem>>();
-  /** Each organisation's ledger and a drizzle client on it (null: the organisation is gone), found once per invocation. */
-  private ledgers = new Map<number, Promise<{ handle: LedgerHandle; db: Database } | null>>();
+  /**
+   * Ledgers with a drizzle client on each (null: the organisation is gone), found once per invocation: each
+   * organisation's first (its send gates), and the ones its messages' ids name.
+   */
+  private ledgers = new Map<string, Promise<{ handle: LedgerHandle; db: Database } | null>>();
   private client: Database | null = null;
   /** The broadcasts the invocation's batches send, prepared once (compose.ts). */
   readonly broadcasts: BroadcastCache = new Map();
@@ -55,30 +59,33 @@ export class SendChannels {
   }
 
   /**
-   * The organisation's ledger with its drizzle client, looked up (and the client built: milliseconds) once per
-   * invocation; null when the organisation is gone. A failed lookup (D1 unreachable) throws and is not kept, so the
-   * queue retries the batch instead of taking it for a deleted organisation.
+   * A ledger with its drizzle client, looked up (and the client built: milliseconds) once per invocation; null when
+   * the organisation is gone. A failed lookup (D1 unreachable) throws and is not kept, so the queue retries the batch
+   * instead of taking it for a deleted organisation.
    */
-  private orgLedger(orgId: number) {
-    let ledger = this.ledgers.get(orgId);
+  private cachedLedger(key: string, find: () => Promise<LedgerHandle | null>) {
+    let ledger = this.ledgers.get(key);
     if (!ledger) {
-      ledger = orgLedger(this.env, this.db, orgId).then((handle) => (handle ? { handle, db: ledgerDb(handle) } : null));
-      ledger.catch(() => this.ledgers.delete(orgId));
-      this.ledgers.set(orgId, ledger);
+      ledger = find().then((handle) => (handle ? { handle, db: ledgerDb(handle) } : null));
+      ledger.catch(() => this.ledgers.delete(key));
+      this.ledgers.set(key, ledger);
     }
     return ledger;
   }
 
-  /** The organisation's ledger, which keeps its send gates (send-gate.ts); throws when the organisation is gone. */
+  /** The organisation's first ledger, which keeps its send gates (send-gate.ts); throws when the organisation is gone. */
   async ledger(_db: Database, orgId: number): Promise<LedgerHandle> {
-    const ledger = await this.orgLedger(orgId);
+    const ledger = await this.cachedLedger(`${orgId}`, () => orgLedger(this.env, this.db, orgId));
     if (!ledger) throw new Error(`organisation ${orgId} is gone: its send gate cannot be reached`);
     return ledger.handle;
   }
 
-  /** A drizzle client on the organisation's ledger (its messages); null when the organisation is gone. */
-  async ledgerDb(orgId: number): Promise<Database | null> {
-    return (await this.orgLedger(orgId))?.db ?? null;
+  /**
+   * A drizzle client on the ledger holding the message `id` (its id block names it, registry.ts); null when the
+   * organisation or the ledger is gone. A batch's messages are one broadcast's (or one message), so one ledger's.
+   */
+  async messageLedgerDb(orgId: number, id: number): Promise<Database | null> {
+    return (await this.cachedLedger(`${orgId}:${blockOf(id)}`, () => ledgerOfMessage(this.env, this.db, orgId, id)))?.db ?? null;
   }
 
   /** The channel of an integration of the organisation, opened once per invocation. */

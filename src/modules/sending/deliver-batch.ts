@@ -149,8 +149,8 @@ export async function deliverBatch(
     throw new Error(`malformed ${SEND_BATCH_KIND} body`);
   }
   const db = channels.db;
-  // The messages are in the organisation's ledger (src/modules/ledger); an organisation that is gone has none.
-  const ledger = await channels.ledgerDb(orgId);
+  // The messages are in the ledger their ids name (src/modules/ledger); an organisation that is gone has none.
+  const ledger = await channels.messageLedgerDb(orgId, ids[0]);
   if (!ledger) return;
   const lease = leaseMs(env);
   // Only rows of this organisation, and of a broadcast only while it is sending (paused or cancelled: left queued).
@@ -171,7 +171,7 @@ export async function deliverBatch(
     lease,
   );
   const broadcastIds = [...new Set(claim.rows.map((r) => r.broadcast_id).filter((id): id is number => id !== null))];
-  const reporter = new OutcomeReporter(env, ledger, orgId, claim.token, broadcastIds);
+  const reporter = new OutcomeReporter(env, ledger, orgId, claim.token, broadcastIds, claim.rows[0].id);
 
   const outcomes = new Map<number, RowOutcome>();
   const grouped = new GroupedReports(reporter, faults.reportGroup ?? REPORT_GROUP, faults.reportIntervalMs ?? REPORT_INTERVAL_MS);

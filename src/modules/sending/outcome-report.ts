@@ -1,6 +1,7 @@
 import type { Database } from '../../db/client';
 import type { Env } from '../../env';
-import { orgLedgerDb } from '../ledger/registry';
+import { ledgerDb } from '../ledger/ledger-db';
+import { ledgerOfMessage, orgLedger } from '../ledger/registry';
 import { recordBroadcastOutcomes, type Reachability } from '../broadcast/outcomes';
 import { publishBroadcastProgress } from '../broadcast/progress';
 import { rawBatch } from '../crud/raw-batch';
@@ -28,6 +29,8 @@ export type OutcomeReportBody = {
   heldUntil: number | null;
   /** The batch's last report: the broadcast's live progress is published after it. */
   last: boolean;
+  /** One of the batch's message ids, which names the ledger they are in (absent in reports queued before there were generations: the first). */
+  messageId?: number;
 };
 
 /** Writes one report into the organisation's ledger (`db`): the rows' outcomes, and for broadcast rows the counters and the finish check (outcomes.ts). */
@@ -51,6 +54,7 @@ export class OutcomeReporter {
     private orgId: number,
     private token: string,
     private broadcastIds: number[],
+    private messageId: number,
   ) {}
 
   /**
@@ -68,6 +72,7 @@ export class OutcomeReporter {
       reach: end?.reach ?? { kind: 'unknown' },
       heldUntil: end?.heldUntil ?? null,
       last: Boolean(end),
+      messageId: this.messageId,
     };
     for (let tries = 1; ; tries++) {
       try {
@@ -93,9 +98,9 @@ export async function recordQueuedReport(env: Env, db: Database, body: OutcomeRe
   if (!Number.isSafeInteger(body?.orgId) || typeof body.token !== 'string' || !Array.isArray(body.outcomes) || !Array.isArray(body.broadcastIds)) {
     throw new Error(`malformed ${OUTCOME_REPORT_KIND} body`);
   }
-  const ledger = await orgLedgerDb(env, db, body.orgId);
+  const handle = Number.isSafeInteger(body.messageId) ? await ledgerOfMessage(env, db, body.orgId, body.messageId!) : await orgLedger(env, db, body.orgId);
   // The organisation is gone, and its messages with it.
-  if (ledger) await writeReport(env, ledger, body);
+  if (handle) await writeReport(env, ledgerDb(handle), body);
 }
 
 /**

@@ -2,7 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../../context';
 import { integrations } from '../../db/schema';
-import { orgLedgerDb } from '../ledger/registry';
+import { ledgerDb } from '../ledger/ledger-db';
+import { allLedgers, ledgerOfMessage } from '../ledger/registry';
 import { ApiError } from '../../lib/api-error';
 import { validTwilioSignature } from '../../lib/sms/twilio-signature';
 import { parseId } from '../../lib/validate';
@@ -62,9 +63,12 @@ export const twilioHookRoutes = new Hono<AppEnv>()
     const status = deliveryStatusOf(params.get('MessageStatus') ?? params.get('SmsStatus'));
     const messageId = parseId(new URL(c.req.url).searchParams.get('m') ?? '');
     if (sid && status) {
-      // The message is in the organisation's ledger (src/modules/ledger).
-      const ledger = await orgLedgerDb(c.env, c.var.db, orgId);
-      if (ledger) await advanceDeliveryStatus(ledger, orgId, { messageId, externalId: sid }, status, params.get('ErrorCode') || null);
+      // The message is in the ledger its id names (src/modules/ledger); a callback without our id (a message sent
+      // before the callbacks carried it) is looked for by its SID in each of the organisation's ledgers, newest first.
+      const handles = messageId ? [await ledgerOfMessage(c.env, c.var.db, orgId, messageId)] : await allLedgers(c.env, c.var.db, orgId);
+      for (const handle of handles) {
+        if (handle && (await advanceDeliveryStatus(ledgerDb(handle), orgId, { messageId, externalId: sid }, status, params.get('ErrorCode') || null))) break;
+      }
     }
     // Twilio retries anything but a 2xx; a status we do not keep is still received.
     return c.body(null, 204);

@@ -2,7 +2,7 @@ import { and, eq, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
 import type { Database } from '../../db/client';
-import { requestLedger } from '../ledger/request-ledger';
+import { requestLedgers } from '../ledger/request-ledger';
 import { orgDailyStats, orgUsage } from '../../db/schema';
 import { DASHBOARD_DAYS, type Dashboard, type DashboardDay, type DashboardFigures } from '../../shared/contracts/dashboard';
 import { DAILY_COUNTERS, dayOf } from './daily';
@@ -43,11 +43,12 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
       .select()
       .from(orgDailyStats)
       .where(and(eq(orgDailyStats.orgId, orgId), gte(orgDailyStats.day, days[0])));
-  // The organisation's days are counted in two places: D1 (requests, contacts, unsubscribes, volumes) and its ledger
-  // (messages sent and failed, opens and clicks: src/modules/ledger), each the only writer of its own figures.
+  // The organisation's days are counted in two places: D1 (requests, contacts, unsubscribes, volumes) and its ledgers
+  // (messages sent and failed, opens and clicks: src/modules/ledger), each the only writer of its own figures; a day
+  // of an organisation with several generations of ledgers is the sum of theirs.
   const [d1Rows, ledgerRows, [{ total }], [usage], [before]] = await Promise.all([
     window(c.var.db),
-    requestLedger(c).then(window),
+    requestLedgers(c).then(async (dbs) => (await Promise.all(dbs.map(window))).flat()),
     keptCountQuery(c.var.db, orgId, { list: 'contacts', key: 0 }),
     c.var.db.select().from(orgUsage).where(eq(orgUsage.orgId, orgId)),
     // The volumes as they stood when the window opened: the last gauges before it.

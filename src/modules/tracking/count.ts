@@ -9,7 +9,8 @@ import { loadBroadcast } from '../broadcast/run-store';
 import { classifyMessageHits, tally, type ClassifiedHit, type MessageTally, type StoredHit } from './context';
 import { hashAddress } from './address-hash';
 import { served } from '../ledger/owner';
-import { orgLedger } from '../ledger/registry';
+import { blockOf } from '../ledger/ids';
+import { ledgerOfMessage } from '../ledger/registry';
 import type { TrackingHit } from './hit';
 
 // The events queue's consumer of tracking hits, a whole queue batch at a time, each organisation's share counted by
@@ -117,22 +118,23 @@ function linkDeltas(broadcastId: number, before: MessageTally, after: MessageTal
 }
 
 /**
- * Counts a batch of hits (any organisations). Safe to run twice on the same hits. Each organisation's hits go to
- * its ledger in one call, all organisations at once: the ledger counts its organisation's groups one at a time
+ * Counts a batch of hits (any organisations). Safe to run twice on the same hits. The hits go to the ledger their
+ * message is in (its id's block names it), one call per ledger, all at once: the ledger counts its groups one at a time
  * (a message's hits are counted against its earlier ones), so no consumer needs to be the only one running.
  * Addresses are hashed here, before the call: they never reach the ledger.
  */
 export async function countHits(env: Env, db: Database, hits: TrackingHit[]): Promise<void> {
-  const byOrg = new Map<number, TrackingHit[]>();
+  const byLedger = new Map<string, TrackingHit[]>();
   for (const h of hits) {
     const hashed: TrackingHit = { ...h, address: null, ih: h.ih !== undefined ? h.ih : await hashAddress(env.SECRETS_KEY, h.address, new Date(h.at)) };
-    const list = byOrg.get(h.o);
+    const key = `${h.o}:${blockOf(h.m)}`;
+    const list = byLedger.get(key);
     if (list) list.push(hashed);
-    else byOrg.set(h.o, [hashed]);
+    else byLedger.set(key, [hashed]);
   }
   await Promise.all(
-    [...byOrg].map(async ([orgId, orgHits]) => {
-      const ledger = await orgLedger(env, db, orgId);
+    [...byLedger.values()].map(async (orgHits) => {
+      const ledger = await ledgerOfMessage(env, db, orgHits[0].o, orgHits[0].m);
       // An organisation that is gone: nothing of it is left to count into.
       if (ledger) served(await ledger.stub.countHits(ledger.owner, orgHits));
     }),

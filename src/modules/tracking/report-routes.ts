@@ -5,7 +5,9 @@ import { broadcastLinks, broadcasts, contacts, messages, subscriptions, tracking
 import type { HitClass, HitReason, LinkClicks, MessageEngagement } from '../../shared/contracts/tracking';
 import type { BroadcastUnsubscribe, UnsubscribeReason, UnsubscribeSource } from '../../shared/contracts/unsubscribe';
 import { rowOr404 } from '../crud/rows';
-import { requestLedger } from '../ledger/request-ledger';
+import { notFound } from '../../lib/api-error';
+import { parseId } from '../../lib/validate';
+import { requestBroadcastLedger, requestMessageLedger } from '../ledger/request-ledger';
 
 // What the console shows of engagement: a broadcast's clicks per link and its unsubscribes, and one message's
 // links, latest hits and unsubscribe. Each reads the kept counters or one message's own rows, never a scan.
@@ -19,8 +21,8 @@ export const BROADCAST_UNSUBSCRIBES_SHOWN = 200;
 export const broadcastReportRoutes = new Hono<AppEnv>()
   .get('/:id/clicks', async (c) => {
     const b = await rowOr404(c, broadcasts);
-    // Counted where the hits are: the organisation's ledger (src/modules/ledger).
-    const ledger = await requestLedger(c);
+    // Counted where the hits are: the broadcast's ledger (src/modules/ledger).
+    const ledger = await requestBroadcastLedger(c, b);
     const rows = await ledger
       .select()
       .from(broadcastLinks)
@@ -65,8 +67,10 @@ export const broadcastReportRoutes = new Hono<AppEnv>()
 
 /** GET /message/{id}/engagement. */
 export const messageReportRoutes = new Hono<AppEnv>().get('/:id/engagement', async (c) => {
-  // The message and its hits are in the organisation's ledger (src/modules/ledger); the unsubscribes in D1.
-  const ledger = await requestLedger(c);
+  // The message and its hits are in the ledger its id names (src/modules/ledger); the unsubscribes in D1.
+  const id = parseId(c.req.param('id'));
+  const ledger = id ? await requestMessageLedger(c, id) : null;
+  if (!ledger) throw notFound();
   const m = await rowOr404(c, messages, 'id', ledger);
   const orgId = c.var.org.id;
   const mine = and(eq(trackingEvents.orgId, orgId), eq(trackingEvents.messageId, m.id));

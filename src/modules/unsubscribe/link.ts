@@ -6,7 +6,8 @@ import { hit, type Limit } from '../../lib/rate-limit';
 import { readUnsubscribeToken } from '../../lib/templating/unsubscribe-link';
 import { MESSAGES } from '../../shared/messages';
 import { UNSUBSCRIBE_MESSAGES } from '../../shared/contracts/unsubscribe';
-import { orgLedgerDb } from '../ledger/registry';
+import { ledgerDb } from '../ledger/ledger-db';
+import { ledgerOfMessage } from '../ledger/registry';
 import type { MessageOf } from './store';
 
 // What a signed unsubscribe link names, checked: the organisation and contact must both exist and belong together.
@@ -45,11 +46,10 @@ export async function readLink(c: Context<AppEnv>, token: string | undefined): P
   const ref = token ? await readUnsubscribeToken(c.env, token) : null;
   const invalid = new ApiError(404, 'link_invalid', UNSUBSCRIBE_MESSAGES.linkInvalid);
   if (!ref?.contactId) throw invalid;
-  // The message is in the organisation's ledger (src/modules/ledger); the organisation and contact in D1.
-  const ledger = await orgLedgerDb(c.env, c.var.db, ref.orgId);
-  if (!ledger) throw invalid;
-  const message = ref.messageId
-    ? await ledger.get<{ broadcast_id: number | null } | undefined>(sql`
+  // The message is in the ledger its id names (src/modules/ledger); the organisation and contact in D1.
+  const handle = ref.messageId ? await ledgerOfMessage(c.env, c.var.db, ref.orgId, ref.messageId) : null;
+  const message = handle
+    ? await ledgerDb(handle).get<{ broadcast_id: number | null } | undefined>(sql`
         SELECT broadcast_id FROM messages WHERE id = ${ref.messageId} AND org_id = ${ref.orgId} AND contact_id = ${ref.contactId}`)
     : undefined;
   const broadcastId = message ? message.broadcast_id : (ref.broadcastId ?? null);

@@ -5,7 +5,7 @@ import type { Env } from '../../env';
 import { publishBroadcastProgress } from '../broadcast/progress';
 import { loadBroadcast } from '../broadcast/run-store';
 import { rawBatch } from '../crud/raw-batch';
-import { orgLedgerDb } from '../ledger/registry';
+import { broadcastLedgerDb } from '../ledger/registry';
 import { countIfChanged } from '../stats/daily';
 import type { UnsubscribeReason, UnsubscribeSource } from '../../shared/contracts/unsubscribe';
 
@@ -89,9 +89,11 @@ export async function resubscribe(db: Database, who: Who, subscriptionId: number
 export async function recountUnsubscribes(env: Env, db: Database, orgId: number, changes: (UnsubscribeChange | null)[]): Promise<void> {
   const ids = new Set(changes.map((c) => c?.broadcastId).filter((id): id is number => typeof id === 'number'));
   if (ids.size === 0) return;
-  const ledger = await orgLedgerDb(env, db, orgId);
-  if (!ledger) return;
   for (const id of ids) {
+    // Counted where the broadcast's counters are once it started: its ledger.
+    const d1Row = await loadBroadcast(db, orgId, id);
+    const ledger = d1Row?.startedAt ? await broadcastLedgerDb(env, db, d1Row) : null;
+    if (!ledger) continue;
     const [{ n }] = await db
       .select({ n: count() })
       .from(unsubscribes)

@@ -82,9 +82,12 @@ describe('outcomes reported a group at a time', () => {
     const queued: OutcomeReportBody[] = [];
     const recordingEnv = { ...E, SEND_QUEUE: { send: async (b: OutcomeReportBody) => void queued.push(b) } } as unknown as Env;
     const outcomes: RowOutcome[] = claim.rows.map((r) => ({ id: r.id, status: 'sent', externalId: `<${r.id}@x>` }));
-    await new OutcomeReporter(recordingEnv, createDb(down), s.o.orgId, claim.token, [id]).report(outcomes, { reach: { kind: 'reached' }, heldUntil: null });
+    await new OutcomeReporter(recordingEnv, createDb(down), s.o.orgId, claim.token, [id], claim.rows[0].id).report(outcomes, {
+      reach: { kind: 'reached' },
+      heldUntil: null,
+    });
     expect(queued).toHaveLength(1);
-    expect(queued[0]).toMatchObject({ kind: 'record-outcomes', token: claim.token, broadcastIds: [id], last: true });
+    expect(queued[0]).toMatchObject({ kind: 'record-outcomes', token: claim.token, broadcastIds: [id], last: true, messageId: claim.rows[0].id });
     expect(await statuses(id)).toEqual([
       { status: 'sending', n: 3 },
       { status: 'skipped', n: 1 },
