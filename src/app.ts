@@ -8,6 +8,7 @@ import { trackingRoutes } from './modules/tracking/routes';
 import { broadcastReportRoutes, messageReportRoutes } from './modules/tracking/report-routes';
 import { unsubscribePublicRoutes } from './modules/unsubscribe/public-routes';
 import { oneClickRoutes } from './modules/unsubscribe/one-click';
+import { unsubscribePageRoutes } from './modules/unsubscribe/page/routes';
 import { twilioHookRoutes } from './modules/sms-hooks/routes';
 import { countRequests } from './modules/stats/requests';
 import { dashboardRoutes } from './modules/stats/dashboard-routes';
@@ -127,6 +128,8 @@ export function buildApp() {
   app.route('/api/v1', api);
   app.route('/api/health', healthRoutes);
   app.route('/api', apiDocsRoutes);
+  // The public unsubscribe page (plain html, no console) and RFC 8058's one-click POST on the same address.
+  app.route('/unsubscribe', unsubscribePageRoutes);
   app.route('/unsubscribe', oneClickRoutes);
   app.route('/', consoleRoutes);
   return app;

@@ -54,7 +54,7 @@ describe('console screens', () => {
     expect((await byTestId('not-found')).textContent).toContain('Page not found');
   });
 
-  it('lets everyone open static pages and the unsubscribe page', async () => {
+  it('lets everyone open static pages', async () => {
     renderApp(fakeApi(), { path: '/terms' });
     expect((await byTestId('page-terms')).textContent).toContain('Terms of service');
   });

@@ -7,7 +7,7 @@ import { resubscribeBody, UNSUBSCRIBE_MESSAGES, unsubscribeBody, type Unsubscrib
 import { limitPublicRequest, readLink, type LinkTarget } from './link';
 import { recountUnsubscribes, categoriesOf, resubscribe, unsubscribe, unsubscribedFrom } from './store';
 
-// The public unsubscribe API behind the /unsubscribe page: no sign-in, rate-limited, and every change is to the
+// The public unsubscribe API (the JSON twin of the /unsubscribe page, page/routes.ts): no sign-in, rate-limited, and every change is to the
 // organisation and contact that the signed link `m` names.
 
 /** "e•••@example.test" / "•••••••0004": enough for recipients to know it is theirs, little for anyone else. */
@@ -20,7 +20,7 @@ export function maskAddress(address: string): string {
 type Categories = { id: number; name: string }[];
 
 /** What the page shows; `categories` when the caller has read them already. */
-async function pageData(c: { var: AppEnv['Variables'] }, link: LinkTarget, categories?: Categories): Promise<UnsubscribePageData> {
+export async function pageData(c: { var: AppEnv['Variables'] }, link: LinkTarget, categories?: Categories): Promise<UnsubscribePageData> {
   const db = c.var.db;
   const [all, left, address] = await Promise.all([
     categories ?? categoriesOf(db, link.orgId),
@@ -37,7 +37,7 @@ async function pageData(c: { var: AppEnv['Variables'] }, link: LinkTarget, categ
 }
 
 /** The organisation's categories, checked to hold `id` (422 otherwise). */
-async function categoriesWith(c: { var: AppEnv['Variables'] }, orgId: number, id: number): Promise<Categories> {
+export async function categoriesWith(c: { var: AppEnv['Variables'] }, orgId: number, id: number): Promise<Categories> {
   const categories = await categoriesOf(c.var.db, orgId);
   if (!categories.some((s) => s.id === id)) throw validationFailed({ subscription_id: [UNSUBSCRIBE_MESSAGES.unknownCategory] });
   return categories;

@@ -38,5 +38,9 @@ export function AppRoutes() {
 
   const Page = match.route.component;
   const page = <Page key={location} params={match.params} route={match.route} />;
-  return <RouteTableContext.Provider value={table}>{match.route.bare ? page : <AppLayout>{page}</AppLayout>}</RouteTableContext.Provider>;
+  return (
+    <RouteTableContext.Provider value={table}>
+      <AppLayout>{page}</AppLayout>
+    </RouteTableContext.Provider>
+  );
 }

@@ -14,8 +14,12 @@ import { config, LANGUAGES, type LanguageCode } from '../lib/config';
 const BASE: Record<LanguageCode, Record<string, unknown>> = { en, ru, de, pt, fr, ro, zh, es };
 
 // Each feature area keeps its strings in locales/<area>/<lang>.json (top-level keys = its own namespace),
-// so areas can be worked on side by side without editing one shared file.
-const AREA_FILES = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { eager: true, import: 'default' });
+// so areas can be worked on side by side without editing one shared file. The strings the worker renders too (the
+// public unsubscribe page, served without the console) are in src/shared/locales, read by both.
+const AREA_FILES = {
+  ...import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { eager: true, import: 'default' }),
+  ...import.meta.glob<Record<string, unknown>>('@shared/locales/*/*.json', { eager: true, import: 'default' }),
+};
 
 function withAreas(code: LanguageCode): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...BASE[code] };

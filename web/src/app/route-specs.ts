@@ -23,7 +23,6 @@ import { SocialLoginPage } from '../features/auth/SocialLoginPage';
 import { TestPage } from '../features/diagnostics/TestPage';
 import { NotFoundPage } from '../features/pages/NotFoundPage';
 import { StaticPage } from '../features/pages/StaticPage';
-import { UnsubscribePage } from '../features/unsubscribe/UnsubscribePage';
 import { TagFormPage } from '../features/tag/TagFormPage';
 import { TagListPage } from '../features/tag/TagListPage';
 import { CampaignFormPage } from '../features/campaign/CampaignFormPage';
@@ -54,7 +53,6 @@ export const ROUTE_SPECS: RouteSpec[] = [
   { name: 'forgot_password', path: '/forgot-password', component: ForgotPasswordPage },
   { name: 'sign_complete', path: '/sign-complete', component: SignCompletePage },
   { name: 'demo_info', path: '/demo-info', component: DemoInfoPage },
-  { name: 'unsubscribe', path: '/unsubscribe', component: UnsubscribePage, skipGuard: true, bare: true },
   { name: 'test', path: '/test', component: TestPage },
   { name: 'my_profile', path: '/me/profile', component: MyProfilePage },
   { name: 'my_organization', path: '/me/organization', component: MyOrganizationPage },

@@ -21,7 +21,6 @@ export function canOpen(access: RouteAccess, signedIn: boolean): boolean {
 }
 
 /** Where the guard sends a visitor who may not open a route ('/'), or null to let them in. */
-export function guardRedirect(route: { access: RouteAccess; skipGuard?: boolean }, signedIn: boolean): string | null {
-  if (route.skipGuard) return null;
+export function guardRedirect(route: { access: RouteAccess }, signedIn: boolean): string | null {
   return canOpen(route.access, signedIn) ? null : '/';
 }

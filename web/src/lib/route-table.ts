@@ -14,10 +14,6 @@ export interface RouteSpec {
   component: ComponentType<PageProps>;
   /** Static pages and other pages open to everyone. */
   page?: boolean;
-  /** Skips the route guard (the public unsubscribe page). */
-  skipGuard?: boolean;
-  /** Renders without the console layout. */
-  bare?: boolean;
 }
 
 /** A route in the table, with its access decided. */
