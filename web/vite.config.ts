@@ -36,7 +36,11 @@ export default defineConfig({
   root: webRoot,
   plugins: [react(), swaggerUiAssets()],
   resolve: {
-    alias: { '@shared': path.resolve(webRoot, '../src/shared') },
+    alias: [
+      { find: '@shared', replacement: path.resolve(webRoot, '../src/shared') },
+      // zod, told to parse without `new Function` before any schema is built (src/app/zod-jitless.ts).
+      { find: /^zod$/, replacement: path.resolve(webRoot, 'src/app/zod-jitless.ts') },
+    ],
   },
   define: {
     __APP_VERSION__: JSON.stringify(pkg.version),
@@ -46,12 +50,11 @@ export default defineConfig({
     emptyOutDir: true,
     rolldownOptions: {
       output: {
-        // Libraries change less often than the console: separate chunks cache better and stay under the size warning.
+        // No manual chunks: each library goes with the pages that import it (chart.js with the dashboard, lexical with
+        // the template editor, papaparse with the import, each Mantine component with the pages using it), so signing
+        // in loads only what the sign-in card uses. Each language's strings are one chunk, loaded when chosen.
         codeSplitting: {
-          groups: [
-            { name: 'mantine', test: /node_modules[\\/]@(mantine|tabler|floating-ui)/ },
-            { name: 'vendor', test: /node_modules/ },
-          ],
+          groups: [{ debugName: 'locales', name: (id: string) => `locale-${/([a-z]{2})\.json$/.exec(id)?.[1]}`, test: /locales[\\/](?:[^\\/]+[\\/])?(?:ru|de|pt|fr|ro|zh|es)\.json$/ }],
         },
       },
     },

@@ -1,5 +1,6 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchChromium, takeCspViolations } from './browser';
 import { byId } from './console';
 
@@ -51,4 +52,31 @@ describe('browser hardening', () => {
     await page.locator('.swagger-ui .info').waitFor();
     await page.close();
   });
+
+  it('loads at most 250 KB of JavaScript (gzip) to sign in, each language only when chosen, and caches the build a year', async () => {
+    const page = await browser.newPage();
+    const scripts = recordScripts(page);
+    const index = await page.goto(`${baseUrl}/`);
+    await byId(page, 'signin-username').waitFor();
+    await page.waitForLoadState('networkidle');
+    // The html is asked for again on every visit; the fingerprinted files are kept a year.
+    expect(index?.headers()['cache-control']).toBe('no-cache');
+    const loaded = await scripts.settled();
+    const total = loaded.reduce((sum, s) => sum + s.gzip, 0);
+    expect(total, loaded.map((s) => `${s.url} ${s.gzip}`).join('\n')).toBeLessThanOrEqual(250 * 1024);
+    // Neither the dashboard's chart.js, the template editor's lexical nor another language's strings.
+    expect(loaded.map((s) => s.url).join(' ')).not.toMatch(/chart|lexical|locale-/i);
+    expect(loaded.every((s) => s.caching === 'public, max-age=31536000, immutable')).toBe(true);
+    await page.close();
+  });
 });
+
+/** The scripts a page loads, with each one's size gzipped (as a deployed worker sends it) and its caching header. */
+function recordScripts(page: Page) {
+  const pending: Promise<{ url: string; gzip: number; caching: string | undefined }>[] = [];
+  page.on('response', (res) => {
+    if (res.request().resourceType() !== 'script') return;
+    pending.push(res.body().then((body) => ({ url: res.url(), gzip: gzipSync(body).length, caching: res.headers()['cache-control'] })));
+  });
+  return { settled: () => Promise.all(pending) };
+}

@@ -6,6 +6,7 @@ import { TEMPLATE_MESSAGES } from '@shared/contracts/template';
 import { MESSAGES } from '@shared/messages';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../web/src/app/i18n';
+import { LOCALES } from './all-locales';
 import { MERGING_POLL_MS, mergingPollInterval } from '../../web/src/features/integration/api';
 import {
   canSync,
@@ -182,7 +183,7 @@ describe('sender form', () => {
 });
 
 describe('channel messages from the server', () => {
-  const ru = createI18n('ru');
+  const ru = createI18n('ru', LOCALES);
   const t = ru.t.bind(ru) as (key: string, options?: Record<string, unknown>) => string;
 
   it('translates the contract texts and the render failures with their error', () => {

@@ -1,7 +1,7 @@
 import { MESSAGES } from '@shared/messages';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../web/src/lib/config';
-import { LOCALES } from '../../web/src/app/i18n';
+import { LOCALES } from './all-locales';
 
 /** Flattens nested locale objects into dotted keys. */
 function flatten(value: unknown, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {

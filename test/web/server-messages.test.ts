@@ -2,7 +2,7 @@ import { atMostCharacters, greaterThan, MESSAGES } from '@shared/messages';
 import { createInstance } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../web/src/lib/config';
-import { LOCALES } from '../../web/src/app/i18n';
+import { LOCALES } from './all-locales';
 import { MESSAGE_KEYS } from '../../web/src/lib/message-keys';
 import { fieldErrorText } from '../../web/src/lib/field-errors';
 import { translateServerMessage } from '../../web/src/lib/server-messages';

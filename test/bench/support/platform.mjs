@@ -19,12 +19,12 @@ import { killOnSignal, signalGroup } from './process-groups.mjs';
 const wranglerEnv = () => localEnv({ CI: 'true', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' });
 
 /** wrangler.toml pointed at the bundled snapshot, with absolute paths so it works from the temp dir. */
-function snapshotConfig(buildDir) {
+function snapshotConfig(buildDir, assetsDir = path.join(ROOT, 'dist', 'web')) {
   const original = readFileSync(path.join(ROOT, 'wrangler.toml'), 'utf8');
   const config = original
     .replace(/^main\s*=.*$/m, `main = ${JSON.stringify(path.join(buildDir, 'index.js'))}`)
     .replace(/^migrations_dir\s*=.*$/m, `migrations_dir = ${JSON.stringify(path.join(ROOT, 'migrations'))}`)
-    .replace(/^directory\s*=\s*"\.\/dist\/web"/m, `directory = ${JSON.stringify(path.join(ROOT, 'dist', 'web'))}`);
+    .replace(/^directory\s*=\s*"\.\/dist\/web"/m, `directory = ${JSON.stringify(assetsDir)}`);
   if (config === original) throw new Error('could not rewrite wrangler.toml for the benchmark snapshot');
   return config;
 }
@@ -37,8 +37,9 @@ function snapshotConfig(buildDir) {
  * `logLevel` is wrangler's (default: wrangler's own, which logs every request). Below 'info' the local runtime stops
  * posting a line per request to wrangler's node process (miniflare's request log), work a deployed worker never
  * does: a benchmark of a request path compared with another wrangler dev at 'warn' passes 'warn' too.
+ * `assetsDir` serves other files than the built console's dist/web (bench:pages adds its baseline page to a copy).
  */
-export async function startBenchPlatform(label, { vars = {}, logLevel = null } = {}) {
+export async function startBenchPlatform(label, { vars = {}, logLevel = null, assetsDir } = {}) {
   const root = mkdtempSync(path.join(tmpdir(), `bench-${label}-`));
   const stateDir = path.join(root, 'state');
   const buildDir = path.join(root, 'build');
@@ -50,7 +51,7 @@ export async function startBenchPlatform(label, { vars = {}, logLevel = null } =
   try {
     console.log(`bundling the worker and starting wrangler dev (state ${stateDir}, log ${logFile})`);
     await run(path.join(BIN, 'wrangler'), ['deploy', '--dry-run', '--outdir', buildDir], quiet);
-    writeFileSync(config, snapshotConfig(buildDir));
+    writeFileSync(config, snapshotConfig(buildDir, assetsDir));
     await run(path.join(BIN, 'wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', stateDir, '--config', config], quiet);
     await seedDatabase(stateDir, quiet);
   } catch (err) {

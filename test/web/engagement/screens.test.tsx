@@ -5,9 +5,9 @@ import { fakeApi } from '../fake-api';
 import { json, mockFetch, type FetchCall } from '../helpers';
 import { renderApp } from '../render-app';
 
-// The engagement screens in the whole console against a fake API: the public unsubscribe page (which changes
-// nothing until the recipient confirms), the broadcast's and the message's engagement tabs with people beside all
-// hits, and a contact's opt-outs with the organisation's re-subscribe.
+// The engagement screens in the whole console against a fake API: the broadcast's and the message's engagement tabs
+// with people beside all hits, and a contact's opt-outs with the organisation's re-subscribe. (The public unsubscribe
+// page is the worker's own html: test/worker/unsubscribe/page.test.ts, and the e2e engagement file.)
 
 const NOW = '2026-11-01T10:00:00.000Z';
 const M = 'signed.token';
@@ -195,49 +195,6 @@ function engagementApi(options: { pageStatus?: number } = {}) {
   const writes = () => mock.calls.filter((c) => c.method !== 'GET' && new URL(c.url, 'http://x').pathname.includes('unsubscribe'));
   return Object.assign(mock, { writes }) as unknown as ReturnType<typeof fakeApi> & { calls: FetchCall[]; writes: () => FetchCall[] };
 }
-
-describe('the public unsubscribe page', () => {
-  it('asks first (opening changes nothing), sends the reason and comment with the signed link, then offers undo', async () => {
-    const api = engagementApi();
-    renderApp(api, { path: `/unsubscribe?m=${M}` });
-    expect((await screen.findByTestId('unsubscribe-question', undefined, { timeout: 3000 })).textContent).toBe('Unsubscribe from "News"?');
-    expect(screen.getByTestId('unsubscribe-organization').textContent).toBe('Emails from Acme Shop');
-    expect(api.writes()).toEqual([]);
-
-    fireEvent.click(screen.getByTestId('unsubscribe-reason-too_frequent'));
-    fireEvent.change(screen.getByTestId('unsubscribe-comment'), { target: { value: 'Twice a day' } });
-    fireEvent.click(screen.getByTestId('unsubscribe-confirm'));
-    expect((await screen.findByTestId('unsubscribe-done')).textContent).toContain('You are unsubscribed from "News"');
-    expect(api.writes().map((c) => c.body)).toEqual([{ m: M, subscription_id: 1, reason: 'too_frequent', comment: 'Twice a day' }]);
-    // No session is sent with the public calls.
-    expect(api.writes()[0].headers.authorization).toBeUndefined();
-
-    fireEvent.click(screen.getByTestId('unsubscribe-undo'));
-    expect((await screen.findByTestId('unsubscribe-undone')).textContent).toContain('subscribed to "News" again');
-    expect(api.writes()[1]).toMatchObject({ body: { m: M, subscription_id: 1 } });
-    expect(new URL(api.writes()[1].url, 'http://x').pathname).toBe('/api/v1/unsubscribe/resubscribe');
-  });
-
-  it('changes the other categories one switch at a time', async () => {
-    const api = engagementApi();
-    renderApp(api, { path: `/unsubscribe?m=${M}` });
-    const offers = await screen.findByTestId('unsubscribe-toggle-2', undefined, { timeout: 3000 });
-    // The category the page asks about ("News", 1) is not among the others; the tab names the organisation.
-    expect(screen.queryByTestId('unsubscribe-toggle-1')).toBeNull();
-    expect(document.title).toBe('Acme Shop: Unsubscribe');
-    fireEvent.click(offers);
-    await waitFor(() => expect(api.writes()).toHaveLength(1));
-    expect(api.writes()[0].body).toEqual({ m: M, subscription_id: 2, reason: null, comment: null });
-    await waitFor(() => expect((screen.getByTestId('unsubscribe-toggle-2') as HTMLInputElement).checked).toBe(false));
-  });
-
-  it('shows a clear page, not an error, for a tampered or missing link', async () => {
-    renderApp(engagementApi(), { path: '/unsubscribe?m=forged' });
-    expect((await screen.findByTestId('unsubscribe-invalid', undefined, { timeout: 3000 })).textContent).toContain('This link does not work');
-    renderApp(engagementApi(), { path: '/unsubscribe' });
-    expect((await screen.findAllByTestId('unsubscribe-invalid', undefined, { timeout: 3000 })).length).toBeGreaterThan(0);
-  });
-});
 
 describe('engagement in the console', () => {
   it("shows a broadcast's opens and clicks, people beside all hits, its links and its unsubscribes with reasons", async () => {

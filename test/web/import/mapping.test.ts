@@ -1,6 +1,7 @@
 import { IMPORT_MESSAGES } from '@shared/contracts/import';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../../web/src/app/i18n';
+import { LOCALES } from '../all-locales';
 import { problemText } from '../../../web/src/features/import/import-labels';
 import {
   checkMapping,
@@ -52,7 +53,7 @@ describe('default mapping from header names', () => {
 
 describe('mapping validation', () => {
   const en = createI18n('en');
-  const de = createI18n('de');
+  const de = createI18n('de', LOCALES);
 
   it('needs at least one e-mail or phone column, naming the address types', () => {
     const check = checkMapping(drafts([0, 'name'], [1, 'note']), FIELDS);

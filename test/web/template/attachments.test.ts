@@ -1,6 +1,7 @@
 import { TEMPLATE_MESSAGES } from '@shared/contracts/template';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../../web/src/app/i18n';
+import { LOCALES } from '../all-locales';
 import { ATTACHMENT_ACCEPT, checkAttachments, extensionOf, formatBytes } from '../../../web/src/features/template/attachments';
 import { translateServerMessage } from '../../../web/src/lib/server-messages';
 
@@ -61,7 +62,7 @@ describe('attachment checks in the browser', () => {
 
   it('says it in the spec words, and in other languages', () => {
     const en = createI18n('en');
-    const de = createI18n('de');
+    const de = createI18n('de', LOCALES);
     const [unsupported] = checkAttachments([file('run.exe')]).problems;
     const [one] = checkAttachments([file('big.pdf', 15_000_001)]).problems;
     const [many] = checkAttachments([file('a.zip', 15_000_001), file('b.zip', 15_000_001)]).problems;
@@ -73,7 +74,7 @@ describe('attachment checks in the browser', () => {
   });
 
   it("shows the server's upload messages in the same words as the browser check", () => {
-    const de = createI18n('de');
+    const de = createI18n('de', LOCALES);
     const t = de.t.bind(de) as (key: string, options?: Record<string, unknown>) => string;
     expect(translateServerMessage(t, TEMPLATE_MESSAGES.unsupportedFile('run.exe'))).toBe('Die Datei run.exe hat einen nicht unterstützten Typ');
     expect(translateServerMessage(t, TEMPLATE_MESSAGES.tooLarge(['big.pdf']))).toBe('Die Datei big.pdf ist größer als 15 MB');

@@ -1,15 +1,17 @@
 import { Anchor, AppShell, Badge, Burger, Group, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useAtomValue } from 'jotai';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { ChatWidget } from '../features/chat-widget/ChatWidget';
-import { useImportNotifications } from '../features/import/live-imports';
 import { currentUserAtom, guestInitAtom } from '../lib/session-state';
 import { AccountMenu } from '../components/layout/AccountMenu';
 import { LanguageSwitcher } from '../components/layout/LanguageSwitcher';
 import { MainNav } from '../components/layout/MainNav';
+
+// The signed-in user's background work (preloadables, the live channel's import notifications): loaded after sign-in.
+const SignedInEffects = lazy(() => import('./SignedInEffects').then((m) => ({ default: m.SignedInEffects })));
 
 /** The console frame: header (brand, organisation, language, account menu) and, when signed in, the main navigation. */
 export function AppLayout({ children }: { children: ReactNode }) {
@@ -17,8 +19,6 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const user = useAtomValue(currentUserAtom);
   const init = useAtomValue(guestInitAtom);
   const [opened, { toggle, close }] = useDisclosure(false);
-  // The console's one live connection (import completion and progress) while a user is signed in.
-  useImportNotifications();
   const orgName = user?.organization.name ?? init?.organization?.name;
 
   return (
@@ -56,6 +56,11 @@ export function AppLayout({ children }: { children: ReactNode }) {
       )}
       <AppShell.Main>{children}</AppShell.Main>
       {user && <ChatWidget />}
+      {user && (
+        <Suspense fallback={null}>
+          <SignedInEffects />
+        </Suspense>
+      )}
     </AppShell>
   );
 }

@@ -1,5 +1,6 @@
 import { useAtomValue } from 'jotai';
-import { useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
+import { FullPageLoader } from '../components/common/FullPage';
 import { Redirect, useLocation } from 'wouter';
 import { AppLayout } from './AppLayout';
 import { NotFoundPage } from '../features/pages/NotFoundPage';
@@ -37,7 +38,11 @@ export function AppRoutes() {
   if (redirect) return <Redirect to={redirect} replace />;
 
   const Page = match.route.component;
-  const page = <Page key={location} params={match.params} route={match.route} />;
+  const page = (
+    <Suspense fallback={<FullPageLoader />}>
+      <Page key={location} params={match.params} route={match.route} />
+    </Suspense>
+  );
   return (
     <RouteTableContext.Provider value={table}>
       <AppLayout>{page}</AppLayout>

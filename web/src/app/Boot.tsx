@@ -10,7 +10,6 @@ import { isApiError } from '../lib/api-error';
 import { translateApiError } from '../lib/server-messages';
 import { guestInitAtom, sessionReadyAtom } from '../lib/session-state';
 import { AppRoutes } from './AppRoutes';
-import { usePreloadables } from './preloadables';
 import { runtimeSettingsOf } from '../lib/runtime-settings';
 import { useUpdatesCheck } from './updates-check';
 import { useUserLanguage } from './user-language';
@@ -38,7 +37,6 @@ export function Boot() {
     void session.restore();
   }, [data, session, store, applyEndpoints]);
   useUpdatesCheck();
-  usePreloadables();
   useUserLanguage();
 
   if (isApiError(error, 'org_not_found')) {

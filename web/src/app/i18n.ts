@@ -1,30 +1,32 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import de from '../locales/de.json';
-import en from '../locales/en.json';
-import es from '../locales/es.json';
-import fr from '../locales/fr.json';
-import pt from '../locales/pt.json';
-import ro from '../locales/ro.json';
-import ru from '../locales/ru.json';
-import zh from '../locales/zh.json';
 import { readItem, STORAGE_KEYS, writeItem, type KeyValueStorage } from '../lib/storage';
 import { config, LANGUAGES, type LanguageCode } from '../lib/config';
 
-const BASE: Record<LanguageCode, Record<string, unknown>> = { en, ru, de, pt, fr, ro, zh, es };
+type Strings = Record<string, unknown>;
+type Files = Record<string, Strings>;
+type LazyFiles = Record<string, () => Promise<Strings>>;
 
-// Each feature area keeps its strings in locales/<area>/<lang>.json (top-level keys = its own namespace),
-// so areas can be worked on side by side without editing one shared file. The strings the worker renders too (the
-// public unsubscribe page, served without the console) are in src/shared/locales, read by both.
-const AREA_FILES = {
-  ...import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { eager: true, import: 'default' }),
-  ...import.meta.glob<Record<string, unknown>>('@shared/locales/*/*.json', { eager: true, import: 'default' }),
+// Each language's strings are its base file (locales/<lang>.json) and each feature area's file
+// (locales/<area>/<lang>.json, top-level keys = the area's own namespace), so areas can be worked on side by side
+// without editing one shared file. The strings the worker renders too (the public unsubscribe page, served without
+// the console) are in src/shared/locales, read by both. English is in the console's first script (every other
+// language falls back to it); another language is a chunk of its own, loaded when it is chosen.
+const ENGLISH_FILES: Files = {
+  ...import.meta.glob<Strings>('../locales/en.json', { eager: true, import: 'default' }),
+  ...import.meta.glob<Strings>('../locales/*/en.json', { eager: true, import: 'default' }),
+  ...import.meta.glob<Strings>('@shared/locales/*/en.json', { eager: true, import: 'default' }),
+};
+const OTHER_FILES: LazyFiles = {
+  ...import.meta.glob<Strings>(['../locales/*.json', '!../locales/en.json'], { import: 'default' }),
+  ...import.meta.glob<Strings>(['../locales/*/*.json', '!../locales/*/en.json'], { import: 'default' }),
+  ...import.meta.glob<Strings>(['@shared/locales/*/*.json', '!@shared/locales/*/en.json'], { import: 'default' }),
 };
 
-function withAreas(code: LanguageCode): Record<string, unknown> {
-  const merged: Record<string, unknown> = { ...BASE[code] };
-  for (const [file, strings] of Object.entries(AREA_FILES)) {
-    if (!file.endsWith(`/${code}.json`)) continue;
+/** One language's strings from its files (the base file and each area's: a key defined twice is a mistake). */
+export function mergeLocale(files: Files): Strings {
+  const merged: Strings = {};
+  for (const [file, strings] of Object.entries(files)) {
     for (const [key, value] of Object.entries(strings)) {
       if (key in merged) throw new Error(`Locale key "${key}" of ${file} is already defined`);
       merged[key] = value;
@@ -33,11 +35,22 @@ function withAreas(code: LanguageCode): Record<string, unknown> {
   return merged;
 }
 
-/** Every locale (base file plus the feature areas' files), by language code. */
-export const LOCALES = Object.fromEntries((Object.keys(BASE) as LanguageCode[]).map((code) => [code, withAreas(code)])) as Record<
-  LanguageCode,
-  Record<string, unknown>
->;
+/** English, always at hand. */
+export const ENGLISH: Strings = mergeLocale(ENGLISH_FILES);
+
+const loaded = new Map<LanguageCode, Promise<Strings>>([['en', Promise.resolve(ENGLISH)]]);
+
+/** A language's strings, fetched once (its chunk) and kept. */
+export function loadLocale(code: LanguageCode): Promise<Strings> {
+  let strings = loaded.get(code);
+  if (!strings) {
+    const files = Object.entries(OTHER_FILES).filter(([file]) => file.endsWith(`/${code}.json`));
+    strings = Promise.all(files.map(async ([file, load]) => [file, await load()] as const)).then((pairs) => mergeLocale(Object.fromEntries(pairs)));
+    strings.catch(() => loaded.delete(code));
+    loaded.set(code, strings);
+  }
+  return strings;
+}
 
 /** True for one of the eight console languages. */
 export function isLanguage(value: unknown): value is LanguageCode {
@@ -55,11 +68,14 @@ export function detectLanguage(storage: KeyValueStorage, browserLanguages: reado
   return config.defaultLanguage;
 }
 
-/** Creates the i18next instance with all eight locales bundled (no network round trip for strings). */
-export function createI18n(language: LanguageCode): I18n {
+/**
+ * Creates the i18next instance in `language` with the strings given (English and that language's, loaded first:
+ * loadLocale); the others are added when chosen (switchLanguage).
+ */
+export function createI18n(language: LanguageCode, locales: Partial<Record<LanguageCode, Strings>> = { en: ENGLISH }): I18n {
   const instance = i18next.createInstance();
   void instance.use(initReactI18next).init({
-    resources: Object.fromEntries(Object.entries(LOCALES).map(([code, translation]) => [code, { translation }])),
+    resources: Object.fromEntries(Object.entries({ en: ENGLISH, ...locales }).map(([code, translation]) => [code, { translation }])),
     lng: language,
     fallbackLng: 'en',
     supportedLngs: [...LANGUAGES],
@@ -74,6 +90,7 @@ export function createI18n(language: LanguageCode): I18n {
 /** Switches the language and remembers the choice for the next visit. */
 export async function switchLanguage(instance: I18n, storage: KeyValueStorage, language: LanguageCode): Promise<void> {
   writeItem(storage, STORAGE_KEYS.language, language);
+  if (!instance.hasResourceBundle(language, 'translation')) instance.addResourceBundle(language, 'translation', await loadLocale(language));
   await instance.changeLanguage(language);
   if (typeof document !== 'undefined') document.documentElement.lang = language;
 }

@@ -1,4 +1,3 @@
-import './zod-jitless';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
@@ -8,16 +7,16 @@ import { Boot } from './Boot';
 import { Providers } from './Providers';
 import { createAppServices } from './services';
 
-const services = createAppServices();
-services.logger.install(window);
-
-createRoot(document.getElementById('root')!, {
-  // React render errors never reach window.onerror in production builds: report them here.
-  onUncaughtError: (error, info) => services.logger.report(toReport(error, { source: 'react', componentStack: info.componentStack })),
-}).render(
-  <StrictMode>
-    <Providers services={services}>
-      <Boot />
-    </Providers>
-  </StrictMode>,
-);
+void createAppServices().then((services) => {
+  services.logger.install(window);
+  createRoot(document.getElementById('root')!, {
+    // React render errors never reach window.onerror in production builds: report them here.
+    onUncaughtError: (error, info) => services.logger.report(toReport(error, { source: 'react', componentStack: info.componentStack })),
+  }).render(
+    <StrictMode>
+      <Providers services={services}>
+        <Boot />
+      </Providers>
+    </StrictMode>,
+  );
+});

@@ -4,13 +4,18 @@ import { createServices } from '../lib/services';
 import { browserStorage, STORAGE_KEYS } from '../lib/storage';
 import { GUEST_INIT_KEY } from '../lib/swr-keys';
 import { config } from '../lib/config';
-import { createI18n, detectLanguage } from './i18n';
+import { createI18n, detectLanguage, loadLocale } from './i18n';
 import type { AppServices } from '../lib/services-context';
 
-/** Creates the browser's services once at startup: storage, i18n, API client, session, error log. */
-export function createAppServices(): AppServices {
+/**
+ * Creates the browser's services once at startup: storage, i18n (with the strings of the language to start in,
+ * fetched first unless English; English stands in if they cannot be fetched), API client, session, error log.
+ */
+export async function createAppServices(): Promise<AppServices> {
   const storage = browserStorage();
-  const i18n = createI18n(detectLanguage(storage, navigator.languages ?? [navigator.language]));
+  const language = detectLanguage(storage, navigator.languages ?? [navigator.language]);
+  const strings = await loadLocale(language).catch(() => null);
+  const i18n = createI18n(strings ? language : 'en', strings ? { [language]: strings } : undefined);
   document.documentElement.lang = i18n.language;
   const services = createServices({
     storage,

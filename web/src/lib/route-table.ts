@@ -1,10 +1,15 @@
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import { accessOf, type AccessLists, type RouteAccess } from './route-access';
 
 /** Props every routed page receives: the path parameters and its route. */
 export interface PageProps {
   params: Record<string, string>;
   route: RouteDef;
+}
+
+/** A page loaded when first rendered (its module a chunk of its own); render it inside <Suspense>. */
+export function lazyPage(load: () => Promise<ComponentType<PageProps>>): ComponentType<PageProps> {
+  return lazy(async () => ({ default: await load() }));
 }
 
 /** A route as declared: name, path pattern (':param' segments), page component, flags. */

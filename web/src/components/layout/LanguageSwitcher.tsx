@@ -1,7 +1,7 @@
 import { NativeSelect } from '@mantine/core';
 import type { CurrentUser } from '@shared/contracts/auth';
 import type { ItemBody } from '@shared/errors';
-import type { LanguageCode } from '@shared/languages';
+import { LANGUAGE_NAMES, type LanguageCode } from '@shared/languages';
 import { useAtomValue } from 'jotai';
 import { currentUserAtom } from '../../lib/session-state';
 import { useTranslation } from 'react-i18next';
@@ -36,7 +36,7 @@ export function LanguageSwitcher() {
         void switchLanguage(i18n, storage, value);
         void keep(value);
       }}
-      data={LANGUAGES.map((code) => ({ value: code, label: i18n.getFixedT(code)(`language.${code}`) }))}
+      data={LANGUAGES.map((code) => ({ value: code, label: LANGUAGE_NAMES[code] }))}
     />
   );
 }

@@ -6,7 +6,7 @@ import { useRouteTable } from '../../lib/services-context';
 import { LoadState } from '../../components/form/LoadState';
 import { visibleMainNav } from '../../components/layout/navigation';
 import { useDashboard } from '../dashboard/api';
-import { DashboardCharts, isEmptyDashboard } from '../dashboard/DashboardCharts';
+import { DashboardCharts, DashboardChartsPlaceholder, isEmptyDashboard } from '../dashboard/DashboardCharts';
 
 /** The signed-in home: a welcome, the week's charts (moving while a broadcast sends), shortcuts to the sections. */
 export function Dashboard({ user }: { user: CurrentUser }) {
@@ -18,7 +18,7 @@ export function Dashboard({ user }: { user: CurrentUser }) {
     <Stack data-testid="dashboard">
       <Title order={2}>{t('home.welcome', { name: user.name || user.username })}</Title>
       <Text c="dimmed">{t('home.organization', { name: user.organization.name })}</Text>
-      <LoadState error={error} loading={isLoading && !data}>
+      <LoadState error={error} loading={isLoading && !data} placeholder={<DashboardChartsPlaceholder />}>
         {() =>
           isEmptyDashboard(data!.data) ? (
             <Alert color="blue" title={t('dashboard.emptyTitle')} data-testid="dashboard-empty">

@@ -1,13 +1,15 @@
 import { config } from '../../lib/config';
-import { buildRouteTable, type RouteDef, type RouteSpec } from '../../lib/route-table';
+import { buildRouteTable, lazyPage, type RouteDef, type RouteSpec } from '../../lib/route-table';
 import type { RuntimeSettings } from '../../lib/runtime-settings';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { StaticPage } from '../pages/StaticPage';
-import { PlatformHomePage } from './PlatformHomePage';
-import { PreRegistrationPage } from './PreRegistrationPage';
-import { SignupDonePage } from './SignupDonePage';
-import { SignupPage } from './SignupPage';
-import { TestCheckoutPage } from './TestCheckoutPage';
+
+// Each page a chunk of its own, loaded when opened (as the console's pages: route-specs.ts).
+const PlatformHomePage = lazyPage(() => import('./PlatformHomePage').then((m) => m.PlatformHomePage));
+const PreRegistrationPage = lazyPage(() => import('./PreRegistrationPage').then((m) => m.PreRegistrationPage));
+const SignupDonePage = lazyPage(() => import('./SignupDonePage').then((m) => m.SignupDonePage));
+const SignupPage = lazyPage(() => import('./SignupPage').then((m) => m.SignupPage));
+const TestCheckoutPage = lazyPage(() => import('./TestCheckoutPage').then((m) => m.TestCheckoutPage));
 
 /**
  * The routes of the bare platform host (no organisation in the host name): the landing, sign-up with its
