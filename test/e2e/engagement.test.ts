@@ -174,6 +174,17 @@ describe('engagement (headless Chromium against wrangler dev)', () => {
     expect(await byId(phone, 'unsubscribe-invalid').innerText()).toContain('Dieser Link funktioniert nicht');
     await screenshot(phone, 'unsubscribe-invalid-phone-de');
     await phone.close();
+    // The same page at the other width in each language: a phone in English, a desktop in German.
+    for (const [viewport, locale, name] of [
+      [{ width: 390, height: 844 }, 'en-US', 'unsubscribe-page-phone-en'],
+      [{ width: 1280, height: 900 }, 'de-DE', 'unsubscribe-page-de'],
+    ] as const) {
+      const other = await (await browser.newContext({ viewport, locale })).newPage();
+      await other.goto(link);
+      await byId(other, 'unsubscribe-confirm').waitFor();
+      await screenshot(other, name);
+      await other.close();
+    }
   });
 
   it('shows SMS delivery receipts played by the SMS catcher, and a STOP reply is honoured', async () => {

@@ -21,6 +21,14 @@ export const orgDailyStats = sqliteTable(
     humanOpens: integer('human_opens').notNull().default(0),
     clicks: integer('clicks').notNull().default(0),
     humanClicks: integer('human_clicks').notNull().default(0),
+    /**
+     * Recipients who first opened (a click counts as an open) or clicked that day, all and judged human: the
+     * dashboard's opens and clicks, the same definition as a broadcast's recipients who opened (count.ts).
+     */
+    opened: integer('opened').notNull().default(0),
+    humanOpened: integer('human_opened').notNull().default(0),
+    clicked: integer('clicked').notNull().default(0),
+    humanClicked: integer('human_clicked').notNull().default(0),
     unsubscribes: integer('unsubscribes').notNull().default(0),
     contactsCreated: integer('contacts_created').notNull().default(0),
     contactsDeleted: integer('contacts_deleted').notNull().default(0),

@@ -200,6 +200,11 @@ export const LEDGER_STEPS: readonly string[] = [
   // 4. D1's broadcasts gained the generation of the ledger a started broadcast lives in (migration 0018); the ledger's
   // copy of the row has the same columns.
   `ALTER TABLE broadcasts ADD ledger_generation INTEGER`,
+  // 5. The days' recipients who opened and clicked (migration 0019), the dashboard's one definition of an open.
+  `ALTER TABLE org_daily_stats ADD opened INTEGER DEFAULT 0 NOT NULL;
+  ALTER TABLE org_daily_stats ADD human_opened INTEGER DEFAULT 0 NOT NULL;
+  ALTER TABLE org_daily_stats ADD clicked INTEGER DEFAULT 0 NOT NULL;
+  ALTER TABLE org_daily_stats ADD human_clicked INTEGER DEFAULT 0 NOT NULL`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */

@@ -169,7 +169,7 @@ export async function countOrgHits(env: Env, db: Database, orgId: number, hits: 
   const broadcastDeltas = new Map<number, BroadcastDelta>();
   const links: LinkDelta[] = [];
   // The organisation's day (src/modules/stats): the same differences, summed over its messages.
-  const daily = { opens: 0, human_opens: 0, clicks: 0, human_clicks: 0 };
+  const daily = { opens: 0, human_opens: 0, clicks: 0, human_clicks: 0, opened: 0, human_opened: 0, clicked: 0, human_clicked: 0 };
 
   // The hits not stored yet (a redelivered batch brings some again), by message.
   const freshByMessage = new Map<number, Map<string, StoredHit>>();
@@ -229,6 +229,12 @@ export async function countOrgHits(env: Env, db: Database, orgId: number, hits: 
     daily.human_opens += after.human_opens - before.human_opens;
     daily.clicks += after.clicks_total - before.clicks_total;
     daily.human_clicks += after.human_clicks - before.human_clicks;
+    // Recipients who opened (a click counts as an open) and who clicked, on the day they first did: "opened" is the
+    // same figure as a broadcast's recipients who opened, summed over the organisation's messages.
+    daily.opened += Number(after.opened_at !== null) - Number(before.opened_at !== null);
+    daily.human_opened += Number(after.human_opened_at !== null) - Number(before.human_opened_at !== null);
+    daily.clicked += Number(after.clicked_at !== null) - Number(before.clicked_at !== null);
+    daily.human_clicked += Number(after.human_clicked_at !== null) - Number(before.human_clicked_at !== null);
     if (message.broadcast_id === null) continue;
     const was = broadcastFigures(before);
     const now = broadcastFigures(after);

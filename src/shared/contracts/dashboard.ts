@@ -10,10 +10,19 @@ export interface DashboardFigures {
   emails_sent: number;
   sms_sent: number;
   messages_failed: number;
+  /** Every open hit (the tracking image loaded), and those judged a person. */
   opens: number;
   human_opens: number;
   clicks: number;
   human_clicks: number;
+  /**
+   * Recipients who opened that day (first opened: a click counts as an open), all and judged a person: the
+   * dashboard's "opens", the same definition as a broadcast's; and the same for clicks. 0 before Nov 26, 2026.
+   */
+  opened: number;
+  human_opened: number;
+  clicked: number;
+  human_clicked: number;
   unsubscribes: number;
   contacts_created: number;
   contacts_deleted: number;

@@ -31,6 +31,10 @@ const ZERO: DashboardFigures = {
   human_opens: 0,
   clicks: 0,
   human_clicks: 0,
+  opened: 0,
+  human_opened: 0,
+  clicked: 0,
+  human_clicked: 0,
   unsubscribes: 0,
   contacts_created: 0,
   contacts_deleted: 0,
@@ -72,11 +76,24 @@ function dashboardApi(answers: Dashboard[]) {
 }
 
 describe('the dashboard', () => {
-  it("shows the week's figures beside the week before, people beside all hits", async () => {
+  it("shows the week's figures beside the week before, people beside all: recipients who opened, not every hit", async () => {
     const days: Partial<DashboardDay>[] = [];
-    days[2] = { emails_sent: 50, human_opens: 10, opens: 14, contacts_total: 20 };
+    days[2] = { emails_sent: 50, human_opened: 10, opened: 14, human_opens: 40, opens: 90, contacts_total: 20 };
     days[6] = { contacts_total: 20 };
-    days[10] = { emails_sent: 60, sms_sent: 15, human_opens: 12, opens: 30, human_clicks: 4, clicks: 9, unsubscribes: 2, contacts_total: 25 };
+    days[10] = {
+      emails_sent: 60,
+      sms_sent: 15,
+      human_opened: 12,
+      opened: 30,
+      human_opens: 50,
+      opens: 99,
+      human_clicked: 4,
+      clicked: 9,
+      human_clicks: 7,
+      clicks: 20,
+      unsubscribes: 2,
+      contacts_total: 25,
+    };
     days[13] = { contacts_total: 25, file_bytes: 3_000_000, data_bytes: 12_500_000 };
     days[6] = { ...days[6], file_bytes: 2_000_000, data_bytes: 10_000_000 };
     renderApp(dashboardApi([dashboard(days)]), { path: '/', signedIn: true });
@@ -85,7 +102,7 @@ describe('the dashboard', () => {
     expect(screen.getByTestId('dashboard-week-opens').textContent).toBe('12');
     const opens = screen.getByTestId('dashboard-chart-opens');
     expect(opens.querySelector('[data-series="People"]')!.textContent).toBe('0,0,0,12,0,0,0');
-    expect(opens.querySelector('[data-series="All hits"]')!.textContent).toBe('0,0,0,30,0,0,0');
+    expect(opens.querySelector('[data-series="All"]')!.textContent).toBe('0,0,0,30,0,0,0');
     expect(screen.getByTestId('dashboard-week-clicks').textContent).toBe('4');
     expect(screen.getByTestId('dashboard-chart-clicks').textContent).toContain('new this week');
     expect(screen.getByTestId('dashboard-week-contacts').textContent).toBe('25');

@@ -199,11 +199,22 @@ function engagementApi(options: { pageStatus?: number } = {}) {
 describe('engagement in the console', () => {
   it("shows a broadcast's opens and clicks, people beside all hits, its links and its unsubscribes with reasons", async () => {
     renderApp(engagementApi(), { path: '/broadcast/view/7', signedIn: true });
+    // One definition of an open: "Opened" is recipients judged a person, on the overview as on the engagement tab.
+    expect((await screen.findByTestId('figure-opens', undefined, { timeout: 3000 })).textContent).toBe('2');
+    expect(screen.getByTestId('figure-opens').parentElement!.textContent).toBe('Opened2');
+    expect(screen.getByTestId('figure-clicks').textContent).toBe('1');
     fireEvent.click(await screen.findByTestId('tab-engagement', undefined, { timeout: 3000 }));
+    const figures = await screen.findByTestId('broadcast-engagement-figures');
+    // Opened and Clicked (recipients) come first, the hits after them, each labelled so.
+    expect([...figures.querySelectorAll('tbody th')].map((th) => th.textContent)).toEqual(['Opened', 'Clicked', 'Open hits', 'Click hits']);
+    expect(screen.getByTestId('opens-unique-people').textContent).toBe('2');
     expect((await screen.findByTestId('opens-people')).textContent).toBe('4');
     expect(screen.getByTestId('opens-all').textContent).toBe('9');
     expect(screen.getByTestId('clicks-unique-people').textContent).toBe('1');
+    expect(figures.textContent).toContain('a click counts as an open');
     expect((await screen.findByTestId('broadcast-link')).textContent).toContain('https://shop.example.com/a');
+    // "1 / 1" in the links table has its legend.
+    expect(screen.getByTestId('broadcast-links-legend').textContent).toBe('Bold: people; after the slash: all, machines included.');
     const unsubscribe = await screen.findByTestId('broadcast-unsubscribe');
     expect(unsubscribe.textContent).toContain('Ann');
     expect(unsubscribe.textContent).toContain('Too many emails');

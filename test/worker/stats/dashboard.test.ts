@@ -78,7 +78,32 @@ describe('daily counters', () => {
     }
     await countHits(E, createDb(E.DB), hits);
     await countHits(E, createDb(E.DB), hits);
-    expect(await row(s.o.orgId)).toMatchObject({ opens: 3, human_opens: 2, clicks: 1, human_clicks: 1 });
+    // Four hits of one recipient: three open hits and a click, counted once as a recipient who opened and clicked.
+    expect(await row(s.o.orgId)).toMatchObject({
+      opens: 3,
+      human_opens: 2,
+      clicks: 1,
+      human_clicks: 1,
+      opened: 1,
+      human_opened: 1,
+      clicked: 1,
+      human_clicked: 1,
+    });
+    // A click alone opens too (the image may be blocked): Dan clicked without loading the image.
+    const dan = rec.sent.find((m) => m.to === 'dan@example.com')!.body;
+    const [, danLink] = [...dan.matchAll(/(?:href|src)="(http[^"]*\/t\/[oc]\/[^"]+)"/g)].map((m) => m[1]);
+    const more: TrackingHit[] = [];
+    const moreQueue = { send: async (body: TrackingHitsBody) => void more.push(...body.hits) } as unknown as Queue;
+    await appFetch(new Request(danLink, { headers: { 'user-agent': CHROME, 'cf-connecting-ip': '203.0.113.10' }, redirect: 'manual' }), {
+      env: { EVENTS_QUEUE: moreQueue },
+      settle: true,
+    });
+    await countHits(E, createDb(E.DB), more);
+    expect(await row(s.o.orgId)).toMatchObject({ opens: 3, clicks: 2, opened: 2, human_opened: 2, clicked: 2, human_clicked: 2 });
+    // The dashboard says the same as the broadcast: two recipients opened.
+    const dashboard = (await s.o.api('GET', '/dashboard')).body.data;
+    expect(dashboard.week).toMatchObject({ human_opened: 2, opened: 2, human_clicked: 2 });
+    expect((await s.o.api('GET', `/broadcast/${id}`)).body.data.engagement).toMatchObject({ human_opens_unique: 2, human_clicks_unique: 2 });
 
     const unsubscribe = rec.sent.find((m) => m.to === 'cat@example.com')!.headers!['List-Unsubscribe'].slice(1, -1);
     const m = new URL(unsubscribe).searchParams.get('m');

@@ -25,7 +25,7 @@ p{margin:0 0 12px}
 .alert{padding:12px;border-radius:6px;margin:12px 0}
 .green{background:#ebfbee;color:#2b8a3e}.blue{background:#e7f5ff;color:#1864ab}.red{background:#fff5f5;color:#c92a2a}
 form{margin:0}
-label,legend{display:block;font-weight:500;font-size:.9375rem;margin-bottom:6px}
+label,legend{display:block;font-weight:500;font-size:.9375rem;margin-bottom:6px;padding:0}
 fieldset{border:0;padding:0;margin:16px 0}
 .choice{display:flex;gap:10px;align-items:center;font-weight:400;margin:0;padding:6px 0}
 .choice input{width:20px;height:20px;margin:0}

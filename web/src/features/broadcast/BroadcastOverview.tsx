@@ -57,8 +57,9 @@ export function BroadcastOverview({ broadcast: b, onChanged }: { broadcast: Broa
               tab). From the live progress: every hit (the engagement tab has people beside all). */}
           {b.type === 'email' && (
             <>
-              <Figure labelKey="broadcasts.fields.opens" value={b.engagement.opens} testId="figure-opens" />
-              <Figure labelKey="broadcasts.fields.clicks" value={b.engagement.clicks} testId="figure-clicks" />
+              {/* Opened and Clicked: recipients judged a person, each once, as on the engagement tab and the dashboard. */}
+              <Figure labelKey="broadcasts.fields.opens" value={b.engagement.human_opens_unique} testId="figure-opens" />
+              <Figure labelKey="broadcasts.fields.clicks" value={b.engagement.human_clicks_unique} testId="figure-clicks" />
               <Figure labelKey="broadcasts.fields.unsubscribes" value={b.engagement.unsubscribes} testId="figure-unsubscribes" />
             </>
           )}

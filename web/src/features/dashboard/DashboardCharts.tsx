@@ -43,20 +43,21 @@ function specsOf(d: Dashboard): ChartSpec[] {
     {
       key: 'opens',
       series: [
-        { labelKey: 'dashboard.series.people', value: (x) => x.human_opens },
-        { labelKey: 'dashboard.series.all', value: (x) => x.opens },
+        // Recipients who opened, as everywhere (a broadcast's "Opened"): not every load of the tracking image.
+        { labelKey: 'dashboard.series.people', value: (x) => x.human_opened },
+        { labelKey: 'dashboard.series.all', value: (x) => x.opened },
       ],
-      week: w.human_opens,
-      previous: p.human_opens,
+      week: w.human_opened,
+      previous: p.human_opened,
     },
     {
       key: 'clicks',
       series: [
-        { labelKey: 'dashboard.series.people', value: (x) => x.human_clicks },
-        { labelKey: 'dashboard.series.all', value: (x) => x.clicks },
+        { labelKey: 'dashboard.series.people', value: (x) => x.human_clicked },
+        { labelKey: 'dashboard.series.all', value: (x) => x.clicked },
       ],
-      week: w.human_clicks,
-      previous: p.human_clicks,
+      week: w.human_clicked,
+      previous: p.human_clicked,
     },
     {
       key: 'unsubscribes',

@@ -22,10 +22,11 @@ export function BroadcastEngagementTab({ broadcast: b }: { broadcast: Broadcast 
       <EngagementTable
         testId="broadcast-engagement-figures"
         rows={[
-          { labelKey: 'engagement.opens', people: e.human_opens, all: e.opens, testId: 'opens' },
+          // Opened and Clicked first: the one definition of an open the console uses everywhere; the hits after it.
           { labelKey: 'engagement.opensUnique', people: e.human_opens_unique, all: e.opens_unique, testId: 'opens-unique' },
-          { labelKey: 'engagement.clicks', people: e.human_clicks, all: e.clicks, testId: 'clicks' },
           { labelKey: 'engagement.clicksUnique', people: e.human_clicks_unique, all: e.clicks_unique, testId: 'clicks-unique' },
+          { labelKey: 'engagement.opens', people: e.human_opens, all: e.opens, testId: 'opens' },
+          { labelKey: 'engagement.clicks', people: e.human_clicks, all: e.clicks, testId: 'clicks' },
         ]}
       />
       <LinkClicksTable broadcastId={b.id} version={e.clicks} />
@@ -46,6 +47,13 @@ function LinkClicksTable({ broadcastId, version }: { broadcastId: number; versio
       emptyText={t('engagement.noLinks')}
       minWidth={520}
       testId="broadcast-links"
+      footer={
+        links.length > 0 && (
+          <Text size="xs" c="dimmed" mt={4} data-testid="broadcast-links-legend">
+            {t('engagement.linksLegend')}
+          </Text>
+        )
+      }
       head={
         <>
           <Table.Th>{t('engagement.link')}</Table.Th>
