@@ -26,6 +26,8 @@ describe('the dashboard (headless Chromium against wrangler dev)', () => {
     await byId(page, 'dashboard-charts').waitFor();
     const before = Number((await byId(page, 'dashboard-week-messages').innerText()).replace(/\D/g, ''));
     await screenshot(page, 'dashboard');
+    // The navigation's edge runs the whole height of the page, past the window's (drawn by the main area).
+    expect(await page.locator('main').evaluate((main) => getComputedStyle(main).backgroundImage)).toMatch(/^linear-gradient/);
 
     const tag = (await apiFromPage<{ data: { id: number } }>(page, 'POST', '/tag', { name: `Charted ${RUN}` })).body.data.id;
     for (const name of ['Ida', 'Jon']) {
@@ -57,6 +59,8 @@ describe('the dashboard (headless Chromium against wrangler dev)', () => {
     await signIn(phone, baseUrl);
     await byId(phone, 'dashboard-charts').waitFor();
     await screenshot(phone, 'dashboard-phone');
+    // On a phone the navigation is a drawer: no edge down the screen's left side.
+    expect(await phone.locator('main').evaluate((main) => getComputedStyle(main).backgroundImage)).toBe('none');
     await byId(phone, 'language-switcher').selectOption({ label: 'Deutsch' });
     await eventually(async () => (await byId(phone, 'dashboard-chart-messages').innerText()).includes('Gesendete Nachrichten'), true);
     await screenshot(phone, 'dashboard-phone-de');

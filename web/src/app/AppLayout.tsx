@@ -9,6 +9,7 @@ import { currentUserAtom, guestInitAtom } from '../lib/session-state';
 import { AccountMenu } from '../components/layout/AccountMenu';
 import { LanguageSwitcher } from '../components/layout/LanguageSwitcher';
 import { MainNav } from '../components/layout/MainNav';
+import classes from './AppLayout.module.css';
 
 // The signed-in user's background work (preloadables, the live channel's import notifications): loaded after sign-in.
 const SignedInEffects = lazy(() => import('./SignedInEffects').then((m) => ({ default: m.SignedInEffects })));
@@ -50,11 +51,11 @@ export function AppLayout({ children }: { children: ReactNode }) {
         </Group>
       </AppShell.Header>
       {user && (
-        <AppShell.Navbar p="sm">
+        <AppShell.Navbar p="sm" withBorder={false}>
           <MainNav onNavigate={close} />
         </AppShell.Navbar>
       )}
-      <AppShell.Main>{children}</AppShell.Main>
+      <AppShell.Main className={user ? classes.main : undefined}>{children}</AppShell.Main>
       {user && <ChatWidget />}
       {user && (
         <Suspense fallback={null}>
