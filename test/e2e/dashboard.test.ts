@@ -27,7 +27,7 @@ describe('the dashboard (headless Chromium against wrangler dev)', () => {
     const before = Number((await byId(page, 'dashboard-week-messages').innerText()).replace(/\D/g, ''));
     await screenshot(page, 'dashboard');
     // The navigation's edge runs the whole height of the page, past the window's (drawn by the main area).
-    expect(await page.locator('main').evaluate((main) => getComputedStyle(main).backgroundImage)).toMatch(/^linear-gradient/);
+    expect(await backgroundOf(page)).toMatch(/^linear-gradient/);
 
     const tag = (await apiFromPage<{ data: { id: number } }>(page, 'POST', '/tag', { name: `Charted ${RUN}` })).body.data.id;
     for (const name of ['Ida', 'Jon']) {
@@ -60,10 +60,16 @@ describe('the dashboard (headless Chromium against wrangler dev)', () => {
     await byId(phone, 'dashboard-charts').waitFor();
     await screenshot(phone, 'dashboard-phone');
     // On a phone the navigation is a drawer: no edge down the screen's left side.
-    expect(await phone.locator('main').evaluate((main) => getComputedStyle(main).backgroundImage)).toBe('none');
+    expect(await backgroundOf(phone)).toBe('none');
     await byId(phone, 'language-switcher').selectOption({ label: 'Deutsch' });
     await eventually(async () => (await byId(phone, 'dashboard-chart-messages').innerText()).includes('Gesendete Nachrichten'), true);
     await screenshot(phone, 'dashboard-phone-de');
     await phone.close();
   });
 });
+
+/** The main area's computed background image (the navigation's edge is drawn there). */
+const backgroundOf = (page: Page) =>
+  page
+    .locator('main')
+    .evaluate((main) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundImage: string } }).getComputedStyle(main).backgroundImage);
