@@ -24,6 +24,12 @@ export interface Env {
   SECRETS_KEY: string;
   /** Scheme and host the organisations' subdomains hang off, for links in messages (https://example.com). */
   PUBLIC_URL: string;
+  /**
+   * The domain the operator routes to the worker's email handler (Cloudflare Email Routing): every email message's
+   * return path becomes a signed address on it, so bounces and spam complaints come back (src/modules/bounce).
+   * Unset: messages keep their integration's return path and nothing comes back.
+   */
+  BOUNCE_DOMAIN?: string;
   /** Twilio's API base; the local platform and tests point it at a local Twilio-shaped server. */
   TWILIO_API_BASE?: string;
   /** The optional live-chat widget (src/modules/chat-widget): its origin and website token; off when unset. */

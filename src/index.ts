@@ -3,6 +3,7 @@ import type { Env } from './env';
 import { runCron } from './scheduled';
 import { dispatchQueue } from '../queues/dispatch';
 import type { AnyQueueBody } from './queue-bodies';
+import { receiveBounceMail } from './modules/bounce/receive';
 
 export { BroadcastRunner } from '../durable-objects/broadcast-runner';
 export { OrgHub } from '../durable-objects/org-hub';
@@ -16,4 +17,6 @@ export default {
   queue: (batch, env) => dispatchQueue(batch, env),
   /** The watchdog (every minute) and the housekeeping (every 15 minutes): src/scheduled.ts. */
   scheduled: (controller, env, ctx) => ctx.waitUntil(runCron(controller.cron, env)),
+  /** Mail to the bounce domain (Cloudflare Email Routing): bounces and spam complaints, src/modules/bounce. */
+  email: (message, env) => receiveBounceMail(message, env),
 } satisfies ExportedHandler<Env, AnyQueueBody>;

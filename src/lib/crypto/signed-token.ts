@@ -87,3 +87,28 @@ export async function verifyCompact(keyRing: string | undefined, purpose: string
   for (let i = 0; i < TAG_BYTES; i++) diff |= given[i] ^ expected[i];
   return diff === 0 ? parts.slice(0, count) : null;
 }
+
+// Lower-case tokens, for where case may not survive: an email address's local part (a bounce address, which some
+// mail servers lower-case). The tag is hex, the HMAC-SHA256 truncated to 80 bits, signed with the ring's current
+// key and checked against every key of the ring (a ring holds a few).
+const HEX_TAG_BYTES = 10;
+const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+/** The hex tag of `body` for one purpose, with the ring's current key. */
+export async function signHex(keyRing: string | undefined, purpose: string, body: string): Promise<string> {
+  const [current] = parseKeyRing(keyRing);
+  return hex((await tag(current.secret, purpose, body)).slice(0, HEX_TAG_BYTES));
+}
+
+/** Whether `given` is the hex tag of `body` for that purpose under any key of the ring. */
+export async function verifyHex(keyRing: string | undefined, purpose: string, body: string, given: string): Promise<boolean> {
+  if (!/^[0-9a-f]+$/.test(given) || given.length !== HEX_TAG_BYTES * 2) return false;
+  let found = false;
+  for (const entry of parseKeyRing(keyRing)) {
+    const expected = hex((await tag(entry.secret, purpose, body)).slice(0, HEX_TAG_BYTES));
+    let diff = 0;
+    for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ given.charCodeAt(i);
+    if (diff === 0) found = true;
+  }
+  return found;
+}

@@ -1,6 +1,7 @@
 import { createDb, type Database } from '../../db/client';
 import { integrations } from '../../db/schema';
 import { ledgerDb } from '../ledger/ledger-db';
+import { bounceAddress, bounceDomainOf } from '../bounce/address';
 import { blockOf } from '../ledger/ids';
 import { ledgerOfMessage, orgLedger, type LedgerHandle } from '../ledger/registry';
 import { TenantScope } from '../../db/tenant-scope';
@@ -19,6 +20,11 @@ export interface Channel {
   transport: Transport;
   /** The SMTP integration's return path (null for SMS). */
   returnPath: string | null;
+  /**
+   * A message's envelope sender: its bounce address when the platform reads the bounces (a signed address per message
+   * on BOUNCE_DOMAIN, src/modules/bounce/address.ts), else the integration's return path.
+   */
+  returnPathFor: (messageId: number) => Promise<string> | string | null;
 }
 
 /** Errors may say they are permanent with `retryable: false` (or `permanent: true`). */
@@ -110,7 +116,11 @@ export class SendChannels {
     try {
       const transport = await this.deps.openTransport(account, this.env);
       const returnPath = integration.type === 'smtp' ? ((integration.details as StoredDetails).return_path ?? null) : null;
-      return { integration, transport, returnPath };
+      // Bounces come back to the platform (a signed address per message) unless the integration has its own return
+      // path: a provider that rewrites the envelope, or a customer who reads their bounces themselves.
+      const bounceDomain = integration.type === 'smtp' && !returnPath ? bounceDomainOf(this.env) : null;
+      const returnPathFor = bounceDomain ? (messageId: number) => bounceAddress(this.env, bounceDomain, { orgId, messageId }) : () => returnPath;
+      return { integration, transport, returnPath, returnPathFor };
     } catch (error) {
       // Not cached as a failure for good: the next batch of this invocation may try again.
       this.open.delete(integrationId);

@@ -113,8 +113,10 @@ async function sendGroup(
       if (reservation.waitMs > 1_000) waitedUntil = Date.now() + reservation.waitMs;
       if (reservation.waitMs > 0) await sleep(reservation.waitMs);
     }
+    // An email's envelope sender and Return-Path: the message's own, else the channel's for it (a bounce address).
+    const returnPaths = await Promise.all(part.map((p) => (p.row.type === 'email' ? (p.message.returnPath ?? channel.returnPathFor(p.row.id)) : null)));
     const results = await channel.transport.sendMany(
-      part.map((p) => (p.row.type === 'email' ? { ...p.message, returnPath: p.message.returnPath ?? channel.returnPath } : p.message)),
+      part.map((p, k) => (p.row.type === 'email' ? { ...p.message, returnPath: returnPaths[k] } : p.message)),
       (k, result) => accepted(outcomeFor(part[k].row, part[k].message, result)),
     );
     for (const [k, { row, message }] of part.entries()) outcomes.set(row.id, outcomeFor(row, message, results[k]));

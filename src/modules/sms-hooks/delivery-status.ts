@@ -7,7 +7,18 @@ import { DELIVERY_STATUSES, type DeliveryStatus } from '../../shared/contracts/m
 // moves forward: a late "sent" never overwrites "delivered". The final ones (delivered, undelivered, failed) are
 // one step: the first that arrives stays.
 
-const STEP: Record<DeliveryStatus, number> = { queued: 0, sending: 1, sent: 2, delivered: 3, undelivered: 3, failed: 3 };
+// An SMS receipt never moves an email's bounce report (those are an email's only: the receipt's UPDATE is for SMS).
+const STEP: Record<DeliveryStatus, number> = {
+  queued: 0,
+  sending: 1,
+  sent: 2,
+  delivered: 3,
+  undelivered: 3,
+  failed: 3,
+  soft_bounced: 3,
+  bounced: 4,
+  complained: 4,
+};
 
 /** Twilio's MessageStatus as ours; null for statuses that say nothing of delivery (accepted, scheduled, read...). */
 export function deliveryStatusOf(value: string | null | undefined): DeliveryStatus | null {

@@ -12,7 +12,11 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
  * An SMS's delivery as the provider reports it (Twilio status callbacks), moved forward only; undelivered and
  * failed come with the provider's error code.
  */
-export const DELIVERY_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'undelivered', 'failed'] as const;
+/**
+ * An SMS's delivery report from its provider, and an email's from what came back to its bounce address
+ * (src/modules/bounce): bounced (a hard bounce), soft_bounced, complained (reported as spam).
+ */
+export const DELIVERY_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'bounced', 'soft_bounced', 'complained'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** Filters of GET /message (and of the bulk delete), next to page, sort and search. */

@@ -10,7 +10,8 @@ export const UNSUBSCRIBE_REASONS = ['too_frequent', 'not_relevant', 'never_signe
 export type UnsubscribeReason = (typeof UNSUBSCRIBE_REASONS)[number];
 
 /** How an unsubscribe was made. */
-export const UNSUBSCRIBE_SOURCES = ['page', 'one_click', 'console'] as const;
+/** How an unsubscribe was made: `complaint` is the recipient's "Report spam" (src/modules/bounce). */
+export const UNSUBSCRIBE_SOURCES = ['page', 'one_click', 'console', 'complaint'] as const;
 export type UnsubscribeSource = (typeof UNSUBSCRIBE_SOURCES)[number];
 
 export const UNSUBSCRIBE_LIMITS = { comment: 500, token: 2000 } as const;

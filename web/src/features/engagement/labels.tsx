@@ -4,7 +4,17 @@ import type { HitClass, HitReason } from '@shared/contracts/tracking';
 import { useTranslation } from 'react-i18next';
 
 const CLASS_COLOR: Record<HitClass, string> = { human: 'green', prefetch: 'gray', scanner: 'orange', unknown: 'yellow' };
-const DELIVERY_COLOR: Record<DeliveryStatus, string> = { queued: 'cyan', sending: 'cyan', sent: 'blue', delivered: 'green', undelivered: 'red', failed: 'red' };
+const DELIVERY_COLOR: Record<DeliveryStatus, string> = {
+  queued: 'cyan',
+  sending: 'cyan',
+  sent: 'blue',
+  delivered: 'green',
+  undelivered: 'red',
+  failed: 'red',
+  soft_bounced: 'orange',
+  bounced: 'red',
+  complained: 'red',
+};
 
 /** How a hit was judged, with why on hover. */
 export function HitClassBadge({ hitClass, reason }: { hitClass: HitClass; reason: HitReason }) {

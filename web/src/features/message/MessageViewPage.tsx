@@ -81,6 +81,8 @@ function BaseInfo({ message: m }: { message: Message }) {
     ...(m.type === 'sms'
       ? ([['engagement.delivery', <DeliveryBadge status={m.delivery_status} errorCode={m.delivery_error_code} />]] as [string, ReactNode][])
       : ([
+          // An email's delivery report is what came back to its bounce address (a bounce, a spam complaint), if anything.
+          ...(m.delivery_status ? [['engagement.delivery', <DeliveryBadge status={m.delivery_status} errorCode={m.delivery_error_code} />]] : []),
           ['messages.fields.opens', `${m.opens_total} / ${m.opens_unique}`],
           ['messages.fields.clicks', `${m.clicks_total} / ${m.clicks_unique}`],
           ['messages.fields.clicked_at', <DateTime value={m.clicked_at} />],
