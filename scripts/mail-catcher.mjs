@@ -151,7 +151,7 @@ function viewer(dir) {
   });
 }
 
-function smtp(dir) {
+function smtp(dir, answers) {
   return new SMTPServer({
     name: 'mail-catcher.localhost',
     banner: 'local mail catcher: nothing is delivered',
@@ -178,6 +178,7 @@ function smtp(dir) {
           // Write then rename, so the viewer never reads half a message.
           await writeFile(`${file}.tmp`, Buffer.concat([Buffer.from(envelope), ...chunks]));
           await rename(`${file}.tmp`, file);
+          answerLikeAMailbox(session.envelope, answers);
           // Worded as Postfix words it, with the random part of the file's id (the time part is the same for every
           // message of a day): the platform keeps it as the message's external id, the viewer's file name ends with it.
           callback(null, `Ok: queued as ${id.split('-').pop()}`);
@@ -187,6 +188,71 @@ function smtp(dir) {
       });
     },
   });
+}
+
+// Some mailboxes answer as real ones would, so the bounce loop can be tried locally (README "Bounces and
+// complaints"): mail to hard-bounce@ (any domain) comes back as a delivery status notification with 5.1.1, to
+// soft-bounce@ with 4.2.2, to complaint@ as a spam report (RFC 5965), each to the envelope sender (the message's
+// bounce address), posted to the platform's email handler as Cloudflare Email Routing would deliver it.
+const ANSWERS = {
+  'hard-bounce': (rcpt) => deliveryStatus(rcpt, '5.1.1', '550 5.1.1 User unknown'),
+  'soft-bounce': (rcpt) => deliveryStatus(rcpt, '4.2.2', '452 4.2.2 Mailbox full'),
+  complaint: (rcpt) => feedbackReport(rcpt),
+};
+const DAEMON = 'mailer-daemon@mail-catcher.localhost';
+
+function deliveryStatus(rcpt, status, reply) {
+  return {
+    subject: 'Undelivered Mail Returned to Sender',
+    type: 'multipart/report; report-type=delivery-status',
+    parts: [
+      ['text/plain', `Your message to ${rcpt} could not be delivered (the local mail catcher plays this bounce).`],
+      [
+        'message/delivery-status',
+        `Reporting-MTA: dns; mail-catcher.localhost\r\n\r\nFinal-Recipient: rfc822; ${rcpt}\r\nAction: failed\r\nStatus: ${status}\r\nDiagnostic-Code: smtp; ${reply}`,
+      ],
+    ],
+  };
+}
+
+function feedbackReport(rcpt) {
+  return {
+    subject: 'Spam report',
+    type: 'multipart/report; report-type=feedback-report',
+    parts: [
+      ['text/plain', `${rcpt} reported this message as spam (the local mail catcher plays this report).`],
+      ['message/feedback-report', `Feedback-Type: abuse\r\nUser-Agent: mail-catcher\r\nVersion: 1\r\nOriginal-Rcpt-To: ${rcpt}`],
+    ],
+  };
+}
+
+function answerLikeAMailbox(envelope, answers) {
+  const bounceTo = envelope.mailFrom ? envelope.mailFrom.address : '';
+  if (!answers.endpoint || !bounceTo) return;
+  for (const { address } of envelope.rcptTo) {
+    const answer = ANSWERS[address.split('@')[0].toLowerCase()];
+    if (!answer) continue;
+    const report = answer(address);
+    const boundary = `b${newId()}`;
+    const raw = [
+      `From: Mail Delivery System <${DAEMON}>`,
+      `To: ${bounceTo}`,
+      `Subject: ${report.subject}`,
+      `Message-ID: <${newId()}@mail-catcher.localhost>`,
+      `Date: ${new Date().toUTCString()}`,
+      'MIME-Version: 1.0',
+      `Content-Type: ${report.type}; boundary="${boundary}"`,
+      '',
+      ...report.parts.flatMap(([type, body]) => [`--${boundary}`, `Content-Type: ${type}`, '', body]),
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
+    const url = `${answers.endpoint}?from=${encodeURIComponent(DAEMON)}&to=${encodeURIComponent(bounceTo)}`;
+    // A moment later, as a receiving server answers after it accepted the mail.
+    setTimeout(() => {
+      fetch(url, { method: 'POST', body: raw }).catch((err) => console.error(`mail catcher: the ${address} answer was not delivered: ${err.message}`));
+    }, 300);
+  }
 }
 
 function listen(server, port, label) {
@@ -206,7 +272,9 @@ function listen(server, port, label) {
  */
 export async function startMailCatcher({ smtpPort = 1025, httpPort = 8025, dir = path.join(ROOT, '.local', 'mail') } = {}) {
   await mkdir(dir, { recursive: true });
-  const smtpServer = smtp(dir);
+  // Where the catcher sends the bounces and complaints it plays (answerBouncesAt): the platform's email handler.
+  const answers = { endpoint: null };
+  const smtpServer = smtp(dir, answers);
   const httpServer = viewer(dir);
   const boundSmtp = await listen(smtpServer.server, smtpPort, 'The SMTP catcher');
   let boundHttp;
@@ -220,6 +288,10 @@ export async function startMailCatcher({ smtpPort = 1025, httpPort = 8025, dir =
     smtpPort: boundSmtp,
     httpPort: boundHttp,
     dir,
+    /** From now on, mail to hard-bounce@, soft-bounce@ or complaint@ (any domain) is answered at `url` (wrangler dev's email endpoint). */
+    answerBouncesAt: (url) => {
+      answers.endpoint = url;
+    },
     close: () =>
       Promise.all([
         new Promise((r) => smtpServer.close(r)),

@@ -89,6 +89,8 @@ main(async () => {
   oidc = await startOidcProvider({ port: oidcPort });
   console.log(`Issuer ${oidc.issuer} (social sign-in "${LOCAL_OIDC_CLIENT.name}")`);
 
+  // The bounces and complaints the catcher plays go to wrangler dev's email endpoint (the worker's email handler).
+  catcher.answerBouncesAt(`http://127.0.0.1:${port}/cdn-cgi/local/email`);
   step('Applying D1 migrations, seeding, starting wrangler dev');
   try {
     platform = await startPlatform({

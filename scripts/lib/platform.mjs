@@ -131,12 +131,15 @@ function runCrons(port) {
 
 /**
  * The worker vars that point the platform at the local services: its own address for links (sign-up
- * completion, password reset), the mail catcher as the system SMTP, the SMS catcher as Twilio, and the local
- * OpenID Connect provider as social sign-in.
+ * completion, password reset), the mail catcher as the system SMTP and the bounce domain, the SMS catcher as Twilio,
+ * and the local OpenID Connect provider as social sign-in.
  */
 function localServiceVars(port, { smtpPort, smsPort, oidcIssuer } = {}) {
   const out = { PUBLIC_URL: `http://localhost:${port}` };
-  if (smtpPort) Object.assign(out, { SYSTEM_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SYSTEM_MAIL_FROM: 'Relay <no-reply@localhost>' });
+  // The mail catcher answers hard-bounce@, soft-bounce@ and complaint@ at the worker's email handler: every email's
+  // return path is a bounce address on this domain (src/modules/bounce).
+  if (smtpPort)
+    Object.assign(out, { SYSTEM_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SYSTEM_MAIL_FROM: 'Relay <no-reply@localhost>', BOUNCE_DOMAIN: 'bounces.localhost' });
   if (smsPort) out.TWILIO_API_BASE = `http://127.0.0.1:${smsPort}`;
   if (oidcIssuer) Object.assign(out, oidcProviderVars(oidcIssuer));
   return out;

@@ -46,6 +46,7 @@ export default async function setup(project: TestProject) {
   const smsCatcher = await startSmsCatcher({ port: 0, dir: path.join(state, 'sms') });
   const oidc = await startOidcProvider({ port: 0 });
   const port = await freePort(8790);
+  catcher.answerBouncesAt(`http://127.0.0.1:${port}/cdn-cgi/local/email`);
   const operatorToken = randomBytes(24).toString('hex');
   let platform: Awaited<ReturnType<typeof startPlatform>> | undefined;
   try {
