@@ -196,6 +196,9 @@ export const broadcasts = sqliteTable(
     humanClicks: integer('human_clicks').notNull().default(0),
     humanClicksUnique: integer('human_clicks_unique').notNull().default(0),
     unsubscribes: integer('unsubscribes').notNull().default(0),
+    /** Its messages that bounced (hard) and that were reported as spam, as the bounce handler found (src/modules/bounce). */
+    bounces: integer('bounces').notNull().default(0),
+    complaints: integer('complaints').notNull().default(0),
     /** Why the engine paused it (null when paused by a user). */
     pausedReason: text('paused_reason'),
     /** Batches in a row that could not reach the SMTP server at all; three pause the broadcast. */

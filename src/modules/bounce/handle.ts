@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { createDb } from '../../db/client';
 import type { Env } from '../../env';
+import { rawBatch } from '../crud/raw-batch';
 import { ledgerDb } from '../ledger/ledger-db';
 import { ledgerOfMessage } from '../ledger/registry';
 import { categoriesOf, recountUnsubscribes, unsubscribe } from '../unsubscribe/store';
@@ -71,9 +72,20 @@ async function apply(env: Env, db: Database, ledger: Database, m: SentMessage, r
   const outcome: BounceOutcome = report.kind === 'complaint' ? 'complained' : report.hard ? 'bounced' : 'soft_bounced';
   const code = report.kind === 'bounce' ? report.status : null;
   const diagnostic = report.kind === 'bounce' ? report.diagnostic : `Reported as spam (${report.feedbackType})`;
-  // A complaint outranks a bounce, a hard bounce a soft one: a later, lesser report never overwrites it.
-  await ledger.run(sql`UPDATE messages SET delivery_status = ${outcome}, delivery_error_code = ${code}, error = coalesce(error, ${diagnostic})
-    WHERE id = ${m.id} AND +org_id = ${m.org_id} AND ${rank(sql`delivery_status`)} < ${RANK[outcome]}`);
+  // A complaint outranks a bounce, a hard bounce a soft one: a later, lesser report never overwrites it. The
+  // broadcast counts the message in the same transaction, only when the message's report moved (changes()); its
+  // revision is bumped here, for the projection into D1 (the ledger's trigger watches the older counters only).
+  const counter = outcome === 'bounced' ? sql`bounces` : outcome === 'complained' ? sql`complaints` : null;
+  await rawBatch(ledger, [
+    ledger.run(sql`UPDATE messages SET delivery_status = ${outcome}, delivery_error_code = ${code}, error = coalesce(error, ${diagnostic})
+      WHERE id = ${m.id} AND +org_id = ${m.org_id} AND ${rank(sql`delivery_status`)} < ${RANK[outcome]}`),
+    ...(counter && m.broadcast_id !== null
+      ? [
+          ledger.run(sql`UPDATE broadcasts SET ${counter} = ${counter} + 1, rev = rev + 1
+            WHERE id = ${m.broadcast_id} AND org_id = ${m.org_id} AND changes() = 1`),
+        ]
+      : []),
+  ]);
   if (outcome === 'soft_bounced') return outcome;
   const why = outcome === 'complained' ? `Reported as spam (message ${m.id})` : `Hard bounce ${code} (message ${m.id})`;
   await db.run(sql`INSERT INTO blacklist (org_id, type, value, info) SELECT ${m.org_id}, 'email', ${m.to_address}, ${why}

@@ -36,6 +36,8 @@ export function progressOf(b: BroadcastRow, now = Date.now()): BroadcastProgress
       human_clicks: b.humanClicks,
       human_clicks_unique: b.humanClicksUnique,
       unsubscribes: b.unsubscribes,
+      bounces: b.bounces,
+      complaints: b.complaints,
     },
   };
 }

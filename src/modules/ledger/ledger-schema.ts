@@ -205,6 +205,9 @@ export const LEDGER_STEPS: readonly string[] = [
   ALTER TABLE org_daily_stats ADD human_opened INTEGER DEFAULT 0 NOT NULL;
   ALTER TABLE org_daily_stats ADD clicked INTEGER DEFAULT 0 NOT NULL;
   ALTER TABLE org_daily_stats ADD human_clicked INTEGER DEFAULT 0 NOT NULL`,
+  // 6. A broadcast's bounces and spam complaints (migration 0020): the bounce handler moves them, bumping rev itself.
+  `ALTER TABLE broadcasts ADD bounces INTEGER DEFAULT 0 NOT NULL;
+  ALTER TABLE broadcasts ADD complaints INTEGER DEFAULT 0 NOT NULL`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */

@@ -20,6 +20,8 @@ export const LEDGER_OWNED_COLUMNS = [
   'skipped',
   ...ENGAGEMENT_COUNTERS,
   'unsubscribes',
+  'bounces',
+  'complaints',
   'paused_reason',
   'connect_failures',
   'held_until',

@@ -77,7 +77,7 @@ async function makeLedger(env: Env, db: Database, orgId: number, generation: num
 // Overflow generations: a ledger holds at most 10 GB, so when the size guard finds the organisation's newest past its
 // mark it opens the next (size-guard.ts). New broadcasts and single messages go to the newest ready generation; a
 // started broadcast stays in the one it started in (broadcasts.ledger_generation); a message is found by its id,
-// whose block names its ledger; lists and figures read every generation (all-ledgers.ts).
+// whose block names its ledger; lists and figures read every generation (request-ledger.ts, crud/merged-list.ts).
 
 interface RegisteredRow {
   key: string;

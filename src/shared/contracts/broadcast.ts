@@ -172,6 +172,9 @@ export const broadcastEngagementSchema = answer({
   human_clicks: whole(),
   human_clicks_unique: whole(),
   unsubscribes: whole(),
+  /** Messages that bounced (hard) and that were reported as spam (src/modules/bounce). */
+  bounces: whole(),
+  complaints: whole(),
 });
 export type BroadcastEngagement = z.infer<typeof broadcastEngagementSchema>;
 

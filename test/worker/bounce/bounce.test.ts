@@ -174,6 +174,8 @@ describe('a bounce or a complaint', () => {
     expect(await row('messages', ref.messageId)).toMatchObject({ status: 'sent', delivery_status: 'bounced', delivery_error_code: '5.1.1' });
     expect((await s.o.api('GET', `/message/${ref.messageId}`)).body.data).toMatchObject({ delivery_status: 'bounced', delivery_error_code: '5.1.1' });
     expect(await blacklisted(s.o.orgId)).toEqual([{ value: 'cat@example.com', info: `Hard bounce 5.1.1 (message ${ref.messageId})` }]);
+    // The broadcast counts it once, however often the bounce came.
+    expect((await s.o.api('GET', `/broadcast/${s.id}`)).body.data.engagement).toMatchObject({ bounces: 1, complaints: 0 });
 
     // A later soft bounce of the same message does not lower its report.
     await handleBounceMail(BOUNCING, { ...mail, raw: bytes(dsn('cat@example.com', '4.2.2')) });
@@ -204,6 +206,8 @@ describe('a bounce or a complaint', () => {
     await receiveBounceMail({ from: 'feedback@mailbox.example.com', to: ann.returnPath!, raw, rawSize: 0 } as unknown as ForwardableEmailMessage, BOUNCING);
     expect(await row('messages', annRef.messageId)).toMatchObject({ delivery_status: 'complained' });
     expect(await blacklisted(s.o.orgId)).toEqual([{ value: 'ann@example.com', info: `Reported as spam (message ${annRef.messageId})` }]);
+    // A soft bounce is not counted as a bounce; the complaint is.
+    expect((await s.o.api('GET', `/broadcast/${s.id}`)).body.data.engagement).toMatchObject({ bounces: 0, complaints: 1 });
     const left = await env.DB.prepare('SELECT subscription_id, source, reason FROM unsubscribes WHERE org_id = ? AND contact_id = ? ORDER BY subscription_id')
       .bind(s.o.orgId, s.people.ann)
       .all();

@@ -48,19 +48,22 @@ export function BroadcastOverview({ broadcast: b, onChanged }: { broadcast: Broa
           </Alert>
         )}
         <BroadcastProgress b={b} size="lg" />
-        <SimpleGrid cols={{ base: 2, sm: 4, md: 7 }}>
+        <SimpleGrid cols={{ base: 2, sm: 4, md: b.type === 'email' ? 9 : 4 }}>
           <Figure labelKey="broadcasts.fields.total" value={b.total} testId="figure-total" />
           <Figure labelKey="broadcasts.fields.sent" value={b.sent} testId="figure-sent" />
           <Figure labelKey="broadcasts.fields.failed" value={b.failed} testId="figure-failed" />
           <Figure labelKey="broadcasts.fields.skipped" value={b.skipped} testId="figure-skipped" />
-          {/* Email only (an SMS has no pixel, links or unsubscribe page; its delivery reports are on the recipients
-              tab). From the live progress: every hit (the engagement tab has people beside all). */}
+          {/* Email only (an SMS has no pixel, links, unsubscribe page or bounce address; its delivery reports are on
+              the recipients tab). */}
           {b.type === 'email' && (
             <>
               {/* Opened and Clicked: recipients judged a person, each once, as on the engagement tab and the dashboard. */}
               <Figure labelKey="broadcasts.fields.opens" value={b.engagement.human_opens_unique} testId="figure-opens" />
               <Figure labelKey="broadcasts.fields.clicks" value={b.engagement.human_clicks_unique} testId="figure-clicks" />
               <Figure labelKey="broadcasts.fields.unsubscribes" value={b.engagement.unsubscribes} testId="figure-unsubscribes" />
+              {/* What came back to the bounce addresses (src/modules/bounce): each blacklisted its address. */}
+              <Figure labelKey="broadcasts.fields.bounces" value={b.engagement.bounces} testId="figure-bounces" />
+              <Figure labelKey="broadcasts.fields.complaints" value={b.engagement.complaints} testId="figure-complaints" />
             </>
           )}
         </SimpleGrid>
