@@ -256,6 +256,8 @@ describe('counting', () => {
       human_clicks: 3,
       human_clicks_unique: 1,
       unsubscribes: 0,
+      bounces: 0,
+      complaints: 0,
     });
     const clicks = (await o.api('GET', `/broadcast/${id}/clicks`)).body.data;
     expect(clicks).toEqual([
