@@ -10,6 +10,7 @@ import { unsubscribePublicRoutes } from './modules/unsubscribe/public-routes';
 import { oneClickRoutes } from './modules/unsubscribe/one-click';
 import { unsubscribePageRoutes } from './modules/unsubscribe/page/routes';
 import { twilioHookRoutes } from './modules/sms-hooks/routes';
+import { sendGridHookRoutes } from './modules/bounce/sendgrid-routes';
 import { countRequests } from './modules/stats/requests';
 import { dashboardRoutes } from './modules/stats/dashboard-routes';
 import { contactOptOutRoutes } from './modules/unsubscribe/contact-routes';
@@ -92,8 +93,9 @@ export function buildApp() {
   platform.route('/social/callback', socialCallbackRoutes);
   // Public, on any host: the signed link names the organisation and contact (src/modules/unsubscribe).
   platform.route('/unsubscribe', unsubscribePublicRoutes);
-  // Provider callbacks, signed with the integration's credentials (src/modules/sms-hooks).
+  // Provider callbacks, signed with the integration's credentials (src/modules/sms-hooks, src/modules/bounce).
   platform.route('/hooks/twilio', twilioHookRoutes);
+  platform.route('/hooks/sendgrid', sendGridHookRoutes);
 
   const api = new Hono<AppEnv>();
   api.use('*', tenant);

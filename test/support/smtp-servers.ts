@@ -54,6 +54,8 @@ export async function startSmtpServer(name: string, mailbox: Mailbox, options: P
     onRcptTo(address, _session, callback) {
       const local = address.address.split('@')[0];
       if (local.startsWith('reject5')) return callback(codeError(550, '5.1.1 No such user here'));
+      // A refusal for policy, not for the mailbox: says nothing about whether the address exists.
+      if (local.startsWith('policy5')) return callback(codeError(550, '5.7.1 Message refused by policy'));
       if (local.startsWith('reject4')) return callback(codeError(450, '4.2.1 Mailbox busy, try again later'));
       const busy = local.startsWith('busy421') ? 421 : local.startsWith('slow451') ? 451 : 0;
       if (busy && !triedOnce.has(address.address)) {

@@ -50,7 +50,7 @@ describe('integration form', () => {
       name: 'Mail',
       type: 'smtp',
       note: null,
-      details: { server: 'smtp.example.com', port: 2525, ssl: false, tls: false, domain: null, return_path: null },
+      details: { server: 'smtp.example.com', port: 2525, ssl: false, tls: false, domain: null, return_path: null, sendgrid_verification_key: null },
       user: 'mailer',
       password: ' p w ', // a password is taken exactly as typed
       should_merge: true,
@@ -92,7 +92,7 @@ describe('integration form', () => {
       name: 'Mail',
       note: null,
       max_rate: null,
-      details: { server: 'smtp.example.com', port: 465, ssl: true, tls: true, domain: null, return_path: null },
+      details: { server: 'smtp.example.com', port: 465, ssl: true, tls: true, domain: null, return_path: null, sendgrid_verification_key: null },
     });
     expect(integrationUpdatePayload({ ...integrationFormValues(twilio), should_merge: false }, twilio)).toEqual({
       name: 'SMS',

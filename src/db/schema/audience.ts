@@ -187,9 +187,29 @@ export const blacklist = sqliteTable(
     type: text('type').notNull(),
     value: text('value').notNull(),
     info: text('info'),
+    /** Why the platform suppressed it (bounce | soft_bounces | complaint); null: added by a person or the API. */
+    reason: text('reason'),
+    /** The message whose bounce or complaint suppressed it (in the organisation's ledger: no foreign key). */
+    messageId: integer('message_id'),
     ...timestamps,
   },
   (t) => [uniqueIndex('blacklist_org_type_value').on(t.orgId, t.type, t.value), index('blacklist_org_created').on(t.orgId, t.createdAt)],
+);
+
+/**
+ * Soft bounces of an address within the organisation's window (organizations.soft_bounce_days): counted from
+ * `since`, once per message; at the organisation's limit the address is blacklisted (src/modules/bounce/soft-bounces.ts).
+ */
+export const softBounces = sqliteTable(
+  'soft_bounces',
+  {
+    orgId: orgId(),
+    address: text('address').notNull(),
+    count: integer('count').notNull(),
+    since: text('since').notNull(),
+    lastMessageId: integer('last_message_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.address] })],
 );
 
 export const imports = sqliteTable(

@@ -20,6 +20,12 @@ export const organizations = sqliteTable('organizations', {
   messageRetentionDays: integer('message_retention_days'),
   /** Names the organisation's ledgers (src/modules/ledger): random, never the id, which a restored D1 may hand out again. */
   ledgerKey: text('ledger_key').unique(),
+  /**
+   * Soft bounces (a full mailbox, a server that is down) suppress an address once it has this many within
+   * softBounceDays (src/modules/bounce/soft-bounces.ts); a hard bounce or a complaint suppresses at once.
+   */
+  softBounceLimit: integer('soft_bounce_limit').notNull().default(3),
+  softBounceDays: integer('soft_bounce_days').notNull().default(30),
   ...timestamps,
 });
 

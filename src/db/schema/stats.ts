@@ -30,6 +30,9 @@ export const orgDailyStats = sqliteTable(
     clicked: integer('clicked').notNull().default(0),
     humanClicked: integer('human_clicked').notNull().default(0),
     unsubscribes: integer('unsubscribes').notNull().default(0),
+    /** Messages that bounced (hard) and that were reported as spam that day (src/modules/bounce). */
+    bounces: integer('bounces').notNull().default(0),
+    complaints: integer('complaints').notNull().default(0),
     contactsCreated: integer('contacts_created').notNull().default(0),
     contactsDeleted: integer('contacts_deleted').notNull().default(0),
     /** Gauges, not sums: the organisation's D1 share and R2 bytes as last known that day (null: unchanged that day). */

@@ -177,7 +177,20 @@ function toSendResult(delivery: SmtpDelivery, item: SmtpItem): SendResult {
   if (delivery.ok) return { ok: true, externalId: providerIdOf(delivery.reply) ?? '' };
   const code = delivery.reply?.code ?? delivery.rejected[0]?.reply.code;
   const error = delivery.error ?? `Not sent to ${item.envelope.to.join(', ')}`;
-  return { ok: false, retryable: delivery.retryable, error, ...(code && THROTTLE_CODES.has(code) ? { cause: 'throttled' as const } : {}) };
+  const cause = code && THROTTLE_CODES.has(code) ? 'throttled' : mailboxRefused(delivery) ? 'mailbox' : undefined;
+  return { ok: false, retryable: delivery.retryable, error, ...(cause ? { cause } : {}) };
+}
+
+/**
+ * Whether the server refused the recipient for good because of the mailbox itself: a 5xx to RCPT TO with an enhanced
+ * code about the address (5.1.x bad address, 5.2.1 disabled), or without one 550/551/553. A policy refusal (5.7.x:
+ * spam, relaying) says nothing about the address and is not one.
+ */
+function mailboxRefused(delivery: SmtpDelivery): boolean {
+  if (delivery.retryable || delivery.accepted.length > 0 || delivery.rejected.length === 0) return false;
+  return delivery.rejected.every(({ reply }) =>
+    reply.enhanced ? /^5\.1\.\d+$|^5\.2\.1$/.test(reply.enhanced) : reply.code === 550 || reply.code === 551 || reply.code === 553,
+  );
 }
 
 /** Kinds of session failure that mean the server could not be reached at all. */

@@ -29,9 +29,10 @@ export interface OutgoingMessage {
 /**
  * Why a failure happened, where the engine acts on it: `throttled` is the provider's "try later" (SMTP
  * 421/450/451, Twilio 429/20429), which slows the integration down instead of failing the recipient;
- * `unreachable` means no session could be opened at all (refused, unknown host, no answer).
+ * `unreachable` means no session could be opened at all (refused, unknown host, no answer); `mailbox` that the
+ * server refused the recipient for good because the address does not exist or is disabled (a bounce during the session).
  */
-export type FailureCause = 'throttled' | 'unreachable';
+export type FailureCause = 'throttled' | 'unreachable' | 'mailbox';
 
 export type SendResult =
   | { ok: true; externalId: string }

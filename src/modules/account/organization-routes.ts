@@ -17,6 +17,8 @@ const COLUMNS = {
   track_opens: organizations.trackOpens,
   track_clicks: organizations.trackClicks,
   message_retention_days: organizations.messageRetentionDays,
+  soft_bounce_limit: organizations.softBounceLimit,
+  soft_bounce_days: organizations.softBounceDays,
 };
 
 type Row = Omit<OrganizationSettings, 'effective_retention_days'>;
@@ -27,7 +29,7 @@ async function readOrganization(db: Database, id: number): Promise<Row> {
   return row;
 }
 
-/** /organization: the current organisation (app.ts requires a signed-in caller): name, tracking defaults, message retention. Its domain never changes. */
+/** /organization: the current organisation (app.ts requires a signed-in caller): name, tracking defaults, message retention, soft-bounce rule. Its domain never changes. */
 export const organizationRoutes = new Hono<AppEnv>()
   .get('/', async (c) => c.json({ data: present(c.env, await readOrganization(c.var.db, c.var.org.id)) }))
   .put('/', requireSession, validJson(organizationUpdateSchema), async (c) => {
@@ -40,11 +42,20 @@ export const organizationRoutes = new Hono<AppEnv>()
         trackOpens: input.track_opens ?? before.track_opens,
         trackClicks: input.track_clicks ?? before.track_clicks,
         messageRetentionDays: input.message_retention_days === undefined ? before.message_retention_days : input.message_retention_days,
+        softBounceLimit: input.soft_bounce_limit ?? before.soft_bounce_limit,
+        softBounceDays: input.soft_bounce_days ?? before.soft_bounce_days,
         updatedAt: new Date().toISOString(),
       })
       .where(eq(organizations.id, before.id))
       .returning(COLUMNS);
-    const audited = ({ name, track_opens, track_clicks, message_retention_days }: Row) => ({ name, track_opens, track_clicks, message_retention_days });
+    const audited = ({ name, track_opens, track_clicks, message_retention_days, soft_bounce_limit, soft_bounce_days }: Row) => ({
+      name,
+      track_opens,
+      track_clicks,
+      message_retention_days,
+      soft_bounce_limit,
+      soft_bounce_days,
+    });
     await recordActivity(c, 'organization', after.id, 'update', changedFields(audited(before), audited(after)));
     return c.json({ data: present(c.env, after) });
   });

@@ -480,13 +480,21 @@ const EXTRA: ApiOperation[] = [
     method: 'get',
     path: '/contact/{id}/unsubscribes',
     tag: 'contact',
-    summary: "A contact's opt-outs: the categories left (when, from which message, why) and numbers that replied STOP",
+    summary:
+      "A contact's opt-outs: the categories left (when, from which message, why), numbers that replied STOP, and its suppressed addresses (why, which message)",
   },
   {
     method: 'delete',
     path: '/contact/{id}/unsubscribes/{subscriptionId}',
     tag: 'contact',
     summary: 'Re-subscribe a contact to a category they left (recorded in the activity log)',
+  },
+  {
+    method: 'delete',
+    path: '/contact/{id}/suppressions/{entryId}',
+    tag: 'contact',
+    summary:
+      "Lift the suppression of one of a contact's addresses (a bounce, a spam complaint, the blacklist): it is mailed again (recorded in the activity log)",
   },
   {
     method: 'get',

@@ -73,7 +73,7 @@ async function preloadables(c: Context<AppEnv>): Promise<Preloadables> {
     c.var.db.select().from(integrations).where(eq(integrations.orgId, orgId)).orderBy(asc(integrations.priority), asc(integrations.id)),
     c.var.db.select().from(fields).where(eq(fields.orgId, orgId)).orderBy(asc(fields.priority), asc(fields.id)),
   ]);
-  return { ...DICTIONARIES, integrations: integrationRows.map(presentIntegration), fields: await presentFields(c, fieldRows) };
+  return { ...DICTIONARIES, integrations: integrationRows.map((row) => presentIntegration(c.env, row)), fields: await presentFields(c, fieldRows) };
 }
 
 /** /internal-user: the signed-in user. */

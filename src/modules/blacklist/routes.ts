@@ -2,9 +2,13 @@ import { eq } from 'drizzle-orm';
 import { blacklist } from '../../db/schema';
 import { normalizeAddress, type AddressType } from '../../shared/address';
 import { blacklistFilterShape, blacklistInputSchema, type BlacklistEntry, type BlacklistInput } from '../../shared/contracts/blacklist';
+import type { SuppressionReason } from '../../shared/contracts/suppression';
 import { crudRoutes } from '../crud/crud-routes';
 
-/** /blacklist: list, read, create and delete (one or many) blocked addresses; entries are never edited. */
+/**
+ * /blacklist: list, read, create and delete (one or many) blocked addresses; entries are never edited. The platform
+ * adds its own for bounces and spam complaints (src/modules/bounce), with a reason and the message.
+ */
 export const blacklistRoutes = crudRoutes<typeof blacklist, BlacklistInput, BlacklistEntry>({
   table: blacklist,
   input: blacklistInputSchema,
@@ -29,6 +33,8 @@ export const blacklistRoutes = crudRoutes<typeof blacklist, BlacklistInput, Blac
       type: row.type as AddressType,
       value: row.value,
       info: row.info,
+      reason: row.reason as SuppressionReason | null,
+      message_id: row.messageId,
       created_at: row.createdAt,
     })),
 });

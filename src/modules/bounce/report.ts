@@ -16,7 +16,7 @@ export type BounceReport =
 const decoder = new TextDecoder();
 const textOf = (content: ArrayBuffer | Uint8Array | string) => (typeof content === 'string' ? content : decoder.decode(content));
 
-/** `Name: value` fields of a report part (continuation lines folded), lower-cased names; several blocks merged, first wins. */
+/** `Name: value` fields of one block of a report part (continuation lines folded), lower-cased names; the first of a name wins. */
 function fieldsOf(text: string): Map<string, string> {
   const fields = new Map<string, string>();
   for (const line of text
@@ -76,19 +76,24 @@ export async function readBounceReport(raw: ArrayBuffer | string): Promise<Bounc
 
   const status = part('message/delivery-status') ?? part('message/global-delivery-status');
   if (status) {
-    // The per-message block first, then the recipient's: one map holds both (the first value of a name wins, so
-    // the recipient's Status and Action, which the message block does not carry, come from its own block).
-    const fields = fieldsOf(textOf(status.content));
-    const action = fields.get('action')?.toLowerCase() ?? '';
-    // "delayed", "delivered", "relayed", "expanded": reports, not bounces.
-    if (action && action !== 'failed') return { kind: 'ignored', why: `a delivery status notice: ${action}` };
-    const code = statusOf(fields.get('status'), fields.get('diagnostic-code')) ?? '5.0.0';
+    // The per-message block first, then one block per recipient (blank lines between). A message has one recipient
+    // (its own bounce address), but a report may list more (an alias that expanded, a forwarder): the first that
+    // failed is the bounce; without one, it is a notice (delayed, delivered, relayed, expanded), not a bounce.
+    const [perMessage, ...recipients] = textOf(status.content)
+      .replace(/\r\n/g, '\n')
+      .split(/\n[ \t]*\n/)
+      .filter((block) => block.trim())
+      .map(fieldsOf);
+    const blocks = recipients.length ? recipients : [perMessage ?? new Map<string, string>()];
+    const failed = blocks.find((b) => (b.get('action')?.toLowerCase() ?? 'failed') === 'failed');
+    if (!failed) return { kind: 'ignored', why: `a delivery status notice: ${blocks[0].get('action')?.toLowerCase()}` };
+    const code = statusOf(failed.get('status'), failed.get('diagnostic-code')) ?? '5.0.0';
     return {
       kind: 'bounce',
       hard: code.startsWith('5'),
       status: code,
-      diagnostic: fields.get('diagnostic-code') ?? null,
-      recipient: addressOf(fields.get('final-recipient') ?? fields.get('original-recipient')),
+      diagnostic: failed.get('diagnostic-code') ?? null,
+      recipient: addressOf(failed.get('final-recipient') ?? failed.get('original-recipient')),
     };
   }
 

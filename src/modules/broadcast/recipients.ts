@@ -2,6 +2,7 @@ import { and, sql, type SQL } from 'drizzle-orm';
 import { blacklist, contactAddresses, contacts, smsOptOuts, unsubscribes } from '../../db/schema';
 import { SKIP_REASONS, type BroadcastType, type Recipients } from '../../shared/contracts/broadcast';
 import { contactFilterConditions, contactSearch } from '../contact/filters';
+import { blacklistSkipSql } from '../blacklist/lookup';
 
 // Who a broadcast goes to, in SQL: the one definition the form's preview and the engine's pages share.
 // A recipient is a contact the filter selects; the address used is its first address of the broadcast's type
@@ -47,9 +48,11 @@ export function skipReason(rule: RecipientRule, address: SQL, contactId: SQL): S
     rule.type === 'phone'
       ? sql`WHEN EXISTS (SELECT 1 FROM ${smsOptOuts} WHERE ${smsOptOuts.orgId} = ${rule.orgId} AND ${smsOptOuts.phone} = ${address}) THEN ${SKIP_REASONS.smsOptedOut}`
       : sql``;
+  // A blacklisted address is told apart by the entry's reason (a bounce, a complaint: src/modules/bounce).
+  const blacklisted = sql`${blacklist.orgId} = ${rule.orgId} AND ${blacklist.type} = ${rule.type} AND ${blacklist.value} = ${address}`;
   return sql`CASE
     WHEN ${address} IS NULL THEN ${SKIP_REASONS.noAddress[rule.type]}
-    WHEN EXISTS (SELECT 1 FROM ${blacklist} WHERE ${blacklist.orgId} = ${rule.orgId} AND ${blacklist.type} = ${rule.type} AND ${blacklist.value} = ${address}) THEN ${SKIP_REASONS.blacklisted}
+    WHEN EXISTS (SELECT 1 FROM ${blacklist} WHERE ${blacklisted}) THEN (SELECT ${blacklistSkipSql(blacklist.reason)} FROM ${blacklist} WHERE ${blacklisted})
     ${unsubscribed}
     ${optedOut}
     ELSE NULL END`;

@@ -2,6 +2,8 @@ import type { integrations } from '../../db/schema';
 import type { Env } from '../../env';
 import { decryptSecret, encryptSecret } from '../../lib/crypto/secret-box';
 import type { Integration, IntegrationSyncResult, IntegrationType, SmtpDetails, TwilioDetails } from '../../shared/contracts/integration';
+import { sendGridEventsUrl } from '../bounce/sendgrid-events';
+import { twilioHookUrl } from '../sms-hooks/urls';
 import type { ProviderAccount } from './providers';
 
 // How an integration is stored: `details` JSON (connection settings and the last sync result, never secrets)
@@ -33,12 +35,13 @@ function smtpDetails(details: StoredDetails): SmtpDetails {
     tls: details.tls ?? false,
     domain: details.domain ?? null,
     return_path: details.return_path ?? null,
+    sendgrid_verification_key: details.sendgrid_verification_key ?? null,
     user: details.user ?? '',
   };
 }
 
 /** The API shape of an integration: connection details without any secret. */
-export function presentIntegration(row: IntegrationRow): Integration {
+export function presentIntegration(env: { PUBLIC_URL: string }, row: IntegrationRow): Integration {
   const details = row.details as StoredDetails;
   return {
     id: row.id,
@@ -50,6 +53,7 @@ export function presentIntegration(row: IntegrationRow): Integration {
     priority: row.priority,
     max_rate: row.maxRate,
     details: row.type === 'smtp' ? smtpDetails(details) : { sid: details.sid ?? '' },
+    webhook_url: row.type === 'smtp' ? sendGridEventsUrl(env, row.id) : twilioHookUrl(env, row.id, 'inbound'),
     last_sync: details.last_sync ?? null,
     created_at: row.createdAt,
     updated_at: row.updatedAt,

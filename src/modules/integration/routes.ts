@@ -40,6 +40,7 @@ async function createIntegration(c: Ctx, input: IntegrationInput): Promise<Row> 
         tls: input.details?.tls ?? false,
         domain: input.details?.domain ?? null,
         return_path: input.details?.return_path ?? null,
+        sendgrid_verification_key: input.details?.sendgrid_verification_key ?? null,
         user: input.user!,
       }
     : { sid: input.sid! };
@@ -97,7 +98,7 @@ const crud = crudRoutes<typeof integrations, IntegrationInput & IntegrationUpdat
   audit: 'integration',
   typeSegment: { field: 'type', values: INTEGRATION_TYPES },
   write: { create: createIntegration, update: updateIntegration },
-  present: (_c, rows) => rows.map(presentIntegration),
+  present: (c, rows) => rows.map((row) => presentIntegration(c.env, row)),
 });
 
 /** Credentials body by the type in the path: user + password (smtp) or sid + token (twilio). */
@@ -124,13 +125,13 @@ export const integrationRoutes = new Hono<AppEnv>()
       ...(before !== details[identity] ? [{ field: identity, previous: before, next: details[identity] ?? null }] : []),
       { field: smtp ? 'password' : 'token', previous: null, next: '(changed)' },
     ]);
-    return c.json({ data: presentIntegration(updated) });
+    return c.json({ data: presentIntegration(c.env, updated) });
   })
   .post('/:id/sync', async (c) => {
     const existing = await rowOr404(c, integrations);
     if (existing.type === 'smtp') throw new ApiError(400, 'bad_request', INTEGRATION_MESSAGES.syncSmtp);
     const row = await requestSync(c.var.db, c.env, c.var.org.id, existing.id);
-    return c.json({ data: presentIntegration(row) }, 202);
+    return c.json({ data: presentIntegration(c.env, row) }, 202);
   })
   .post('/:id/test', async (c) => {
     const existing = await rowOr404(c, integrations);

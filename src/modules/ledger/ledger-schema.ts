@@ -208,6 +208,9 @@ export const LEDGER_STEPS: readonly string[] = [
   // 6. A broadcast's bounces and spam complaints (migration 0020): the bounce handler moves them, bumping rev itself.
   `ALTER TABLE broadcasts ADD bounces INTEGER DEFAULT 0 NOT NULL;
   ALTER TABLE broadcasts ADD complaints INTEGER DEFAULT 0 NOT NULL`,
+  // 7. The days' bounces and complaints (migration 0021), counted with the message's delivery report.
+  `ALTER TABLE org_daily_stats ADD bounces INTEGER DEFAULT 0 NOT NULL;
+  ALTER TABLE org_daily_stats ADD complaints INTEGER DEFAULT 0 NOT NULL`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */

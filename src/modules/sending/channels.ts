@@ -2,6 +2,7 @@ import { createDb, type Database } from '../../db/client';
 import { integrations } from '../../db/schema';
 import { ledgerDb } from '../ledger/ledger-db';
 import { bounceAddress, bounceDomainOf } from '../bounce/address';
+import { sendGridHeaders } from '../bounce/sendgrid-events';
 import { blockOf } from '../ledger/ids';
 import { ledgerOfMessage, orgLedger, type LedgerHandle } from '../ledger/registry';
 import { TenantScope } from '../../db/tenant-scope';
@@ -25,6 +26,8 @@ export interface Channel {
    * on BOUNCE_DOMAIN, src/modules/bounce/address.ts), else the integration's return path.
    */
   returnPathFor: (messageId: number) => Promise<string> | string | null;
+  /** Headers the provider needs to name a message in its events (SendGrid's X-SMTPAPI); null: none. */
+  headersFor: ((messageId: number) => Record<string, string>) | null;
 }
 
 /** Errors may say they are permanent with `retryable: false` (or `permanent: true`). */
@@ -120,7 +123,9 @@ export class SendChannels {
       // path: a provider that rewrites the envelope, or a customer who reads their bounces themselves.
       const bounceDomain = integration.type === 'smtp' && !returnPath ? bounceDomainOf(this.env) : null;
       const returnPathFor = bounceDomain ? (messageId: number) => bounceAddress(this.env, bounceDomain, { orgId, messageId }) : () => returnPath;
-      return { integration, transport, returnPath, returnPathFor };
+      // An integration that takes SendGrid's signed events names each message to SendGrid (src/modules/bounce).
+      const headersFor = integration.type === 'smtp' && (integration.details as StoredDetails).sendgrid_verification_key ? sendGridHeaders : null;
+      return { integration, transport, returnPath, returnPathFor, headersFor };
     } catch (error) {
       // Not cached as a failure for good: the next batch of this invocation may try again.
       this.open.delete(integrationId);

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import type { OutgoingMessage, SendResult } from '../../lib/transport/types';
 import type { Reachability } from '../broadcast/outcomes';
+import { suppressAddress } from '../bounce/suppress';
 import type { SendChannels } from './channels';
 import { claimRows, type RowOutcome } from './claim';
 import { CLAIMED_COLUMNS, ComposeCache, composeBatch, type ClaimedMessage, type Composed } from './compose';
@@ -79,6 +80,24 @@ function outcomeFor(row: ClaimedMessage, message: OutgoingMessage, result: SendR
   return outcome;
 }
 
+/**
+ * A recipient the server refused for good during the session because the mailbox does not exist (cause 'mailbox')
+ * is suppressed like a hard bounce that came back later (src/modules/bounce): the next broadcast skips the address.
+ */
+async function suppressRefusedMailboxes(db: Database, orgId: number, part: { row: ClaimedMessage }[], results: SendResult[]): Promise<void> {
+  for (const [k, { row }] of part.entries()) {
+    const result = results[k];
+    if (row.type !== 'email' || result.ok || result.cause !== 'mailbox') continue;
+    await suppressAddress(db, {
+      orgId,
+      address: row.to_address,
+      reason: 'bounce',
+      messageId: row.id,
+      info: `Refused by the server: ${result.error.slice(0, 300)} (message ${row.id})`,
+    });
+  }
+}
+
 /** Sends one integration's share of the batch, in chunks the send gate allows (the whole share when it has no limit). */
 async function sendGroup(
   db: Database,
@@ -116,10 +135,15 @@ async function sendGroup(
     // An email's envelope sender and Return-Path: the message's own, else the channel's for it (a bounce address).
     const returnPaths = await Promise.all(part.map((p) => (p.row.type === 'email' ? (p.message.returnPath ?? channel.returnPathFor(p.row.id)) : null)));
     const results = await channel.transport.sendMany(
-      part.map((p, k) => (p.row.type === 'email' ? { ...p.message, returnPath: returnPaths[k] } : p.message)),
+      part.map((p, k) =>
+        p.row.type === 'email'
+          ? { ...p.message, returnPath: returnPaths[k], ...(channel.headersFor && { headers: { ...p.message.headers, ...channel.headersFor(p.row.id) } }) }
+          : p.message,
+      ),
       (k, result) => accepted(outcomeFor(part[k].row, part[k].message, result)),
     );
     for (const [k, { row, message }] of part.entries()) outcomes.set(row.id, outcomeFor(row, message, results[k]));
+    await suppressRefusedMailboxes(db, orgId, part, results);
     reach = reachOf(results, reach);
     if (results.some((r) => !r.ok && r.cause === 'throttled')) {
       // The provider pushes back: hold the integration and give the rest of the batch back for later.

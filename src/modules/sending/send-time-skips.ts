@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { SKIP_REASONS } from '../../shared/contracts/broadcast';
-import { addressKey, blacklistedAmong } from '../blacklist/lookup';
+import { addressKey, blacklistedAmong, blacklistSkip } from '../blacklist/lookup';
 
 // The one rule for a message left out on purpose: it is `skipped`, with the reason, never sent and never
 // `failed`. A broadcast's recipients are decided page by page before they are sent (recipients.ts skips them
@@ -35,7 +35,10 @@ export async function sendTimeSkips(db: Database, orgId: number, rule: SkipRule 
     orgId,
     addressed.map((r) => ({ type: addressType(r), value: r.to_address })),
   );
-  for (const r of addressed) if (blocked.has(addressKey(addressType(r), r.to_address))) skip(r.id, SKIP_REASONS.blacklisted);
+  for (const r of addressed) {
+    const key = addressKey(addressType(r), r.to_address);
+    if (blocked.has(key)) skip(r.id, blacklistSkip(blocked.get(key) ?? null));
+  }
 
   const contactIds = rows.map((r) => r.contact_id).filter((id): id is number => id !== null);
   if (rule?.skipUnsubscribed && rule.subscriptionId && contactIds.length) {

@@ -22,6 +22,8 @@ export const DAILY_COUNTERS = [
   'clicked',
   'human_clicked',
   'unsubscribes',
+  'bounces',
+  'complaints',
   'contacts_created',
   'contacts_deleted',
 ] as const;

@@ -44,7 +44,7 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
       .from(orgDailyStats)
       .where(and(eq(orgDailyStats.orgId, orgId), gte(orgDailyStats.day, days[0])));
   // The organisation's days are counted in two places: D1 (requests, contacts, unsubscribes, volumes) and its ledgers
-  // (messages sent and failed, opens and clicks: src/modules/ledger), each the only writer of its own figures; a day
+  // (messages sent and failed, opens and clicks, bounces and complaints: src/modules/ledger), each the only writer of its own figures; a day
   // of an organisation with several generations of ledgers is the sum of theirs.
   const [d1Rows, ledgerRows, [{ total }], [usage], [before]] = await Promise.all([
     window(c.var.db),
@@ -99,6 +99,8 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
       clicked: r.clicked,
       human_clicked: r.humanClicked,
       unsubscribes: r.unsubscribes,
+      bounces: r.bounces,
+      complaints: r.complaints,
       contacts_created: r.contactsCreated,
       contacts_deleted: r.contactsDeleted,
     };

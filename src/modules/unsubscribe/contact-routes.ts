@@ -1,23 +1,29 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
-import { contacts, smsOptOuts, subscriptions, unsubscribes } from '../../db/schema';
+import { blacklist, contacts, smsOptOuts, subscriptions, unsubscribes } from '../../db/schema';
 import { notFound } from '../../lib/api-error';
 import { parseId } from '../../lib/validate';
-import type { ContactOptOuts, UnsubscribeReason, UnsubscribeSource } from '../../shared/contracts/unsubscribe';
+import type { SuppressionReason } from '../../shared/contracts/suppression';
+import type { ContactOptOuts, ContactSuppression, UnsubscribeReason, UnsubscribeSource } from '../../shared/contracts/unsubscribe';
+import { liftSuppression } from '../bounce/suppress';
 import { recordActivity } from '../activity-log/record';
 import { rowOr404 } from '../crud/rows';
 import { recountUnsubscribes, resubscribe } from './store';
 
-// A contact's unsubscribes and SMS opt-outs, as the contact's page shows them, and the organisation's
-// re-subscribe (recorded in the activity log). A STOP is undone only by the recipient (START): the provider
-// blocks the number until then, so the console shows it but cannot lift it.
+// A contact's unsubscribes, SMS opt-outs and suppressed addresses, as the contact's page shows them; the
+// organisation's re-subscribe and lifting a suppression (both recorded in the activity log). A STOP is undone only by
+// the recipient (START): the provider blocks the number until then, so the console shows it but cannot lift it.
+
+/** The contact's addresses (type, value) in the organisation: what its blacklist entries are matched with. */
+const addressesOf = (orgId: number, contactId: number) =>
+  sql`(${blacklist.type}, ${blacklist.value}) IN (SELECT type, value FROM contact_addresses WHERE org_id = ${orgId} AND contact_id = ${contactId})`;
 
 export const contactOptOutRoutes = new Hono<AppEnv>()
   .get('/:id/unsubscribes', async (c) => {
     const contact = await rowOr404(c, contacts);
     const orgId = c.var.org.id;
-    const [left, stopped] = await Promise.all([
+    const [left, stopped, suppressed] = await Promise.all([
       c.var.db
         .select({
           subscriptionId: unsubscribes.subscriptionId,
@@ -42,6 +48,11 @@ export const contactOptOutRoutes = new Hono<AppEnv>()
             sql`${smsOptOuts.phone} IN (SELECT value FROM contact_addresses WHERE org_id = ${orgId} AND contact_id = ${contact.id} AND type = 'phone')`,
           ),
         ),
+      c.var.db
+        .select()
+        .from(blacklist)
+        .where(and(eq(blacklist.orgId, orgId), addressesOf(orgId, contact.id)))
+        .orderBy(desc(blacklist.createdAt)),
     ]);
     const data: ContactOptOuts = {
       unsubscribes: left.map((u) => ({
@@ -55,6 +66,17 @@ export const contactOptOutRoutes = new Hono<AppEnv>()
         created_at: u.createdAt,
       })),
       sms_opt_outs: stopped.map((s) => ({ phone: s.phone, keyword: s.keyword, created_at: s.createdAt })),
+      suppressions: suppressed.map(
+        (b): ContactSuppression => ({
+          id: b.id,
+          type: b.type as ContactSuppression['type'],
+          value: b.value,
+          reason: b.reason as SuppressionReason | null,
+          info: b.info,
+          message_id: b.messageId,
+          created_at: b.createdAt,
+        }),
+      ),
     };
     return c.json({ data });
   })
@@ -71,5 +93,22 @@ export const contactOptOutRoutes = new Hono<AppEnv>()
     if (!subscription || !change?.changed) throw notFound();
     await recountUnsubscribes(c.env, c.var.db, c.var.org.id, [change]);
     await recordActivity(c, 'contact', contact.id, 'update', [{ field: `subscription: ${subscription.name}`, previous: 'unsubscribed', next: 'subscribed' }]);
+    return c.body(null, 204);
+  })
+  .delete('/:id/suppressions/:entryId', async (c) => {
+    const contact = await rowOr404(c, contacts);
+    const entryId = parseId(c.req.param('entryId'));
+    const orgId = c.var.org.id;
+    // Only an entry for one of this contact's addresses: the blacklist page lifts any other.
+    const [entry] = entryId
+      ? await c.var.db
+          .select()
+          .from(blacklist)
+          .where(and(eq(blacklist.id, entryId), eq(blacklist.orgId, orgId), addressesOf(orgId, contact.id)))
+      : [];
+    if (!entry || !(await liftSuppression(c.var.db, orgId, entry.id))) throw notFound();
+    await recordActivity(c, 'contact', contact.id, 'update', [
+      { field: `suppression: ${entry.value}`, previous: entry.info ?? entry.reason ?? 'blacklisted', next: 'lifted' },
+    ]);
     return c.body(null, 204);
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SOFT_BOUNCE_DAYS, SOFT_BOUNCE_LIMIT } from './suppression';
 import { answer, moment, stampsShape, whole } from '../answer-schema';
 import { MESSAGES } from '../messages';
 import { LANGUAGES } from '../languages';
@@ -33,6 +34,13 @@ export const profileUpdateSchema = z
 export const RETENTION_DAYS = { min: 7, max: 3650 } as const;
 export const RETENTION_MESSAGE = `Must be a whole number of days from ${RETENTION_DAYS.min} to ${RETENTION_DAYS.max}`;
 
+export const SOFT_BOUNCE_LIMIT_MESSAGE = `Must be a whole number from ${SOFT_BOUNCE_LIMIT.min} to ${SOFT_BOUNCE_LIMIT.max}`;
+export const SOFT_BOUNCE_DAYS_MESSAGE = `Must be a whole number of days from ${SOFT_BOUNCE_DAYS.min} to ${SOFT_BOUNCE_DAYS.max}`;
+
+/** A whole number within `range`, one sentence for every way it can be wrong. */
+const wholeIn = (range: { min: number; max: number }, message: string) =>
+  z.number({ error: message }).int(message).min(range.min, message).max(range.max, message);
+
 /**
  * PUT /organization: the current organisation's name (its domain never changes) and its tracking defaults for new
  * broadcasts (omitted: unchanged).
@@ -51,6 +59,9 @@ export const organizationUpdateSchema = z
       .max(RETENTION_DAYS.max, RETENTION_MESSAGE)
       .nullable()
       .optional(),
+    /** Soft bounces of an address that suppress it, within soft_bounce_days (src/modules/bounce/soft-bounces.ts). */
+    soft_bounce_limit: wholeIn(SOFT_BOUNCE_LIMIT, SOFT_BOUNCE_LIMIT_MESSAGE).optional(),
+    soft_bounce_days: wholeIn(SOFT_BOUNCE_DAYS, SOFT_BOUNCE_DAYS_MESSAGE).optional(),
   })
   .strict();
 export type OrganizationUpdate = z.infer<typeof organizationUpdateSchema>;
@@ -64,6 +75,8 @@ export const organizationSettingsSchema = answer({
   track_clicks: z.boolean().describe('Default for new broadcasts: send links through the click redirect'),
   message_retention_days: whole().nullable().describe("Days messages stay before they are archived; null: the platform's default"),
   effective_retention_days: whole().describe("The retention that applies: the organisation's own, else the platform's default"),
+  soft_bounce_limit: whole().describe('Soft bounces of an address that suppress it (a hard bounce or a spam complaint suppresses at once)'),
+  soft_bounce_days: whole().describe('Within how many days those soft bounces count'),
 });
 export type OrganizationSettings = z.infer<typeof organizationSettingsSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SUPPRESSION_REASONS } from './suppression';
 import { answer, moment, whole } from '../answer-schema';
 import { ADDRESS_TYPES, addressTypeSchema, addressValueText, checkAddressValue } from '../address';
 import { optionalText } from '../zod-helpers';
@@ -19,7 +20,18 @@ export const blacklistInputSchema = z
   .superRefine((input, ctx) => checkAddressValue(input, ctx));
 export type BlacklistInput = z.infer<typeof blacklistInputSchema>;
 
-export const blacklistEntrySchema = answer({ id: whole(), type: z.enum(ADDRESS_TYPES), value: z.string(), info: z.string().nullable(), created_at: moment() });
+export const blacklistEntrySchema = answer({
+  id: whole(),
+  type: z.enum(ADDRESS_TYPES),
+  value: z.string(),
+  info: z.string().nullable(),
+  reason: z
+    .enum(SUPPRESSION_REASONS)
+    .nullable()
+    .describe('Why the platform added it (a bounce, repeated soft bounces, a spam complaint); null: added by hand or the API'),
+  message_id: whole().nullable().describe('The message whose bounce or complaint added it'),
+  created_at: moment(),
+});
 export type BlacklistEntry = z.infer<typeof blacklistEntrySchema>;
 
 /** GET /blacklist filters, besides the shared list parameters (search looks through value and info). */

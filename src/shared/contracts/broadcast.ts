@@ -63,6 +63,10 @@ export const BROADCAST_MESSAGES = {
 export const SKIP_REASONS = {
   noAddress: { email: 'The contact has no email address', phone: 'The contact has no phone number' },
   blacklisted: 'The address is on the blacklist',
+  /** Blacklisted by the platform (src/modules/bounce): the blacklist entry's reason says which. */
+  bounced: 'The address bounced: mail to it does not arrive',
+  softBounced: 'Mail to the address kept bouncing',
+  complained: 'The recipient reported a message as spam',
   unsubscribed: 'The contact unsubscribed from this subscription',
   smsOptedOut: 'The number replied STOP: no SMS goes to it',
   cancelled: 'The broadcast was cancelled before this message went out',
@@ -243,7 +247,10 @@ export const broadcastRecipientSchema = answer({
   status: z.enum(RECIPIENT_STATUSES),
   reason: z.string().nullable().describe("The skipped reason, or the provider's words for a failure"),
   sent_at: moment().nullable(),
-  delivery_status: z.enum(DELIVERY_STATUSES).nullable().describe("SMS only: the provider's delivery report (null until it reports, and for email)"),
-  delivery_error_code: z.string().nullable().describe('SMS only: the error code of an undelivered or failed SMS'),
+  delivery_status: z
+    .enum(DELIVERY_STATUSES)
+    .nullable()
+    .describe("The delivery report: an SMS's from the provider; an email's when it bounced or was reported as spam (null until then)"),
+  delivery_error_code: z.string().nullable().describe("The error code of an undelivered SMS, or a bounced email's status code (5.1.1)"),
 });
 export type BroadcastRecipient = z.infer<typeof broadcastRecipientSchema>;

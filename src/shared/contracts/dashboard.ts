@@ -24,6 +24,9 @@ export interface DashboardFigures {
   clicked: number;
   human_clicked: number;
   unsubscribes: number;
+  /** Emails that bounced (hard: the address does not exist) and that were reported as spam, by the day it came back. */
+  bounces: number;
+  complaints: number;
   contacts_created: number;
   contacts_deleted: number;
 }

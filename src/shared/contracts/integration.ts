@@ -18,7 +18,11 @@ export const INTEGRATION_MESSAGES = {
   sid: 'Account SID is AC followed by 32 hexadecimal characters',
   syncSmtp: 'SMTP integrations have nothing to sync; sync is for twilio integrations',
   syncRunning: 'This integration is already syncing; wait until it is active again',
+  sendgridKey: 'Paste the verification key SendGrid shows for its signed Event Webhook (a base64 public key)',
 } as const;
+
+/** A base64 DER public key as SendGrid shows it (a P-256 SubjectPublicKeyInfo is 91 bytes: 124 characters). */
+const SPKI_BASE64 = /^[A-Za-z0-9+/]{80,300}={0,2}$/;
 
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^\[?[0-9A-Fa-f:.]+\]?$/;
 export const TWILIO_SID = /^AC[0-9a-fA-F]{32}$/;
@@ -41,8 +45,13 @@ export const smtpDetailsSchema = z
     tls: z.boolean({ error: MESSAGES.mustBeBoolean }).optional(),
     /** The name the worker greets the server with (EHLO); empty = the sender's domain. */
     domain: optionalText(253).refine((v) => v === null || HOST.test(v), INTEGRATION_MESSAGES.server),
-    /** Envelope sender for bounces. */
+    /** Envelope sender for bounces: set, the integration keeps it (the platform's bounce address is not used). */
     return_path: optionalEmail(),
+    /**
+     * SendGrid's Event Webhook verification key (Mail Settings, "Signed Event Webhook"): set, the integration takes
+     * SendGrid's signed bounce and spam report events at its webhook_url (src/modules/bounce/sendgrid-routes.ts).
+     */
+    sendgrid_verification_key: optionalText(400).refine((v) => v === null || SPKI_BASE64.test(v), INTEGRATION_MESSAGES.sendgridKey),
   })
   .strict();
 
@@ -130,6 +139,7 @@ export const smtpDetailsAnswer = answer(
     tls: z.boolean(),
     domain: z.string().nullable(),
     return_path: z.string().nullable(),
+    sendgrid_verification_key: z.string().nullable(),
     user: z.string(),
   },
   'SMTP: never the password',
@@ -155,6 +165,9 @@ export const integrationSchema = answer({
   priority: whole(),
   max_rate: z.number().nullable().describe('Messages per second at most, shared by everything that sends through it; null: no limit'),
   details: z.union([smtpDetailsAnswer, twilioDetailsAnswer]),
+  webhook_url: z
+    .string()
+    .describe("Where the provider reports to us: SMTP, SendGrid's signed Event Webhook (bounces, spam reports); Twilio, the number's incoming messages"),
   last_sync: integrationSyncResultSchema.nullable(),
   ...stampsShape,
 });

@@ -1,3 +1,4 @@
+import type { SuppressionReason } from './suppression';
 import { z } from 'zod';
 import { MESSAGES, atMostCharacters } from '../messages';
 
@@ -76,9 +77,25 @@ export interface BroadcastUnsubscribe {
   created_at: string;
 }
 
+/**
+ * An address of the contact on the organisation's blacklist: put there by the platform (reason: a bounce, repeated
+ * soft bounces, a spam complaint, with the message that did it) or by a person (reason null).
+ */
+export interface ContactSuppression {
+  id: number;
+  type: 'email' | 'phone';
+  value: string;
+  reason: SuppressionReason | null;
+  info: string | null;
+  message_id: number | null;
+  created_at: string;
+}
+
 /** A contact's engagement-related opt-outs: GET /contact/{id}/unsubscribes. */
 export interface ContactOptOuts {
   unsubscribes: ContactUnsubscribe[];
   /** Numbers of the contact that replied STOP, with the keyword and when. */
   sms_opt_outs: { phone: string; keyword: string; created_at: string }[];
+  /** Its addresses nothing is sent to; DELETE /contact/{id}/suppressions/{id} lifts one. */
+  suppressions: ContactSuppression[];
 }

@@ -33,6 +33,8 @@ const ZERO: DashboardFigures = {
   human_clicks: 0,
   opened: 0,
   human_opened: 0,
+  bounces: 0,
+  complaints: 0,
   clicked: 0,
   human_clicked: 0,
   unsubscribes: 0,

@@ -124,6 +124,9 @@ function engagementApi(options: { pageStatus?: number } = {}) {
       created_at: NOW,
     },
   ];
+  let suppressions = [
+    { id: 4, type: 'email', value: 'ann@example.com', reason: 'bounce', info: 'Hard bounce 5.1.1 (message 77)', message_id: 77, created_at: NOW },
+  ];
   const handle = (call: FetchCall): Response | null => {
     const url = new URL(call.url, 'http://acme.localhost');
     const path = url.pathname.replace('/api/v1', '');
@@ -177,7 +180,11 @@ function engagementApi(options: { pageStatus?: number } = {}) {
         },
       });
     if (path === '/contact/9/unsubscribes' && call.method === 'GET')
-      return json(200, { data: { unsubscribes: optOuts, sms_opt_outs: [{ phone: '+15550000001', keyword: 'STOP', created_at: NOW }] } });
+      return json(200, { data: { unsubscribes: optOuts, sms_opt_outs: [{ phone: '+15550000001', keyword: 'STOP', created_at: NOW }], suppressions } });
+    if (path === '/contact/9/suppressions/4' && call.method === 'DELETE') {
+      suppressions = [];
+      return new Response(null, { status: 204 });
+    }
     if (path === '/contact/9/unsubscribes/1' && call.method === 'DELETE') {
       optOuts = [];
       return new Response(null, { status: 204 });
@@ -248,5 +255,19 @@ describe('engagement in the console', () => {
     fireEvent.click(await screen.findByTestId('confirm-ok'));
     await waitFor(() => expect(api.calls.some((c) => c.method === 'DELETE' && c.url.endsWith('/contact/9/unsubscribes/1'))).toBe(true));
     await waitFor(() => expect(screen.queryByTestId('contact-unsubscribe')).toBeNull());
+  });
+
+  it("shows a contact's suppressed address with its reason and message, and lifts it after a confirmation", async () => {
+    const api = engagementApi();
+    renderApp(api, { path: '/contact/update/9', signedIn: true });
+    const entry = await screen.findByTestId('contact-suppression', undefined, { timeout: 3000 });
+    expect(entry.textContent).toContain('ann@example.com');
+    expect(within(entry).getByTestId('suppression-reason').textContent).toBe('Bounced');
+    expect(entry.textContent).toContain('Hard bounce 5.1.1 (message 77)');
+    expect(within(entry).getByTestId('contact-suppression-message').getAttribute('href')).toBe('/message/view/77');
+    fireEvent.click(within(entry).getByTestId('contact-suppression-lift'));
+    fireEvent.click(await screen.findByTestId('confirm-ok'));
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'DELETE' && c.url.endsWith('/contact/9/suppressions/4'))).toBe(true));
+    await waitFor(() => expect(screen.queryByTestId('contact-suppression')).toBeNull());
   });
 });

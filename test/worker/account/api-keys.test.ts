@@ -162,6 +162,8 @@ describe('API-key authentication', () => {
         track_clicks: true,
         message_retention_days: null,
         effective_retention_days: 90,
+        soft_bounce_limit: 3,
+        soft_bounce_days: 30,
       },
     });
     // Nothing changed: the key still works and the profile is as it was.

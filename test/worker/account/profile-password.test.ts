@@ -227,7 +227,14 @@ describe('organisation', () => {
     const { orgId, username, userId } = await createOrg('orgx-ok');
     const { access_token } = await signIn('orgx-ok', username);
     const got = await call('orgx-ok', '/api/v1/organization', { token: access_token });
-    const tracking = { track_opens: true, track_clicks: true, message_retention_days: null, effective_retention_days: 90 };
+    const tracking = {
+      track_opens: true,
+      track_clicks: true,
+      message_retention_days: null,
+      effective_retention_days: 90,
+      soft_bounce_limit: 3,
+      soft_bounce_days: 30,
+    };
     expect(await body(got)).toEqual({ data: { id: orgId, name: 'orgx-ok Inc', domain: 'orgx-ok', ...tracking } });
     const res = await put('orgx-ok', '/organization', access_token, { name: 'Renamed Ltd' });
     expect(res.status).toBe(200);
@@ -250,6 +257,8 @@ describe('organisation', () => {
       track_clicks: false,
       message_retention_days: null,
       effective_retention_days: 90,
+      soft_bounce_limit: 3,
+      soft_bounce_days: 30,
     });
     expect(await activityOf(orgId, 'organization')).toEqual([
       expect.objectContaining({ user_id: userId, entity_id: orgId, field: 'name', previous_value: 'orgx-ok Inc', new_value: 'Renamed Ltd' }),

@@ -4,128 +4,15 @@
 // skips it; a complaint also unsubscribes the contact. Forged or unrecognised mail is kept in R2 and changes nothing.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import type { Env } from '../../../src/env';
 import { bounceAddress, readBounceAddress } from '../../../src/modules/bounce/address';
 import { handleBounceMail, KEPT_PREFIX } from '../../../src/modules/bounce/handle';
 import { receiveBounceMail } from '../../../src/modules/bounce/receive';
 import { readBounceReport } from '../../../src/modules/bounce/report';
 import { deliverBatch } from '../../../src/modules/sending/deliver-batch';
 import { SendChannels } from '../../../src/modules/sending/channels';
-import type { SendBatchBody } from '../../../src/modules/sending/send-queue';
 import { recordingProviders, row } from '../channel-helpers';
 import { E, runAlarm, setup, startable } from '../broadcast/run-helpers';
-
-const DOMAIN = 'bounces.relay.test';
-const BOUNCING: Env = { ...E, BOUNCE_DOMAIN: DOMAIN };
-
-/** A delivery status notification for `recipient` with `status` (RFC 3464), as a receiving server sends it back. */
-function dsn(recipient: string, status: string, action = 'failed') {
-  return `From: Mail Delivery System <MAILER-DAEMON@mx.example.net>
-To: whoever
-Subject: Undelivered Mail Returned to Sender
-Auto-Submitted: auto-replied
-MIME-Version: 1.0
-Content-Type: multipart/report; report-type=delivery-status; boundary="b1"
-
---b1
-Content-Type: text/plain
-
-Your message could not be delivered.
-
---b1
-Content-Type: message/delivery-status
-
-Reporting-MTA: dns; mx.example.net
-Arrival-Date: Thu, 26 Nov 2026 10:00:00 +0000
-
-Final-Recipient: rfc822; ${recipient}
-Action: ${action}
-Status: ${status}
-Diagnostic-Code: smtp; ${status.startsWith('5') ? '550' : '452'} ${status} <${recipient}>: ${status.startsWith('5') ? 'Recipient address rejected: User unknown' : 'Mailbox full, try later'}
-
---b1
-Content-Type: text/rfc822-headers
-
-From: news@acme.test
-To: ${recipient}
-Subject: Hi
-
---b1--
-`;
-}
-
-/** A feedback report (RFC 5965 ARF): the recipient pressed "Report spam". */
-function arf(recipient: string) {
-  return `From: feedback@mailbox.example.com
-To: whoever
-Subject: Complaint about message
-MIME-Version: 1.0
-Content-Type: multipart/report; report-type=feedback-report; boundary="f1"
-
---f1
-Content-Type: text/plain
-
-This is an email abuse report.
-
---f1
-Content-Type: message/feedback-report
-
-Feedback-Type: abuse
-User-Agent: ExampleFBL/1.0
-Version: 1
-Original-Rcpt-To: ${recipient}
-
---f1
-Content-Type: message/rfc822
-
-From: news@acme.test
-To: ${recipient}
-Subject: Hi
-
-Hello
---f1--
-`;
-}
-
-const AUTO_REPLY = `From: ann@example.com
-To: whoever
-Subject: Out of office: Hi
-Auto-Submitted: auto-replied
-
-I am away until Monday.
-`;
-
-const TEXT_BOUNCE = `From: postmaster@old-isp.example
-To: whoever
-Subject: failure notice
-
-Hi. This is the qmail-send program at old-isp.example.
-I'm afraid I wasn't able to deliver your message to the following addresses.
-
-<cat@example.com>:
-550 sorry, no mailbox here by that name. (#5.1.1)
-`;
-
-const bytes = (text: string) => new TextEncoder().encode(text.replace(/\n/g, '\r\n')).buffer as ArrayBuffer;
-
-/** A broadcast to Ann, Cat and Dan delivered with BOUNCE_DOMAIN set; answers the recorded mails by address. */
-async function bouncingBroadcast(prefix: string) {
-  const s = await setup(prefix);
-  const id = await startable(s.o, s.body());
-  const bodies: SendBatchBody[] = await runAlarm(s.o, id);
-  const rec = recordingProviders([{ ok: true, externalId: 'x' }]);
-  const channels = new SendChannels(BOUNCING, rec.providers);
-  for (const body of bodies) await deliverBatch(BOUNCING, body, 1, channels);
-  await channels.close();
-  const to = (address: string) => rec.sent.find((m) => m.to === address)!;
-  return { ...s, id, rec, to };
-}
-
-const blacklisted = (orgId: number) =>
-  env.DB.prepare('SELECT value, info FROM blacklist WHERE org_id = ? ORDER BY value')
-    .bind(orgId)
-    .all<{ value: string; info: string }>()
-    .then((r) => r.results);
+import { arf, AUTO_REPLY, blacklisted, BOUNCING, bouncingBroadcast, bytes, DOMAIN, dsn, TEXT_BOUNCE } from './bounce-helpers';
 
 describe('the bounce address', () => {
   it('is signed, lower case, names the organisation and message, and a forged or foreign one names nothing', async () => {

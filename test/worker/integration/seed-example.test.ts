@@ -26,7 +26,11 @@ describe('example channels for the local platform', () => {
 
     const integrations = (await o.api('GET', '/integration')).body.items;
     expect(integrations.map((i: { name: string; type: string; details: unknown }) => [i.name, i.type, i.details])).toEqual([
-      [EXAMPLE_CHANNELS.smtpName, 'smtp', { server: '127.0.0.1', port: 1025, ssl: false, tls: false, domain: 'acme.test', return_path: null, user: 'local' }],
+      [
+        EXAMPLE_CHANNELS.smtpName,
+        'smtp',
+        { server: '127.0.0.1', port: 1025, ssl: false, tls: false, domain: 'acme.test', return_path: null, sendgrid_verification_key: null, user: 'local' },
+      ],
       [EXAMPLE_CHANNELS.twilioName, 'twilio', { sid: EXAMPLE_CHANNELS.twilioSid }],
     ]);
     expect(EXAMPLE_CHANNELS.twilioSid).toMatch(/^AC[0-9a-f]{32}$/);

@@ -278,6 +278,7 @@ describe('the console', () => {
         }),
       ],
       sms_opt_outs: [],
+      suppressions: [],
     });
     expect((await o.api('DELETE', `/contact/${people.ann}/unsubscribes/abc`)).status).toBe(404);
     expect((await o.api('DELETE', `/contact/${people.cat}/unsubscribes/${subscription.id}`)).status).toBe(404);

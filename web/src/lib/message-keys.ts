@@ -38,6 +38,7 @@ export const MESSAGE_KEYS = new Map<string, string>([
   [INTEGRATION_MESSAGES.sid, 'channels.messages.sid'],
   [INTEGRATION_MESSAGES.syncSmtp, 'channels.messages.syncSmtp'],
   [INTEGRATION_MESSAGES.syncRunning, 'channels.messages.syncRunning'],
+  [INTEGRATION_MESSAGES.sendgridKey, 'channels.messages.sendgridKey'],
   [SENDER_MESSAGES.type, 'channels.messages.senderType'],
   [SENDER_MESSAGES.integrationNotFound, 'channels.messages.integrationNotFound'],
   [SENDER_MESSAGES.emailNeedsSmtp, 'channels.messages.emailNeedsSmtp'],
@@ -65,6 +66,9 @@ export const MESSAGE_KEYS = new Map<string, string>([
   [SKIP_REASONS.blacklisted, 'broadcasts.reasons.blacklisted'],
   [SKIP_REASONS.unsubscribed, 'broadcasts.reasons.unsubscribed'],
   [SKIP_REASONS.cancelled, 'broadcasts.reasons.cancelled'],
+  [SKIP_REASONS.bounced, 'broadcasts.reasons.bounced'],
+  [SKIP_REASONS.softBounced, 'broadcasts.reasons.softBounced'],
+  [SKIP_REASONS.complained, 'broadcasts.reasons.complained'],
   [BROADCAST_MESSAGES.past, 'broadcasts.reasons.past'],
   [BROADCAST_MESSAGES.noRecipients, 'broadcasts.preview.none'],
   // The CSV import.
@@ -88,6 +92,9 @@ interface MessagePattern {
 export const MESSAGE_PATTERNS: MessagePattern[] = [
   { re: /^At most (\d+) characters$/, key: 'server.atMostCharacters', values: (m) => ({ count: Number(m[1]) }) },
   { re: /^Value must be greater than "(.*)"$/, key: 'server.greaterThan', values: (m) => ({ value: m[1] }) },
+  // The organisation's numbers: message retention, the soft-bounce rule.
+  { re: /^Must be a whole number of days from (\d+) to (\d+)$/, key: 'server.wholeDaysRange', values: (m) => ({ min: Number(m[1]), max: Number(m[2]) }) },
+  { re: /^Must be a whole number from (\d+) to (\d+)$/, key: 'server.wholeRange', values: (m) => ({ min: Number(m[1]), max: Number(m[2]) }) },
   { re: /^File (.+) has an unsupported type$/, key: 'channels.messages.unsupportedFile', values: (m) => ({ filename: m[1] }) },
   { re: /^File (.+) is larger than .+$/, key: 'channels.messages.tooLargeOne', values: (m) => ({ names: m[1], size: ATTACHMENT_RULES.maxBytes / 1_000_000 }) },
   {

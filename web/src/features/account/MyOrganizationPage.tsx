@@ -1,5 +1,6 @@
-import { NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Group, NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { RETENTION_DAYS, type OrganizationSettings } from '@shared/contracts/account';
+import { SOFT_BOUNCE_DAYS, SOFT_BOUNCE_LIMIT } from '@shared/contracts/suppression';
 import { MESSAGES } from '@shared/messages';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +16,7 @@ import { useIsDemo } from './account-state';
 import { AccountFormCard } from './AccountFormCard';
 import { useAccountCalls, useOrganization } from './api';
 
-/** /me/organization: the organisation's name (its domain is shown, never edited), its tracking defaults and message retention. */
+/** /me/organization: the organisation's name (its domain is shown, never edited), its tracking defaults, message retention and soft-bounce rule. */
 export function MyOrganizationPage() {
   const { data, error, isLoading, mutate } = useOrganization();
   const organization = data?.data;
@@ -39,6 +40,11 @@ function OrganizationForm({ organization, onSaved }: { organization: Organizatio
   const [tracking, setTracking] = useState({ track_opens: organization.track_opens, track_clicks: organization.track_clicks });
   // Empty: the platform's default.
   const [retention, setRetention] = useState<number | null>(organization.message_retention_days);
+  // Soft bounces that suppress an address, within how many days ('' while the field is emptied: the server says why).
+  const [softBounces, setSoftBounces] = useState<{ soft_bounce_limit: number | ''; soft_bounce_days: number | '' }>({
+    soft_bounce_limit: organization.soft_bounce_limit,
+    soft_bounce_days: organization.soft_bounce_days,
+  });
   const [submitting, setSubmitting] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const { errors, clear, set } = useFormErrors(calls.keys.organization());
@@ -52,7 +58,14 @@ function OrganizationForm({ organization, onSaved }: { organization: Organizatio
     }
     setSubmitting(true);
     try {
-      const saved = await calls.updateOrganization({ name: name.trim(), ...tracking, message_retention_days: retention });
+      const saved = await calls.updateOrganization({
+        name: name.trim(),
+        ...tracking,
+        message_retention_days: retention,
+        // An emptied field is sent as null: the server answers with the field's message.
+        soft_bounce_limit: (softBounces.soft_bounce_limit === '' ? null : softBounces.soft_bounce_limit) as number,
+        soft_bounce_days: (softBounces.soft_bounce_days === '' ? null : softBounces.soft_bounce_days) as number,
+      });
       onSaved(saved);
       // The header shows the organisation's name from the session's user.
       const user = store.get(currentUserAtom);
@@ -131,6 +144,38 @@ function OrganizationForm({ organization, onSaved }: { organization: Organizatio
           clear('message_retention_days');
         }}
       />
+      <Stack gap={4}>
+        <Text fw={500} size="sm">
+          {t('engagement.softBounces')}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {t('engagement.softBouncesHint')}
+        </Text>
+        <Group grow align="flex-start">
+          {(['soft_bounce_limit', 'soft_bounce_days'] as const).map((field) => {
+            const range = field === 'soft_bounce_limit' ? SOFT_BOUNCE_LIMIT : SOFT_BOUNCE_DAYS;
+            return (
+              <NumberInput
+                key={field}
+                label={t(field === 'soft_bounce_limit' ? 'engagement.softBounceLimit' : 'engagement.softBounceDays')}
+                min={range.min}
+                max={range.max}
+                allowDecimal={false}
+                allowNegative={false}
+                clampBehavior="none"
+                value={softBounces[field]}
+                disabled={demo}
+                error={fieldErrorText(t, errors[field])}
+                data-testid={`organization-${field.replaceAll('_', '-')}`}
+                onChange={(value) => {
+                  setSoftBounces({ ...softBounces, [field]: value === '' ? '' : Number(value) });
+                  clear(field);
+                }}
+              />
+            );
+          })}
+        </Group>
+      </Stack>
     </AccountFormCard>
   );
 }

@@ -9,6 +9,7 @@ import type { ListColumn } from '../../components/list/types';
 import { submitAddressErrors } from '../contact/address-rules';
 import { AddressValueInput } from '../contact/AddressValueInput';
 import { fieldErrorText } from '../../lib/field-errors';
+import { SuppressionBadge } from '../../components/common/SuppressionBadge';
 
 function AddressTypeBadge({ type }: { type: string }) {
   const { t } = useTranslation();
@@ -23,7 +24,15 @@ function AddressTypeBadge({ type }: { type: string }) {
 export const BLACKLIST_COLUMNS: ListColumn<BlacklistEntry>[] = [
   { key: 'type', labelKey: 'blacklist.fields.type', sortable: true, width: 110, render: (row) => <AddressTypeBadge type={row.type} /> },
   { key: 'value', labelKey: 'blacklist.fields.value', sortable: true },
-  { key: 'info', labelKey: 'blacklist.fields.info', render: (row) => row.info ?? '' },
+  {
+    key: 'info',
+    labelKey: 'blacklist.fields.info',
+    render: (row) => (
+      <>
+        {row.reason && <SuppressionBadge reason={row.reason} />} {row.info ?? ''}
+      </>
+    ),
+  },
   { key: 'created_at', labelKey: 'list.columns.created_at', sortable: true, render: (row) => <DateTime value={row.created_at} /> },
 ];
 

@@ -66,6 +66,16 @@ function specsOf(d: Dashboard): ChartSpec[] {
       previous: p.unsubscribes,
     },
     {
+      // What came back: hard bounces and spam reports (each suppressed its address). The figure adds both.
+      key: 'bounces',
+      series: [
+        { labelKey: 'dashboard.series.bounces', value: (x) => x.bounces },
+        { labelKey: 'dashboard.series.complaints', value: (x) => x.complaints },
+      ],
+      week: w.bounces + w.complaints,
+      previous: p.bounces + p.complaints,
+    },
+    {
       key: 'contacts',
       series: [{ labelKey: 'dashboard.series.contacts', value: (x) => x.contacts_total }],
       week: days[days.length - 1].contacts_total,

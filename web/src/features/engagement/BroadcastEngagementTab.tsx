@@ -11,7 +11,7 @@ import { EngagementTable } from './EngagementTable';
 import { reasonText } from './labels';
 import { TableSection } from './TableSection';
 
-/** The broadcast view's "engagement" tab: opens and clicks (people and all), clicks per link, unsubscribes. Live. */
+/** The broadcast view's "engagement" tab: opens and clicks (people and all), bounces and spam reports, clicks per link, unsubscribes. Live. */
 export function BroadcastEngagementTab({ broadcast: b }: { broadcast: Broadcast }) {
   const { t } = useTranslation();
   const e = b.engagement;
@@ -29,8 +29,41 @@ export function BroadcastEngagementTab({ broadcast: b }: { broadcast: Broadcast 
           { labelKey: 'engagement.clicks', people: e.human_clicks, all: e.clicks, testId: 'clicks' },
         ]}
       />
+      {b.type === 'email' && <BouncesSection bounces={e.bounces} complaints={e.complaints} />}
       <LinkClicksTable broadcastId={b.id} version={e.clicks} />
       <UnsubscribesTable broadcastId={b.id} version={e.unsubscribes} />
+    </Stack>
+  );
+}
+
+/** What came back to the bounce addresses (or SendGrid's events): each hard bounce and spam report suppressed its address. */
+function BouncesSection({ bounces, complaints }: { bounces: number; complaints: number }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Stack gap={4} data-testid="broadcast-engagement-bounces">
+      <Text fw={600}>{t('engagement.bounces')}</Text>
+      <Table.ScrollContainer minWidth={280}>
+        <Table>
+          <Table.Tbody>
+            {(
+              [
+                ['broadcasts.fields.bounces', bounces, 'bounces'],
+                ['broadcasts.fields.complaints', complaints, 'complaints'],
+              ] as const
+            ).map(([labelKey, value, testId]) => (
+              <Table.Tr key={testId}>
+                <Table.Td>{t(labelKey)}</Table.Td>
+                <Table.Td ta="right" data-testid={`engagement-${testId}`}>
+                  <b>{formatNumber(value, i18n.language)}</b>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Text size="xs" c="dimmed">
+        {t('engagement.bouncesHint')}
+      </Text>
     </Stack>
   );
 }

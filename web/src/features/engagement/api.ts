@@ -14,6 +14,7 @@ export const ENGAGEMENT_PATHS = {
   messageEngagement: (id: number) => `/message/${id}/engagement`,
   contactOptOuts: (id: number) => `/contact/${id}/unsubscribes`,
   contactResubscribe: (id: number, subscriptionId: number) => `/contact/${id}/unsubscribes/${subscriptionId}`,
+  contactSuppression: (id: number, entryId: number) => `/contact/${id}/suppressions/${entryId}`,
 } as const;
 
 /** Refetches `swr` when `version` (a counter the live progress moves) changes after the first load. */
@@ -48,4 +49,9 @@ export function useContactOptOuts(id: number) {
 /** DELETE /contact/{id}/unsubscribes/{subscriptionId}: the organisation re-subscribes the contact. */
 export function resubscribeContact(client: ApiClient, contactId: number, subscriptionId: number): Promise<unknown> {
   return client.delete(ENGAGEMENT_PATHS.contactResubscribe(contactId, subscriptionId));
+}
+
+/** DELETE /contact/{id}/suppressions/{entryId}: the organisation lifts a suppression (the address is mailed again). */
+export function liftSuppression(client: ApiClient, contactId: number, entryId: number): Promise<unknown> {
+  return client.delete(ENGAGEMENT_PATHS.contactSuppression(contactId, entryId));
 }

@@ -28,7 +28,7 @@ export function HitClassBadge({ hitClass, reason }: { hitClass: HitClass; reason
   );
 }
 
-/** An SMS's delivery report, with the provider's error code when it was not delivered. */
+/** A message's delivery report (an SMS's from the provider, an email's bounce or spam report), with its code. */
 export function DeliveryBadge({ status, errorCode }: { status: DeliveryStatus | null; errorCode: string | null }) {
   const { t } = useTranslation();
   if (!status) return <span data-testid="delivery-status">{t('engagement.noReport')}</span>;

@@ -79,7 +79,7 @@ export function IntegrationFormPage({ params }: PageProps) {
   const { data, error, isLoading, mutate } = useIntegration(id);
   const types = useDictionary('integration-types', INTEGRATION_TYPES);
   const item = data?.data ?? null;
-  const fields = useMemo(() => integrationFormFields(types, !item), [types, item]);
+  const fields = useMemo(() => integrationFormFields(types, !item, item?.webhook_url ?? null), [types, item]);
   const test = useConnectionTest(item);
 
   const crumb = id ? { labelKey: 'common.edit', text: item?.name } : { labelKey: 'common.create' };

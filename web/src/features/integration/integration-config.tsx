@@ -1,4 +1,4 @@
-import { Badge, Loader, PasswordInput, Text } from '@mantine/core';
+import { Badge, Loader, PasswordInput, Text, TextInput } from '@mantine/core';
 import type { Integration, IntegrationInput, IntegrationType, IntegrationUpdate, SmtpDetails, TwilioDetails } from '@shared/contracts/integration';
 import { MESSAGES } from '@shared/messages';
 import { useTranslation } from 'react-i18next';
@@ -79,7 +79,7 @@ const isTwilio = (values: FormValues) => values.type === 'twilio';
  * The integration form. The type is chosen on create only; smtp has connection details, twilio an account SID.
  * Secrets (password, token) are asked on create only: afterwards they change on the credentials page.
  */
-export function integrationFormFields(types: readonly string[], creating: boolean): FormFieldConfig[] {
+export function integrationFormFields(types: readonly string[], creating: boolean, webhookUrl: string | null = null): FormFieldConfig[] {
   const fields: FormFieldConfig[] = [
     { name: 'name', labelKey: 'integrations.fields.name', required: true, maxLength: 100, autoFocus: true },
     {
@@ -111,7 +111,24 @@ export function integrationFormFields(types: readonly string[], creating: boolea
       descriptionKey: 'integrations.hints.returnPath',
       visible: isSmtp,
     },
+    {
+      name: 'details.sendgrid_verification_key',
+      labelKey: 'integrations.fields.sendgrid_verification_key',
+      kind: 'textarea',
+      maxLength: 400,
+      descriptionKey: 'integrations.hints.sendgridKey',
+      visible: isSmtp,
+    },
   ];
+  // Where the provider reports to us (a saved integration's): SendGrid's events, or Twilio's incoming messages.
+  if (webhookUrl) {
+    fields.push({
+      name: 'webhook_url',
+      labelKey: 'integrations.fields.webhook_url',
+      kind: 'custom',
+      render: () => <WebhookUrlField url={webhookUrl} />,
+    });
+  }
   if (creating) {
     fields.push(
       { name: 'user', labelKey: 'integrations.fields.user', required: true, maxLength: 320, visible: isSmtp },
@@ -154,6 +171,7 @@ export function integrationFormValues(item: Integration | null): FormValues {
     'details.tls': smtp?.tls ?? !item,
     'details.domain': smtp?.domain ?? '',
     'details.return_path': smtp?.return_path ?? '',
+    'details.sendgrid_verification_key': smtp?.sendgrid_verification_key ?? '',
     user: '',
     password: '',
     sid: '',
@@ -176,6 +194,7 @@ function smtpDetails(values: FormValues) {
     tls: Boolean(values['details.tls']),
     domain: text(values['details.domain']).trim() || null,
     return_path: text(values['details.return_path']).trim() || null,
+    sendgrid_verification_key: text(values['details.sendgrid_verification_key']).replace(/\s+/g, '') || null,
   };
 }
 
@@ -255,4 +274,20 @@ export function credentialsPayload(values: FormValues, type: IntegrationType): R
 /** Whether an integration can be synced: twilio can (its numbers become senders); smtp has nothing to sync. */
 export function canSync(integration: Integration): boolean {
   return integration.type !== 'smtp';
+}
+
+/** A saved integration's webhook address, read-only, said for its type (the form hides the other type's fields). */
+function WebhookUrlField({ url }: { url: string }) {
+  const { t } = useTranslation();
+  const sendGrid = url.includes('/hooks/sendgrid/');
+  return (
+    <TextInput
+      label={t('integrations.fields.webhook_url')}
+      description={t(sendGrid ? 'integrations.hints.webhookSendGrid' : 'integrations.hints.webhookTwilio')}
+      value={url}
+      readOnly
+      onFocus={(event) => event.currentTarget.select()}
+      data-testid="integration-webhook-url"
+    />
+  );
 }
