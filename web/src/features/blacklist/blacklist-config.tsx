@@ -1,4 +1,4 @@
-import { Badge, NativeSelect } from '@mantine/core';
+import { Badge, Box, NativeSelect } from '@mantine/core';
 import { ADDRESS_TYPES } from '@shared/address';
 import type { BlacklistEntry, BlacklistInput } from '@shared/contracts/blacklist';
 import { useTranslation } from 'react-i18next';
@@ -23,7 +23,22 @@ function AddressTypeBadge({ type }: { type: string }) {
 /** Blacklist columns (spec 3: type, value, info, created_at). */
 export const BLACKLIST_COLUMNS: ListColumn<BlacklistEntry>[] = [
   { key: 'type', labelKey: 'blacklist.fields.type', sortable: true, width: 110, render: (row) => <AddressTypeBadge type={row.type} /> },
-  { key: 'value', labelKey: 'blacklist.fields.value', sortable: true },
+  {
+    key: 'value',
+    labelKey: 'blacklist.fields.value',
+    sortable: true,
+    render: (row) => (
+      <>
+        <span style={{ wordBreak: 'break-all' }}>{row.value}</span>
+        {/* On a phone the info column is out of view: the reason rides with the address. */}
+        {row.reason && (
+          <Box hiddenFrom="sm" mt={4}>
+            <SuppressionBadge reason={row.reason} />
+          </Box>
+        )}
+      </>
+    ),
+  },
   {
     key: 'info',
     labelKey: 'blacklist.fields.info',

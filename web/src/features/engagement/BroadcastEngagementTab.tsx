@@ -1,7 +1,7 @@
 import { Alert, Anchor, Stack, Table, Text } from '@mantine/core';
 import type { Broadcast } from '@shared/contracts/broadcast';
 import { useTranslation } from 'react-i18next';
-import { formatNumber } from '../../lib/numbers';
+import { formatNumber, useFormatNumber } from '../../lib/numbers';
 import { Link } from 'wouter';
 import { pathOf } from '../../lib/route-table';
 import { useRouteTable } from '../../lib/services-context';
@@ -38,33 +38,37 @@ export function BroadcastEngagementTab({ broadcast: b }: { broadcast: Broadcast 
 
 /** What came back to the bounce addresses (or SendGrid's events): each hard bounce and spam report suppressed its address. */
 function BouncesSection({ bounces, complaints }: { bounces: number; complaints: number }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const format = useFormatNumber();
   return (
-    <Stack gap={4} data-testid="broadcast-engagement-bounces">
-      <Text fw={600}>{t('engagement.bounces')}</Text>
-      <Table.ScrollContainer minWidth={280}>
-        <Table>
-          <Table.Tbody>
-            {(
-              [
-                ['broadcasts.fields.bounces', bounces, 'bounces'],
-                ['broadcasts.fields.complaints', complaints, 'complaints'],
-              ] as const
-            ).map(([labelKey, value, testId]) => (
-              <Table.Tr key={testId}>
-                <Table.Td>{t(labelKey)}</Table.Td>
-                <Table.Td ta="right" data-testid={`engagement-${testId}`}>
-                  <b>{formatNumber(value, i18n.language)}</b>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <Text size="xs" c="dimmed">
+    <div data-testid="broadcast-engagement-bounces">
+      {/* The same shape as the opens and clicks above it. */}
+      <Table withTableBorder maw={560}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th colSpan={2}>{t('engagement.bounces')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {(
+            [
+              ['broadcasts.fields.bounces', bounces, 'bounces'],
+              ['broadcasts.fields.complaints', complaints, 'complaints'],
+            ] as const
+          ).map(([labelKey, value, testId]) => (
+            <Table.Tr key={testId}>
+              <Table.Th fw={500}>{t(labelKey)}</Table.Th>
+              <Table.Td ta="right" fw={700} data-testid={`engagement-${testId}`}>
+                {format(value)}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Text size="xs" c="dimmed" mt={4} maw={560}>
         {t('engagement.bouncesHint')}
       </Text>
-    </Stack>
+    </div>
   );
 }
 

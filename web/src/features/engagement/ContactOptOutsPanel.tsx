@@ -144,7 +144,7 @@ export function ContactOptOutsPanel({ contactId }: { contactId: number }) {
   );
 }
 
-/** The contact's suppressed addresses: why (with what the platform noted and the message that did it), since when. */
+/** The contact's suppressed addresses: why (the platform's reason and the message that did it, or a person's note), since when. */
 function SuppressionsTable({ entries, onLift }: { entries: ContactSuppression[]; onLift: (entry: ContactSuppression) => void }) {
   const { t } = useTranslation();
   const table = useRouteTable();
@@ -180,7 +180,8 @@ function SuppressionsTable({ entries, onLift }: { entries: ContactSuppression[];
                       </Link>
                     )}
                   </Box>
-                  {entry.info && (
+                  {/* A person's note; the platform's own entry says it in the badge and the message (its info is for the API). */}
+                  {entry.info && !entry.reason && (
                     <Text size="xs" c="dimmed" style={{ wordBreak: 'break-word' }}>
                       {entry.info}
                     </Text>
