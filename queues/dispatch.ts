@@ -1,7 +1,7 @@
 import type { Env } from '../src/env';
 import { SendChannels } from '../src/modules/sending/channels';
 import type { AnyQueueBody } from '../src/queue-bodies';
-import { isDeadLetterQueue, QUEUE_NAMES } from '../src/queue-names';
+import { isDeadLetterQueue, queueRole } from '../src/queue-names';
 import { eventHandlers } from './events';
 import { handle, isBodyOf, type HandlersOf, type InvocationContext } from './handlers';
 import { importHandlers } from './import';
@@ -40,12 +40,12 @@ async function dispatchEach(batch: MessageBatch<AnyQueueBody>, env: Env, context
     }
     return;
   }
-  switch (queue) {
-    case QUEUE_NAMES.send:
+  switch (queueRole(queue)) {
+    case 'send':
       return inLanes(messages, SEND_CONCURRENCY, (message) => dispatchOne(queue, sendHandlers, message, env, context));
-    case QUEUE_NAMES.import:
+    case 'import':
       return inLanes(messages, 1, (message) => dispatchOne(queue, importHandlers, message, env, context));
-    case QUEUE_NAMES.events: {
+    case 'events': {
       await countTrackingBatch(messages.filter(isTrackingHits), env);
       const rest = messages.filter((message) => !isTrackingHits(message));
       return inLanes(rest, 1, (message) => dispatchOne(queue, eventHandlers, message, env, context));

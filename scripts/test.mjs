@@ -1,5 +1,5 @@
 // `npm test`: installs, then runs every test stage in order and stops at the first failure:
-// typecheck, lint, worker tests, transport tests, console tests, crash tests, browser end-to-end tests (builds the console and makes sure
+// typecheck, lint, the worker's bundle and startup budgets, worker tests, transport tests, console tests, crash tests, deploy tests, browser end-to-end tests (builds the console and makes sure
 // Chromium and SpamAssassin are installed first). Ends with a one-line summary; exits non-zero when a stage failed.
 // Starts on the system Node (v20) with node: builtins only, then continues on the pinned Node 22.
 import { fileURLToPath } from 'node:url';
@@ -17,10 +17,12 @@ main(async () => {
   const stages = [
     ['typecheck', () => npmRun('typecheck')],
     ['lint (Biome)', () => npmRun('lint')],
+    ['worker bundle and startup budgets (wrangler check startup)', () => npmRun('budgets')],
     ['worker tests', () => npmRun('test:worker')],
     ['transport tests (real SMTP servers, Twilio contract mock)', () => npmRun('test:transport')],
     ['console tests', () => npmRun('test:web')],
     ['crash tests (the local runtime killed mid-broadcast, real SMTP server)', () => npmRun('test:crash')],
+    ['deploy tests (npm run deploy against a stand-in for the Cloudflare API)', () => npmRun('test:deploy')],
     [
       'browser end-to-end tests',
       async () => {

@@ -14,3 +14,15 @@ export const QUEUE_NAMES = {
 export const QUEUE_MAX_DELIVERIES = 6;
 
 export const isDeadLetterQueue = (name: string) => name.endsWith('-dlq');
+
+export type QueueRole = keyof typeof QUEUE_NAMES;
+
+/**
+ * Which of the three queues a queue is, by the end of its name: a deployment's queues carry its prefix
+ * (`relay-staging-send` for the staging environment, scripts/deploy.mjs), the role stays the last word.
+ */
+export function queueRole(name: string): QueueRole | null {
+  if (isDeadLetterQueue(name)) return null;
+  const role = /-(send|import|events)$/.exec(name)?.[1];
+  return (role as QueueRole | undefined) ?? null;
+}
