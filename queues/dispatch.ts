@@ -24,10 +24,13 @@ export async function dispatchQueue(
   env: Env,
   context: InvocationContext = { channels: new SendChannels(env) },
 ): Promise<void> {
+  const started = Date.now();
   try {
     await dispatchEach(batch, env, context);
   } finally {
     await context.channels.close();
+    // One line per consumer run for Workers Logs: which queue, how many messages, how long (each failure has its own).
+    console.log(JSON.stringify({ level: 'info', consumer: batch.queue, messages: batch.messages.length, ms: Date.now() - started }));
   }
 }
 
