@@ -6,7 +6,7 @@
 // startup passes STARTUP_BUDGET_MS (Cloudflare's limit is 1 s of startup CPU; this machine's CPU is not theirs, so
 // the budget leaves room). The npm test command runs it as a stage.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -26,6 +26,8 @@ export function readStartupReport(text) {
 
 async function main() {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'relay-startup-'));
+  // wrangler wants the assets folder to exist; the console's files are not part of the worker's bundle.
+  await mkdir(path.join(root, 'dist', 'web'), { recursive: true });
   try {
     const wrangler = path.join(root, 'node_modules', '.bin', 'wrangler');
     const { stdout, stderr } = await promisify(execFile)(wrangler, ['check', 'startup', '--outfile', path.join(dir, 'startup.cpuprofile')], {

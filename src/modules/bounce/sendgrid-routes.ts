@@ -1,11 +1,9 @@
-import { and, eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
-import { integrations } from '../../db/schema';
 import { ApiError } from '../../lib/api-error';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, validSendGridSignature } from '../../lib/sendgrid/event-signature';
-import { parseId } from '../../lib/validate';
 import type { StoredDetails } from '../integration/account';
+import { hookIntegration, webhookForbidden } from '../integration/hook-integration';
 import { applyDeliveryReport } from './apply';
 import { readSendGridEvent } from './sendgrid-events';
 
@@ -21,22 +19,13 @@ const MAX_BODY = 2 * 1024 * 1024;
 /** How far a signed timestamp may be from now. */
 export const SIGNATURE_MAX_AGE_S = 24 * 60 * 60;
 
-const forbidden = () => new ApiError(403, 'webhook_invalid', 'The request is not signed by the provider for this integration');
-
 export const sendGridHookRoutes = new Hono<AppEnv>().post('/:integrationId/events', async (c) => {
-  const integrationId = parseId(c.req.param('integrationId'));
-  const [row] = integrationId
-    ? await c.var.db
-        .select()
-        .from(integrations)
-        .where(and(eq(integrations.id, integrationId), eq(integrations.type, 'smtp')))
-    : [];
-  if (!row) throw new ApiError(404, 'not_found', 'No such integration');
+  const row = await hookIntegration(c, 'smtp');
   const body = await c.req.text();
   if (body.length > MAX_BODY) throw new ApiError(413, 'bad_request', 'The request body is too large');
   const key = (row.details as StoredDetails).sendgrid_verification_key ?? '';
   const timestamp = c.req.header(TIMESTAMP_HEADER);
-  if (!key || !(await validSendGridSignature(key, body, c.req.header(SIGNATURE_HEADER), timestamp))) throw forbidden();
+  if (!key || !(await validSendGridSignature(key, body, c.req.header(SIGNATURE_HEADER), timestamp))) throw webhookForbidden();
   if (Math.abs(Date.now() / 1000 - Number(timestamp)) > SIGNATURE_MAX_AGE_S || !/^\d{1,12}$/.test(timestamp ?? '')) {
     throw new ApiError(403, 'webhook_invalid', 'The signature is more than a day old: a replayed request is refused');
   }

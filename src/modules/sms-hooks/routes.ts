@@ -1,13 +1,12 @@
-import { and, eq } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../../context';
-import { integrations } from '../../db/schema';
 import { ledgerDb } from '../ledger/ledger-db';
 import { allLedgers, ledgerOfMessage } from '../ledger/registry';
 import { ApiError } from '../../lib/api-error';
 import { validTwilioSignature } from '../../lib/sms/twilio-signature';
 import { parseId } from '../../lib/validate';
 import { providerAccount } from '../integration/account';
+import { hookIntegration, webhookForbidden } from '../integration/hook-integration';
 import { advanceDeliveryStatus, deliveryStatusOf } from './delivery-status';
 import { applyOptChange, optChangeOf } from './opt-out';
 import { twilioHookUrl, type TwilioHook } from './urls';
@@ -28,18 +27,9 @@ interface VerifiedCall {
   params: URLSearchParams;
 }
 
-const forbidden = () => new ApiError(403, 'webhook_invalid', 'The request is not signed by the provider for this integration');
-
 /** The integration of the URL, the form body, and a valid X-Twilio-Signature over both; 403/404 otherwise. */
 async function verifiedCall(c: Context<AppEnv>, hook: TwilioHook): Promise<VerifiedCall> {
-  const integrationId = parseId(c.req.param('integrationId'));
-  const [row] = integrationId
-    ? await c.var.db
-        .select()
-        .from(integrations)
-        .where(and(eq(integrations.id, integrationId), eq(integrations.type, 'twilio')))
-    : [];
-  if (!row) throw new ApiError(404, 'not_found', 'No such integration');
+  const row = await hookIntegration(c, 'twilio');
   const text = await c.req.text();
   if (text.length > MAX_BODY) throw new ApiError(413, 'bad_request', 'The request body is too large');
   const params = new URLSearchParams(text);
@@ -52,7 +42,7 @@ async function verifiedCall(c: Context<AppEnv>, hook: TwilioHook): Promise<Verif
   }
   const query = new URL(c.req.url).search;
   const signed = await validTwilioSignature(token, twilioHookUrl(c.env, row.id, hook) + query, params, c.req.header('x-twilio-signature'));
-  if (!signed) throw forbidden();
+  if (!signed) throw webhookForbidden();
   return { orgId: row.orgId, integrationId: row.id, params };
 }
 
