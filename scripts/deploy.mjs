@@ -7,7 +7,7 @@
 // `wrangler login`. The steps (scripts/lib/deploy/steps.mjs): the D1 database, the R2 bucket and every queue and
 // dead-letter queue, created when missing; the generated wrangler config (git-ignored); the D1 migrations; the
 // secrets (generated, or taken from the environment); the worker with its routes, Durable Objects, crons and
-// assets. What a run learns (ids, the public URL, what it deployed) is kept in .deploy/<env>.json (git-ignored).
+// assets; the proxied DNS records its routes need. What a run learns (ids, the public URL, what it deployed) is kept in .deploy/<env>.json (git-ignored).
 // --dry-run prints the plan and changes nothing; without an account it still prints what each step checks.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';

@@ -120,6 +120,11 @@ describe('npm run deploy (against a stand-in for the Cloudflare API)', () => {
       [`relay-${ENV}-events-dlq`, null],
     ]);
     expect(readFileSync(path.join(ROOT, `wrangler.${ENV}.generated.toml`), 'utf8')).toContain(`database_id = "${api.state.databases[0].uuid}"`);
+    // The proxied records the routes need: the host and its wildcard.
+    expect(api.state.dnsRecords.map((r) => [r.type, r.name, r.content, r.proxied])).toEqual([
+      ['AAAA', 'relay.example.com', '100::', true],
+      ['AAAA', '*.relay.example.com', '100::', true],
+    ]);
   });
 
   it('changes nothing when run again, and says so', async () => {
@@ -223,6 +228,8 @@ describe('npm run deploy (against a stand-in for the Cloudflare API)', () => {
         'worker-script-upload-worker-module',
         'worker-cron-trigger-update-cron-triggers',
         'zones-get',
+        'dns-records-for-a-zone-list-dns-records',
+        'dns-records-for-a-zone-create-dns-record',
       ]),
     );
   });

@@ -28,6 +28,8 @@ export interface CloudflareState {
   buckets: string[];
   queues: Queue[];
   workers: Record<string, { secrets: string[]; uploads: number; routes: unknown; crons: unknown; migrationTag: string | null }>;
+  /** The zone's DNS records (the zone is the one any name asks for). */
+  dnsRecords: { id: string; type: string; name: string; content: string; proxied: boolean }[];
 }
 
 const envelope = (result: unknown, extra: Record<string, unknown> = {}) => ({ success: true, errors: [], messages: [], result, ...extra });
@@ -58,7 +60,7 @@ function parseBody(contentType: string, raw: string): unknown {
 }
 
 export async function startCloudflareApi() {
-  const state: CloudflareState = { databases: [], buckets: [], queues: [], workers: {} };
+  const state: CloudflareState = { databases: [], buckets: [], queues: [], workers: {}, dnsRecords: [] };
   const calls: RecordedCall[] = [];
   const failures: { method: string; path: RegExp }[] = [];
 
@@ -74,6 +76,15 @@ export async function startCloudflareApi() {
       return [200, envelope(name ? [{ id: 'zone1', name }] : [], { result_info: { page: 1, per_page: 50, count: name ? 1 : 0, total_count: name ? 1 : 0 } })];
     }
     if ((m = /^\/zones\/[^/]+\/workers\/routes$/.exec(path))) return [200, envelope([])];
+    if (path === '/zones/zone1/dns_records' && method === 'GET') {
+      const name = query.get('name');
+      return [200, envelope(state.dnsRecords.filter((r) => !name || r.name === name))];
+    }
+    if (path === '/zones/zone1/dns_records' && method === 'POST') {
+      const record = { id: uuid(), type: String(b.type), name: String(b.name), content: String(b.content), proxied: Boolean(b.proxied) };
+      state.dnsRecords.push(record);
+      return [200, envelope(record)];
+    }
     const a = '/accounts/{account}';
     // D1
     if (path === `${a}/d1/database` && method === 'GET') {

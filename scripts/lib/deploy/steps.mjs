@@ -8,7 +8,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../run.mjs';
-import { generateConfig } from './config.mjs';
+import { generateConfig, zoneOf } from './config.mjs';
+import { ensureDnsRecords } from './dns.mjs';
 import { listBuckets, listDatabases, listQueues, listSecrets, wrangler } from './wrangler.mjs';
 
 /** Secrets the deploy makes itself when the worker lacks them (never again: a new SECRETS_KEY would lose data). */
@@ -139,6 +140,16 @@ export function steps(env, settings, { dryRun, online }) {
         state.deployedHash = hash;
         const version = /Current Version ID:\s*(\S+)/.exec(out)?.[1];
         return { outcome: 'created', detail: `deployed${version ? ` (version ${version})` : ''}` };
+      },
+    },
+    {
+      name: 'DNS records',
+      async run() {
+        if (!settings.publicUrl) return offline('proxied records for the host and its wildcard, added when missing');
+        const host = new URL(settings.publicUrl).hostname;
+        const zone = zoneOf(host, settings.zone);
+        if (look) return offline(`proxied records for ${host} and *.${host} on ${zone}, added when missing`);
+        return ensureDnsRecords({ host, zone, dryRun });
       },
     },
   ];
