@@ -44,6 +44,7 @@ export const broadcastReportRoutes = new Hono<AppEnv>()
       .select({
         contactId: unsubscribes.contactId,
         name: contacts.name,
+        subscription: subscriptions.name,
         reason: unsubscribes.reason,
         comment: unsubscribes.comment,
         source: unsubscribes.source,
@@ -51,12 +52,15 @@ export const broadcastReportRoutes = new Hono<AppEnv>()
       })
       .from(unsubscribes)
       .leftJoin(contacts, and(eq(contacts.id, unsubscribes.contactId), eq(contacts.orgId, unsubscribes.orgId)))
+      // Which category: one person can leave several through one message (one-click, a spam complaint).
+      .leftJoin(subscriptions, and(eq(subscriptions.id, unsubscribes.subscriptionId), eq(subscriptions.orgId, unsubscribes.orgId)))
       .where(and(eq(unsubscribes.orgId, c.var.org.id), eq(unsubscribes.broadcastId, b.id)))
       .orderBy(desc(unsubscribes.createdAt))
       .limit(BROADCAST_UNSUBSCRIBES_SHOWN);
     const data: BroadcastUnsubscribe[] = rows.map((r) => ({
       contact_id: r.contactId,
       contact_name: r.name,
+      subscription_name: r.subscription,
       reason: r.reason as UnsubscribeReason | null,
       comment: r.comment,
       source: r.source as UnsubscribeSource | null,

@@ -71,6 +71,8 @@ export interface ContactUnsubscribe {
 export interface BroadcastUnsubscribe {
   contact_id: number;
   contact_name: string | null;
+  /** The category left (null once it was deleted). */
+  subscription_name: string | null;
   reason: UnsubscribeReason | null;
   comment: string | null;
   source: UnsubscribeSource | null;

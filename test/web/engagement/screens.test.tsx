@@ -146,7 +146,11 @@ function engagementApi(options: { pageStatus?: number } = {}) {
     if (path === '/broadcast/7/clicks')
       return json(200, { data: [{ link_index: 0, url: 'https://shop.example.com/a', clicks: 5, clicks_unique: 2, human_clicks: 2, human_clicks_unique: 1 }] });
     if (path === '/broadcast/7/unsubscribes')
-      return json(200, { data: [{ contact_id: 9, contact_name: 'Ann', reason: 'too_frequent', comment: 'Twice a day', source: 'page', created_at: NOW }] });
+      return json(200, {
+        data: [
+          { contact_id: 9, contact_name: 'Ann', subscription_name: 'News', reason: 'too_frequent', comment: 'Twice a day', source: 'page', created_at: NOW },
+        ],
+      });
     if (path === '/message/5') return json(200, { data: MESSAGE });
     if (path === '/message/6')
       return json(200, { data: { ...MESSAGE, id: 6, type: 'sms', html: false, subject: null, delivery_status: 'undelivered', delivery_error_code: '30003' } });
@@ -224,6 +228,7 @@ describe('engagement in the console', () => {
     expect(screen.getByTestId('broadcast-links-legend').textContent).toBe('Bold: people; after the slash: all, machines included.');
     const unsubscribe = await screen.findByTestId('broadcast-unsubscribe');
     expect(unsubscribe.textContent).toContain('Ann');
+    expect(unsubscribe.textContent).toContain('News');
     expect(unsubscribe.textContent).toContain('Too many emails');
     expect(unsubscribe.textContent).toContain('Twice a day');
   });

@@ -207,7 +207,9 @@ describe('the public page API', () => {
     ]);
     expect(await broadcastUnsubscribes(id)).toBe(1);
     const report = await o.api('GET', `/broadcast/${id}/unsubscribes`);
-    expect(report.body.data).toEqual([expect.objectContaining({ contact_id: people.ann, reason: 'too_frequent', comment: 'Twice a day is a lot' })]);
+    expect(report.body.data).toEqual([
+      expect.objectContaining({ contact_id: people.ann, subscription_name: 'News', reason: 'too_frequent', comment: 'Twice a day is a lot' }),
+    ]);
 
     const undo = await pageApi(ann, 'POST', { m, subscription_id: subscription.id }, '/api/v1/unsubscribe/resubscribe');
     expect(undo.status).toBe(200);

@@ -126,11 +126,12 @@ function UnsubscribesTable({ broadcastId, version }: { broadcastId: number; vers
       state={{ error, loading: isLoading && !data }}
       empty={rows.length === 0}
       emptyText={t('engagement.noUnsubscribes')}
-      minWidth={640}
+      minWidth={760}
       testId="broadcast-unsubscribes"
       head={
         <>
           <Table.Th>{t('engagement.columns.contact')}</Table.Th>
+          <Table.Th>{t('engagement.columns.category')}</Table.Th>
           <Table.Th>{t('engagement.columns.reason_given')}</Table.Th>
           <Table.Th>{t('engagement.columns.comment')}</Table.Th>
           <Table.Th>{t('engagement.columns.source')}</Table.Th>
@@ -142,7 +143,7 @@ function UnsubscribesTable({ broadcastId, version }: { broadcastId: number; vers
           const href = pathOf(table, 'contact_update', { id: u.contact_id });
           const name = u.contact_name ?? `#${u.contact_id}`;
           return (
-            <Table.Tr key={`${u.contact_id}:${u.created_at}`} data-testid="broadcast-unsubscribe">
+            <Table.Tr key={`${u.contact_id}:${u.subscription_name}:${u.created_at}`} data-testid="broadcast-unsubscribe">
               <Table.Td>
                 {href ? (
                   <Link href={href} asChild>
@@ -152,6 +153,7 @@ function UnsubscribesTable({ broadcastId, version }: { broadcastId: number; vers
                   name
                 )}
               </Table.Td>
+              <Table.Td>{u.subscription_name ?? '—'}</Table.Td>
               <Table.Td>{reasonText(t, u.reason)}</Table.Td>
               <Table.Td style={{ wordBreak: 'break-word' }}>{u.comment ?? '—'}</Table.Td>
               <Table.Td>{u.source ? t(`engagement.sources.${u.source}`) : '—'}</Table.Td>
