@@ -6,8 +6,7 @@
 //   npm run operator -- demo-reset
 // OPERATOR_URL (default http://localhost:8787) is the platform host; the token is OPERATOR_TOKEN, else the
 // OPERATOR_TOKEN line of .dev.vars. Plain Node, no dependencies.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { operatorToken } from './lib/operator-token.mjs';
 
 const USAGE = `Usage: npm run operator -- <command>
   requests [pending|approved|declined]   list pre-registration requests
@@ -16,23 +15,6 @@ const USAGE = `Usage: npm run operator -- <command>
   settings                               show the sign-up settings
   set <key> <value>                      change a setting: signup.enabled|signup.active true|false, signup.applicationUrl <url>
   demo-reset                             reset the shared demo organisation now`;
-
-/** The operator token: the environment, else the OPERATOR_TOKEN line of .dev.vars (local development). */
-function operatorToken() {
-  if (process.env.OPERATOR_TOKEN) return process.env.OPERATOR_TOKEN.trim();
-  try {
-    const vars = readFileSync(path.resolve(import.meta.dirname, '..', '.dev.vars'), 'utf8');
-    const line = vars.split(/\r?\n/).find((l) => /^\s*OPERATOR_TOKEN\s*=/.test(l));
-    if (line)
-      return line
-        .slice(line.indexOf('=') + 1)
-        .trim()
-        .replace(/^(["'])(.*)\1$/, '$2');
-  } catch {
-    // no .dev.vars: fall through
-  }
-  return '';
-}
 
 /** One operator API call; prints the error envelope and exits non-zero on failure. */
 async function api(method, apiPath, body) {

@@ -16,8 +16,7 @@
 // The operator token is OPERATOR_TOKEN, else the OPERATOR_TOKEN line of .dev.vars. The smoke user's password is
 // SMOKE_PASSWORD, else derived from the operator token (so every run signs in as the same user).
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { operatorToken } from './lib/operator-token.mjs';
 import { parseArgs } from 'node:util';
 
 const USAGE = 'Usage: npm run smoke -- <platform url> [--org <domain>] [--smtp <smtp url>] [--from <address>] [--to <address>] [--mailbox <viewer url>]';
@@ -25,22 +24,6 @@ const TIMEOUT_MS = 60_000;
 
 /** A failed step: its message is what the person running the smoke reads. */
 class StepFailed extends Error {}
-
-function operatorToken() {
-  if (process.env.OPERATOR_TOKEN) return process.env.OPERATOR_TOKEN.trim();
-  try {
-    const vars = readFileSync(path.resolve(import.meta.dirname, '..', '.dev.vars'), 'utf8');
-    const line = vars.split(/\r?\n/).find((l) => /^\s*OPERATOR_TOKEN\s*=/.test(l));
-    return line
-      ? line
-          .slice(line.indexOf('=') + 1)
-          .trim()
-          .replace(/^(["'])(.*)\1$/, '$2')
-      : '';
-  } catch {
-    return '';
-  }
-}
 
 /** The platform's API: the platform host for operator calls, the organisation's for the rest. */
 function client(platform, org) {

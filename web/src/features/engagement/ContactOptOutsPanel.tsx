@@ -22,37 +22,36 @@ export function ContactOptOutsPanel({ contactId }: { contactId: number }) {
   const { client } = useServices();
   const { data, error, isLoading, mutate } = useContactOptOuts(contactId);
 
-  const resubscribe = (u: ContactUnsubscribe) =>
+  /** Asks first (`<key>Title`, `<key>Confirm`, the `<action>` button), then calls, says so, and reloads the panel. */
+  const confirmThen = (keys: { title: string; confirm: string; action: string; done: string }, values: Record<string, string>, call: () => Promise<unknown>) =>
     confirmDelete({
-      title: t('engagement.resubscribeTitle'),
-      message: t('engagement.resubscribeConfirm', { name: u.subscription_name }),
-      confirmLabel: t('engagement.resubscribe'),
+      title: t(keys.title),
+      message: t(keys.confirm, values),
+      confirmLabel: t(keys.action),
       cancelLabel: t('common.cancel'),
       onConfirm: () =>
-        void resubscribeContact(client, contactId, u.subscription_id).then(
+        void call().then(
           () => {
-            notifySuccess(t('engagement.resubscribed', { name: u.subscription_name }));
+            notifySuccess(t(keys.done, values));
             void mutate();
           },
           (e) => notifyError(translateApiError(t, e)),
         ),
     });
 
+  const resubscribe = (u: ContactUnsubscribe) =>
+    confirmThen(
+      { title: 'engagement.resubscribeTitle', confirm: 'engagement.resubscribeConfirm', action: 'engagement.resubscribe', done: 'engagement.resubscribed' },
+      { name: u.subscription_name },
+      () => resubscribeContact(client, contactId, u.subscription_id),
+    );
+
   const lift = (entry: ContactSuppression) =>
-    confirmDelete({
-      title: t('engagement.liftTitle'),
-      message: t('engagement.liftConfirm', { address: entry.value }),
-      confirmLabel: t('engagement.lift'),
-      cancelLabel: t('common.cancel'),
-      onConfirm: () =>
-        void liftSuppression(client, contactId, entry.id).then(
-          () => {
-            notifySuccess(t('engagement.lifted', { address: entry.value }));
-            void mutate();
-          },
-          (e) => notifyError(translateApiError(t, e)),
-        ),
-    });
+    confirmThen(
+      { title: 'engagement.liftTitle', confirm: 'engagement.liftConfirm', action: 'engagement.lift', done: 'engagement.lifted' },
+      { address: entry.value },
+      () => liftSuppression(client, contactId, entry.id),
+    );
 
   return (
     <Paper withBorder p="md" maw={760} mt="md" data-testid="contact-opt-outs">
