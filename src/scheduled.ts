@@ -13,18 +13,19 @@ import { rescueStalledSystemMails } from './modules/system-mail/rescue';
 import { countSpilledHits } from './modules/tracking/spill';
 import { drainLedgerDeletions } from './modules/ledger/drain';
 import { measureLedgers } from './modules/ledger/size-guard';
+import { recountLedgers } from './modules/ledger/recount';
 import { moveMessagesToLedgers } from './modules/ledger/move';
 import { pruneRateLimits } from './lib/rate-limit';
 
 // The worker's two crons (wrangler.toml [triggers]; the local platform calls both at boot and then on the same
 // schedule, scripts/lib/platform.mjs, so nothing works only in production).
 //   WATCHDOG, every minute: what sending must not wait for. Broadcast runners whose alarm was lost are poked, and
-//     messages and system mails left claimed past their lease (their delivery died) go back on the queue; messages
-//     made before the ledgers move into them.
+//     messages (asking only the ledgers with single messages not seen finish) and system mails left claimed past
+//     their lease (their delivery died) go back on the queue; messages made before the ledgers move into them.
 //   HOUSEKEEPING, every 15 minutes: expired sessions and rate-limit windows, imports whose job was lost, tracking hits
 //     the events queue refused, the demo reset when due, the archive of messages past their retention, stale import
-//     files, the hourly data volume, the daily repair of the lists' kept counts, the ledgers of deleted organisations
-//     emptied and the ledgers' sizes measured (src/modules/ledger).
+//     files, the hourly data volume, the daily repair of the lists' kept counts (D1's and each ledger's), the ledgers
+//     of deleted organisations emptied and the ledgers' sizes measured (src/modules/ledger).
 
 export const WATCHDOG_CRON = '* * * * *';
 export const HOUSEKEEPING_CRON = '*/15 * * * *';
@@ -51,8 +52,10 @@ function jobsOf(cron: string, env: Env): Jobs {
     cleanUpStaleFiles: () => cleanUpStaleFiles(db, env.FILES),
     // Archiving first, so the hour's measurement sees what stayed.
     archiveAndMeasure: () => archiveOldMessages(db, env).then(() => measureDataVolumeIfDue(db)),
-    // Once a day: the lists' kept counts recomputed from the rows, and any drift reported.
+    // Once a day: the lists' kept counts recomputed from the rows, and any drift reported; D1's at 03:00 UTC, each
+    // ledger's a day after its last recount (a batch per run).
     repairListCounts: () => repairListCountsIfDue(db),
+    recountLedgers: () => recountLedgers(env, db),
     // The ledgers of deleted organisations emptied; every ledger's size measured once an hour (the size guard).
     drainLedgerDeletions: () => drainLedgerDeletions(env, db),
     measureLedgers: () => measureLedgers(env, db),

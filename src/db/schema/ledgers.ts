@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { now, organizations } from './core';
 
@@ -22,9 +23,23 @@ export const ledgers = sqliteTable(
     idBase: integer('id_base'),
     /** Initialised for its owner: until then the next use initialises it (registry.ts). */
     ready: integer('ready', { mode: 'boolean' }).notNull().default(false),
+    /** When the daily repair last recomputed its kept list totals (src/modules/ledger/recount.ts). */
+    countedAt: text('counted_at'),
+    /**
+     * Single (test) messages for the watchdog: bumped after each is written, and `singlesChecked` takes the mark the
+     * watchdog read once it finds none of them unfinished; only ledgers with mark > checked are asked (singles.ts).
+     * Starts at 1 so a ledger made before this is asked once.
+     */
+    singlesMark: integer('singles_mark').notNull().default(1),
+    singlesChecked: integer('singles_checked').notNull().default(0),
     createdAt: text('created_at').notNull().default(now),
   },
-  (t) => [uniqueIndex('ledgers_org_generation').on(t.orgId, t.generation), uniqueIndex('ledgers_id_base').on(t.idBase)],
+  (t) => [
+    uniqueIndex('ledgers_org_generation').on(t.orgId, t.generation),
+    uniqueIndex('ledgers_id_base').on(t.idBase),
+    // The watchdog's each minute: only the ledgers with single messages it has not seen finish.
+    index('ledgers_singles_pending').on(t.name).where(sql`${t.singlesMark} > ${t.singlesChecked}`),
+  ],
 );
 
 /**

@@ -4,7 +4,9 @@ import type { Database } from '../../db/client';
 import { broadcastLinks, messages, trackingEvents } from '../../db/schema';
 import type { Env } from '../../env';
 import { rawBatch } from '../crud/raw-batch';
-import { orgLedgerDb } from './registry';
+import { ledgerDb } from './ledger-db';
+import { orgLedger, orgLedgerDb } from './registry';
+import { markSingleWritten } from './singles';
 
 // The move of the messages made before the ledger (D1's messages, tracking_events and broadcast_links) into each
 // organisation's ledger, by the cron a page at a time until D1 has none left. A page is copied with its ids (so API
@@ -29,8 +31,9 @@ function copyStatement(ledger: Database, table: SQLiteTable, tableName: string, 
 export async function moveMessagePage(env: Env, db: Database, orgId: number, page = MOVE_PAGE): Promise<number> {
   const rows = await db.all<Record<string, unknown> & { id: number }>(sql`SELECT * FROM messages WHERE org_id = ${orgId} ORDER BY id LIMIT ${page}`);
   if (rows.length === 0) return 0;
-  const ledger = await orgLedgerDb(env, db, orgId);
-  if (!ledger) return 0;
+  const handle = await orgLedger(env, db, orgId);
+  if (!handle) return 0;
+  const ledger = ledgerDb(handle);
   const ids = JSON.stringify(rows.map((r) => r.id));
   const events = await db.all<Record<string, unknown>>(
     sql`SELECT * FROM tracking_events WHERE org_id = ${orgId} AND message_id IN (SELECT value FROM json_each(${ids}))`,
@@ -43,6 +46,8 @@ export async function moveMessagePage(env: Env, db: Database, orgId: number, pag
   if (Number(held.m) !== rows.length || Number(held.e) < events.length) {
     throw new Error(`ledger move of organisation ${orgId}: the ledger holds ${held.m} of ${rows.length} messages and ${held.e} of ${events.length} events`);
   }
+  // Single messages arrive in the ledger: the watchdog looks at it again (singles.ts).
+  if (rows.some((r) => r.broadcast_id === null)) await markSingleWritten(db, handle);
   await rawBatch(db, [
     db.run(sql`DELETE FROM tracking_events WHERE org_id = ${orgId} AND message_id IN (SELECT value FROM json_each(${ids}))`),
     db.run(sql`DELETE FROM messages WHERE org_id = ${orgId} AND id IN (SELECT value FROM json_each(${ids}))`),

@@ -27,11 +27,16 @@ const clientOf = async (handle: Promise<LedgerHandle | null>): Promise<Database 
   return h ? ledgerDb(h) : null;
 };
 
-/** A drizzle client on the organisation's newest ledger (ledger-db.ts): where a new message goes. */
+/** The organisation's newest ledger: where a new message goes. */
+export async function requestCurrentLedger(c: Context<AppEnv>): Promise<LedgerHandle> {
+  const handle = await once(c, 'current-handle', () => currentLedger(c.env, c.var.db, c.var.org.id));
+  if (!handle) throw gone();
+  return handle;
+}
+
+/** A drizzle client on the organisation's newest ledger (ledger-db.ts). */
 export async function requestLedger(c: Context<AppEnv>): Promise<Database> {
-  const db = await once(c, 'current', () => clientOf(currentLedger(c.env, c.var.db, c.var.org.id)));
-  if (!db) throw gone();
-  return db;
+  return once(c, 'current', async () => ledgerDb(await requestCurrentLedger(c)));
 }
 
 /** Clients on every ledger of the organisation, newest generation first. */

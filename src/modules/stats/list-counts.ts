@@ -90,21 +90,27 @@ export interface CountDrift {
   actual: number;
 }
 
-/** Each list's actual counts, as SQL: org_id, list, key, n. */
-const ACTUAL = sql`
+/** Each list's actual counts, as SQL (org_id, list, key, n): the contacts' lists are in D1, the messages' in both. */
+const CONTACT_COUNTS = sql`
   SELECT org_id, 'contacts' AS list, 0 AS key, count(*) AS n FROM contacts GROUP BY org_id
-  UNION ALL SELECT org_id, 'tag', tag_id, count(*) FROM contact_tags GROUP BY org_id, tag_id
-  UNION ALL SELECT org_id, 'messages', 0, count(*) FROM messages GROUP BY org_id
+  UNION ALL SELECT org_id, 'tag', tag_id, count(*) FROM contact_tags GROUP BY org_id, tag_id`;
+const MESSAGE_COUNTS = sql`
+  SELECT org_id, 'messages' AS list, 0 AS key, count(*) AS n FROM messages GROUP BY org_id
   UNION ALL SELECT org_id, 'broadcast_messages', broadcast_id, count(*) FROM messages WHERE broadcast_id IS NOT NULL GROUP BY org_id, broadcast_id`;
 
+/** Which kept counts a store holds: D1 all four (its messages are the ones made before the ledgers), a ledger the messages'. */
+export type CountedStore = 'd1' | 'ledger';
+const actualCounts = (store: CountedStore) => (store === 'd1' ? sql`${CONTACT_COUNTS} UNION ALL ${MESSAGE_COUNTS}` : MESSAGE_COUNTS);
+
 /**
- * Recomputes every kept count from the rows and returns where it had drifted (nothing, when the triggers did
- * their job). It scans the tables, so the cron runs it once a day. The fix is one batch (a transaction in D1),
- * so no write can slip between the recount and the correction.
+ * Recomputes every kept count of the store from its rows and returns where it had drifted (nothing, when the
+ * triggers did their job). It scans the tables, so it runs once a day. The fix is one batch (a transaction in D1 and in
+ * a ledger), so no write can slip between the recount and the correction.
  */
-export async function repairListCounts(db: Database): Promise<CountDrift[]> {
+export async function repairListCounts(db: Database, store: CountedStore = 'd1'): Promise<CountDrift[]> {
+  const actual = actualCounts(store);
   const drift = await db.all<CountDrift>(sql`
-    WITH actual AS (${ACTUAL})
+    WITH actual AS (${actual})
     SELECT a.org_id, a.list, a.key, coalesce(k.n, 0) AS kept, a.n AS actual FROM actual a
       LEFT JOIN list_counts k ON k.org_id = a.org_id AND k.list = a.list AND k.key = a.key
       WHERE coalesce(k.n, 0) <> a.n
@@ -114,8 +120,8 @@ export async function repairListCounts(db: Database): Promise<CountDrift[]> {
   if (drift.length === 0) return [];
   // Only the rows that differ are written: counts whose rows are all gone go to 0, the rest take the recount.
   await db.batch([
-    db.run(sql`UPDATE list_counts SET n = 0 WHERE n <> 0 AND (org_id, list, key) NOT IN (SELECT org_id, list, key FROM (${ACTUAL}))`),
-    db.run(sql`INSERT INTO list_counts (org_id, list, key, n) SELECT org_id, list, key, n FROM (${ACTUAL}) WHERE true
+    db.run(sql`UPDATE list_counts SET n = 0 WHERE n <> 0 AND (org_id, list, key) NOT IN (SELECT org_id, list, key FROM (${actual}))`),
+    db.run(sql`INSERT INTO list_counts (org_id, list, key, n) SELECT org_id, list, key, n FROM (${actual}) WHERE true
       ON CONFLICT (org_id, list, key) DO UPDATE SET n = excluded.n WHERE list_counts.n <> excluded.n`),
   ]);
   return drift;

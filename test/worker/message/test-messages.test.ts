@@ -6,6 +6,8 @@ import { QUEUE_MAX_DELIVERIES } from '../../../src/queue-names';
 import { deliverMessage, rescueStalledMessages, SEND_KIND } from '../../../src/modules/message/send-message';
 import { DEFAULT_LEASE_MS as SEND_LEASE_MS } from '../../../src/modules/sending/lease';
 import { call, ledgerSql } from '../helpers';
+import { orgLedger } from '../../../src/modules/ledger/registry';
+import { ledgersWithPendingSingles, markSingleWritten, markSinglesChecked } from '../../../src/modules/ledger/singles';
 import { channels, createTemplate, insertContact, insertField, insertAttribute, newOrg, recordingProviders, row, type Org } from '../channel-helpers';
 
 type MessageRow = {
@@ -252,6 +254,69 @@ describe('the send consumer', () => {
     const queue = { sendBatch: async (batch: { body: unknown }[]) => void sent.push(...batch.map((m) => m.body)) } as unknown as Queue;
     expect(await rescueStalledMessages(createDb(env.DB), { ...env, SEND_QUEUE: queue })).toBe(1);
     expect(sent).toEqual([{ kind: SEND_KIND, orgId: o.orgId, messageId: stuck }]);
+  });
+
+  it('the watchdog asks only ledgers with single messages it has not seen finish, and never loses one written meanwhile', async () => {
+    const { o, email, template } = await setup();
+    const db = createDb(env.DB);
+    const handle = (await orgLedger(env, db, o.orgId))!;
+    const registry = () =>
+      env.DB.prepare('SELECT singles_mark AS mark, singles_checked AS checked FROM ledgers WHERE org_id = ?')
+        .bind(o.orgId)
+        .first<{ mark: number; checked: number }>();
+    const pending = async () => (await ledgersWithPendingSingles(db, 100_000)).find((p) => p.orgId === o.orgId);
+    const rescue = async () => {
+      const sent: { orgId: number; messageId: number }[] = [];
+      const queue = {
+        sendBatch: async (batch: { body: { orgId: number; messageId: number } }[]) => void sent.push(...batch.map((m) => m.body)),
+      } as unknown as Queue;
+      await rescueStalledMessages(db, { ...env, SEND_QUEUE: queue });
+      return sent.filter((m) => m.orgId === o.orgId).map((m) => m.messageId);
+    };
+    const stale = new Date(Date.now() - SEND_LEASE_MS - 1000).toISOString();
+    const setStatus = async (id: number, status: string, updatedAt = stale) =>
+      (await ledgerSql(o.orgId)).prepare('UPDATE messages SET status = ?, updated_at = ? WHERE id = ?').bind(status, updatedAt, id).run();
+
+    // A new ledger is asked once; with nothing unfinished it is checked and left alone.
+    expect(await pending()).toBeDefined();
+    expect(await rescue()).toEqual([]);
+    expect(await pending()).toBeUndefined();
+
+    // The route marks each test message it writes.
+    const before = (await registry())!.mark;
+    const res = await sendTest(o, template.id, { sender_id: email.id, to: 'mark@example.com' });
+    expect(res.status).toBe(202);
+    expect((await registry())!.mark).toBe(before + 1);
+    // Out of the way of what follows, whatever the queue's own delivery of it is doing.
+    await (await ledgerSql(o.orgId)).prepare('DELETE FROM messages WHERE id = ?').bind(res.body.data.id).run();
+
+    // One left sending past its lease is queued again, and the ledger stays watched until it is done.
+    const stuck = await queued(o, email.id);
+    await markSingleWritten(db, handle);
+    await setStatus(stuck, 'sending');
+    expect(await rescue()).toEqual([stuck]);
+    expect(await pending()).toBeDefined();
+    await setStatus(stuck, 'sent');
+    expect(await rescue()).toEqual([]);
+    const checked = await registry();
+    expect(checked!.checked).toBe(checked!.mark);
+
+    // A ledger that is checked is not asked: a single left sending without its mark is not even seen.
+    const unmarked = await queued(o, email.id);
+    await setStatus(unmarked, 'sending');
+    expect(await rescue()).toEqual([]);
+    await setStatus(unmarked, 'sent');
+
+    // The race: the watchdog read the mark, a single was written and marked, then the watchdog found nothing
+    // unfinished (asked before the write) and records what it read: the ledger stays pending for the new one.
+    await markSingleWritten(db, handle);
+    const read = (await pending())!;
+    const late = await queued(o, email.id);
+    await markSingleWritten(db, handle);
+    await markSinglesChecked(db, read);
+    expect(await pending()).toBeDefined();
+    await setStatus(late, 'sending');
+    expect(await rescue()).toEqual([late]);
   });
 
   it('lets only one of two simultaneous deliveries send', async () => {

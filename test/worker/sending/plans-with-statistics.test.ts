@@ -8,7 +8,8 @@ import { OPTIONS_OF_FIELDS_SQL } from '../../../src/modules/import/lookups';
 import { claimStatement, countClaimed, finishStatement, outcomesJson } from '../../../src/modules/sending/claim';
 import { renewStatement } from '../../../src/modules/sending/lease';
 import { messageOutcomeStats } from '../../../src/modules/stats/daily';
-import { stalledSingles } from '../../../src/modules/message/send-message';
+import { stalledSingles, unfinishedSingle } from '../../../src/modules/message/send-message';
+import { pendingSinglesQuery } from '../../../src/modules/ledger/singles';
 import { deliveryStatusStatement } from '../../../src/modules/sms-hooks/delivery-status';
 import { newSession } from '../api-helpers';
 import { ledgerSql } from '../helpers';
@@ -66,6 +67,12 @@ async function seed(ledger: D1Database, a: number, b: number) {
       ],
     );
   }
+  // The registry at thousands of organisations, a few with single messages the watchdog has not seen finish.
+  statements.push([
+    `${n(3000)} INSERT INTO ledgers (name, org_id, generation, id_base, ready, singles_mark, singles_checked)
+     SELECT 'plan-' || ?1 || '-' || i, ?1, i, ?1 * 10000 + i, 1, 2, CASE WHEN i % 500 = 0 THEN 1 ELSE 2 END FROM n`,
+    [b],
+  ]);
   for (const [q, params] of statements)
     await env.DB.prepare(q)
       .bind(...params)
@@ -152,6 +159,20 @@ describe('plans with statistics', () => {
         query: queryOf(stalledSingles(db, now)),
         want: /SEARCH messages USING INDEX messages_broadcast_contact \(broadcast_id=\?\)/,
         never: /SCAN messages/,
+      },
+      {
+        name: 'unfinishedSingle (the watchdog, before it stops asking)',
+        store: ledger,
+        query: queryOf(unfinishedSingle(db)),
+        want: /SEARCH messages USING INDEX messages_broadcast_contact \(broadcast_id=\?\)/,
+        never: /SCAN messages/,
+      },
+      {
+        name: 'ledgersWithPendingSingles (the watchdog, every minute)',
+        store: env.DB,
+        query: queryOf(pendingSinglesQuery(createDb(env.DB), 500)),
+        want: /ledgers_singles_pending/,
+        never: /SCAN ledgers\b(?! USING)/,
       },
       {
         // The message list's default page as crud-routes.ts builds it (newest first, the organisation's rows).

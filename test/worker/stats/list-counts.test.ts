@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDb } from '../../../src/db/client';
 import { keptTotalOf, repairListCounts } from '../../../src/modules/stats/list-counts';
+import { recountLedgers } from '../../../src/modules/ledger/recount';
 import { appFetch, ledgerSql } from '../helpers';
 import { api, create, list, newSession, rows, type Session } from '../api-helpers';
 
@@ -85,6 +86,53 @@ describe('kept counts', () => {
     await (await ledgerSql(s.orgId)).prepare('DELETE FROM messages WHERE org_id = ? AND broadcast_id = 7').bind(s.orgId).run();
     expect(await kept(s.orgId, 'messages')).toBe(1);
     expect(await kept(s.orgId, 'broadcast_messages', 7)).toBe(0);
+  });
+});
+
+describe("the ledgers' recount", () => {
+  it("puts a ledger's drifted message counts right once a day, logging the drift, and leaves other ledgers' alone", async () => {
+    const insert = async (orgId: number, broadcastId: number | null) =>
+      (await ledgerSql(orgId))
+        .prepare(
+          "INSERT INTO messages (org_id, type, status, broadcast_id, from_address, to_address, body) VALUES (?, 'email', 'sent', ?, 'a@lc.test', 'b@lc.test', 'x')",
+        )
+        .bind(orgId, broadcastId)
+        .run();
+    const other = await newSession('lcr');
+    for (const b of [null, 9, 9]) await insert(s.orgId, b);
+    await insert(other.orgId, 9);
+    const ledger = await ledgerSql(s.orgId);
+    // Drift both ways: a count too high, and one whose rows are all gone.
+    await ledger.prepare("UPDATE list_counts SET n = 40 WHERE org_id = ? AND list = 'messages'").bind(s.orgId).run();
+    await ledger.prepare("INSERT INTO list_counts (org_id, list, key, n) VALUES (?, 'broadcast_messages', 77, 5)").bind(s.orgId).run();
+    expect((await list(s, 'message')).meta.total).toBe(40);
+
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const db = createDb(env.DB);
+    try {
+      await recountLedgers(env, db, 100_000);
+      const line = logged.mock.calls.map((c) => String(c[0])).find((l) => l.includes('recountLedgers') && l.includes(`"org_id":${s.orgId}`));
+      expect(JSON.parse(line!).drifted).toEqual(
+        expect.arrayContaining([
+          { org_id: s.orgId, list: 'messages', key: 0, kept: 40, actual: 3 },
+          { org_id: s.orgId, list: 'broadcast_messages', key: 77, kept: 5, actual: 0 },
+        ]),
+      );
+    } finally {
+      logged.mockRestore();
+    }
+    expect((await list(s, 'message')).meta.total).toBe(3);
+    expect(await kept(s.orgId, 'broadcast_messages', 77)).toBe(0);
+    expect(await kept(s.orgId, 'broadcast_messages', 9)).toBe(2);
+    expect(await kept(other.orgId, 'messages')).toBe(1);
+
+    // Recounted today: the next runs leave it until a day has passed.
+    await ledger.prepare("UPDATE list_counts SET n = 41 WHERE org_id = ? AND list = 'messages'").bind(s.orgId).run();
+    await recountLedgers(env, db, 100_000);
+    expect(await kept(s.orgId, 'messages')).toBe(41);
+    await env.DB.prepare("UPDATE ledgers SET counted_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-25 hours') WHERE org_id = ?").bind(s.orgId).run();
+    await recountLedgers(env, db, 100_000);
+    expect(await kept(s.orgId, 'messages')).toBe(3);
   });
 });
 
