@@ -4,11 +4,13 @@
 // broadcast, first with A idle, then while A sends a broadcast to all of its contacts; both broadcasts go through our
 // SMTP transport into a local smtp-server sink. Prints B's list p50/p95 and B's broadcast time in both phases. Last
 // line: `isolation: <B p95 with A busy> ms | idle: <B p95 with A idle> ms | ratio <x>`.
-// Run: npm run bench:isolation [A_N=...] [REQUESTS=...] [RATE_MS=...]
+// Run: npm run bench:isolation [A_N=...] [REQUESTS=...] [RATE_MS=...] [PROFILE_FILE=<path>: the worker isolate's CPU
+// profile during B's busy phase, to open in DevTools]
 import { apiRequest, closeHttp, signIn } from './support/http.mjs';
 import { d1Execute, startBenchPlatform, taggedContactsSql } from './support/platform.mjs';
 import { startSink } from './smtp/harness.mjs';
 import { percentile } from './support/stats.mjs';
+import { connectInspector } from './support/inspector.mjs';
 
 const A_N = Number(process.env.A_N) || 100_000;
 const B_N = 1000;
@@ -120,7 +122,15 @@ async function main() {
     const aFinished = await a.broadcast('A busy');
     // Let A's runner and consumers get going before B measures.
     await sleep(3000);
+    let inspector = null;
+    if (process.env.PROFILE_FILE) {
+      inspector = await connectInspector(platform.inspectorPort);
+      await inspector.call('Profiler.enable');
+      await inspector.call('Profiler.setSamplingInterval', { interval: 200 });
+      await inspector.call('Profiler.start');
+    }
     const busy = await measureB(b, 'busy');
+    if (inspector) (await import('node:fs')).writeFileSync(process.env.PROFILE_FILE, JSON.stringify((await inspector.call('Profiler.stop')).profile));
     const aDone = await aFinished();
     console.log(`A's ${A_N}-recipient broadcast finished in ${aDone.seconds.toFixed(1)} s (${Math.round(aDone.sent / aDone.seconds)} msg/s)`);
     console.log(
