@@ -3,6 +3,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from '../context';
 import { chatWidgetOf } from '../modules/chat-widget/config';
 import { apiOriginOf } from '../modules/console-settings/settings';
+import { SHELL_SCRIPT_HASH } from '../modules/console/sign-in-shell';
 
 /**
  * The browser's second wall, set on every response of the worker (the console's static files included: the
@@ -36,8 +37,8 @@ const policyFor = (socketOrigin: string, chatOrigin: string | null = null, apiOr
   secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
-      // The Vite build emits only module files: no inline script, no eval.
-      scriptSrc: chatOrigin ? ["'self'", chatOrigin] : ["'self'"],
+      // The Vite build emits only module files, and no eval; the one inline script is the sign-in shell's, by its hash.
+      scriptSrc: ["'self'", SHELL_SCRIPT_HASH, ...(chatOrigin ? [chatOrigin] : [])],
       // Mantine writes its theme as CSS variables into a <style> element at runtime and uses style attributes for
       // its style props; neither can carry a nonce, so inline styles are allowed (styles cannot run code).
       styleSrc: ["'self'", "'unsafe-inline'"],

@@ -70,6 +70,8 @@ async function measure(port, url, keepStorage = false, attempt = 1) {
       'long-tasks',
     ])
       console.log(`  ${id}: ${lhr.audits[id]?.displayValue ?? ''} ${JSON.stringify(lhr.audits[id]?.details?.items?.[0] ?? '').slice(0, 300)}`);
+    for (const task of lhr.audits['long-tasks']?.details?.items ?? [])
+      console.log(`  long task ${Math.round(task.duration)} ms at ${Math.round(task.startTime)} ms: ${task.url.replace(/^https?:\/\/[^/]+/, '')}`);
     for (const shift of lhr.audits['layout-shifts']?.details?.items ?? [])
       console.log(`  shift ${shift.score?.toFixed(3)}: ${shift.node?.snippet ?? ''} ${shift.node?.selector ?? ''}`);
   }
@@ -86,6 +88,14 @@ async function main() {
   const assets = mkdtempSync(path.join(tmpdir(), 'bench-pages-assets-'));
   cpSync(path.join(ROOT, 'dist', 'web'), assets, { recursive: true });
   writeFileSync(path.join(assets, 'static-baseline.html'), BASELINE_HTML);
+  if (process.env.SHELL_EXPERIMENT) {
+    const fs = await import('node:fs');
+    let html = fs.readFileSync(path.join(assets, 'index.html'), 'utf8');
+    html = html
+      .replace('</head>', `${fs.readFileSync('/tmp/prof/shell-head.html', 'utf8')}</head>`)
+      .replace('<div id="root"></div>', `${fs.readFileSync('/tmp/prof/shell-body.html', 'utf8')}<div id="root"></div>`);
+    fs.writeFileSync(path.join(assets, 'index.html'), html);
+  }
   let platform = null;
   let chrome = null;
   try {

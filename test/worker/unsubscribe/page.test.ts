@@ -5,7 +5,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { OutgoingMessage } from '../../../src/lib/transport/types';
-import { pageLanguage } from '../../../src/modules/unsubscribe/page/strings';
+import { acceptedLanguage } from '../../../src/shared/languages';
 import { createTemplate } from '../channel-helpers';
 import { appFetch, call } from '../helpers';
 import { deliverAll, runAlarm, setup, startable } from '../broadcast/run-helpers';
@@ -147,11 +147,11 @@ describe('the unsubscribe page', () => {
 
 describe('the language of the page', () => {
   it('follows Accept-Language by quality, then order, and falls back to English', () => {
-    expect(pageLanguage(undefined)).toBe('en');
-    expect(pageLanguage('ja, ko;q=0.8')).toBe('en');
-    expect(pageLanguage('pt-BR,pt;q=0.9')).toBe('pt');
-    expect(pageLanguage('en;q=0.1, ro')).toBe('ro');
-    expect(pageLanguage('ru;q=0, es')).toBe('es');
+    expect(acceptedLanguage(undefined)).toBe('en');
+    expect(acceptedLanguage('ja, ko;q=0.8')).toBe('en');
+    expect(acceptedLanguage('pt-BR,pt;q=0.9')).toBe('pt');
+    expect(acceptedLanguage('en;q=0.1, ro')).toBe('ro');
+    expect(acceptedLanguage('ru;q=0, es')).toBe('es');
   });
 });
 

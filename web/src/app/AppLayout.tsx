@@ -10,6 +10,7 @@ import { AccountMenu } from '../components/layout/AccountMenu';
 import { LanguageSwitcher } from '../components/layout/LanguageSwitcher';
 import { MainNav } from '../components/layout/MainNav';
 import classes from './AppLayout.module.css';
+import { useRemoveBootShell } from './boot-shell';
 
 // The signed-in user's background work (preloadables, the live channel's import notifications): loaded after sign-in.
 const SignedInEffects = lazy(() => import('./SignedInEffects').then((m) => ({ default: m.SignedInEffects })));
@@ -21,6 +22,8 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const init = useAtomValue(guestInitAtom);
   const [opened, { toggle, close }] = useDisclosure(false);
   const orgName = user?.organization.name ?? init?.organization?.name;
+  // The first screen of the console is drawn: the html's sign-in shell gives way to it (boot-shell.ts).
+  useRemoveBootShell();
 
   return (
     <AppShell

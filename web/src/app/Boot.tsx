@@ -14,6 +14,7 @@ import { runtimeSettingsOf } from '../lib/runtime-settings';
 import { useUpdatesCheck } from './updates-check';
 import { useUserLanguage } from './user-language';
 import { useServices } from '../lib/services-context';
+import { useRemoveBootShell } from './boot-shell';
 
 /** Startup: loads /init/guest (organisation, auth methods), restores the session, then shows the routes. */
 export function Boot() {
@@ -38,6 +39,8 @@ export function Boot() {
   }, [data, session, store, applyEndpoints]);
   useUpdatesCheck();
   useUserLanguage();
+  // A startup that ends in a message instead of the routes shows it in place of the html's sign-in shell.
+  useRemoveBootShell(Boolean(error));
 
   if (isApiError(error, 'org_not_found')) {
     return <FullPageMessage testId="org-not-found" title={t('orgNotFound.title')} text={t('orgNotFound.text')} />;

@@ -7,7 +7,8 @@ import { limitPublicRequest, readLink, type LinkTarget } from '../link';
 import { categoriesWith, pageData } from '../public-routes';
 import { recountUnsubscribes, resubscribe, unsubscribe } from '../store';
 import { failedPage, invalidLinkPage, unsubscribePage, type PageResult } from './render';
-import { pageLanguage, pageTranslator } from './strings';
+import { acceptedLanguage } from '../../../shared/languages';
+import { pageTranslator } from './strings';
 
 // The public unsubscribe page, rendered here as plain html (render.ts) so it works without JavaScript and loads none:
 //   GET  /unsubscribe?m=<signed link>      the page (opening it changes nothing: link scanners follow GETs)
@@ -24,7 +25,7 @@ const AFTER = ['done', 'undone', 'changed'] as const;
 type After = (typeof AFTER)[number];
 
 function languageOf(c: Context<AppEnv>) {
-  const language = pageLanguage(c.req.header('accept-language'));
+  const language = acceptedLanguage(c.req.header('accept-language'));
   return { language, tr: pageTranslator(language) };
 }
 

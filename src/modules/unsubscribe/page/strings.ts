@@ -6,7 +6,7 @@ import pt from '../../../shared/locales/unsubscribe/pt.json';
 import ro from '../../../shared/locales/unsubscribe/ro.json';
 import ru from '../../../shared/locales/unsubscribe/ru.json';
 import zh from '../../../shared/locales/unsubscribe/zh.json';
-import { isLanguage, type LanguageCode } from '../../../shared/languages';
+import type { LanguageCode } from '../../../shared/languages';
 
 // The unsubscribe page's strings in the eight languages: the same files the console reads (src/shared/locales), so
 // a reason is named alike on the page and in the console's engagement tab.
@@ -24,20 +24,6 @@ const STRINGS: Record<LanguageCode, PageStrings> = {
   ru: ru.unsubscribe,
   zh: zh.unsubscribe,
 };
-
-/** The recipient's language from Accept-Language (in its order, quality weights honoured), else English. */
-export function pageLanguage(acceptLanguage: string | undefined): LanguageCode {
-  const ranked = (acceptLanguage ?? '')
-    .split(',')
-    .map((part, index) => {
-      const [tag, ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-      return { base: tag.toLowerCase().split('-')[0], q: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((r) => r.base && Number.isFinite(r.q) && r.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  return ranked.map((r) => r.base).find(isLanguage) ?? 'en';
-}
 
 /** The page's translator for `language`: a key and its {{placeholders}}. */
 export function pageTranslator(language: LanguageCode) {
