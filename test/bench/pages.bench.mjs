@@ -88,14 +88,6 @@ async function main() {
   const assets = mkdtempSync(path.join(tmpdir(), 'bench-pages-assets-'));
   cpSync(path.join(ROOT, 'dist', 'web'), assets, { recursive: true });
   writeFileSync(path.join(assets, 'static-baseline.html'), BASELINE_HTML);
-  if (process.env.SHELL_EXPERIMENT) {
-    const fs = await import('node:fs');
-    let html = fs.readFileSync(path.join(assets, 'index.html'), 'utf8');
-    html = html
-      .replace('</head>', `${fs.readFileSync('/tmp/prof/shell-head.html', 'utf8')}</head>`)
-      .replace('<div id="root"></div>', `${fs.readFileSync('/tmp/prof/shell-body.html', 'utf8')}<div id="root"></div>`);
-    fs.writeFileSync(path.join(assets, 'index.html'), html);
-  }
   let platform = null;
   let chrome = null;
   try {

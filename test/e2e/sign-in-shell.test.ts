@@ -43,6 +43,8 @@ describe('the sign-in shell', () => {
 
   for (const [width, locale] of [
     [390, 'en-US'],
+    [390, 'de-DE'],
+    [1280, 'en-US'],
     [1280, 'de-DE'],
   ] as const) {
     it(`is painted where the console's card appears, in the browser's language (${width} px, ${locale})`, async () => {
