@@ -40,16 +40,20 @@ const isHtml = (asset: Response) => asset.ok && (asset.headers.get('content-type
  */
 function withSignInShell(asset: Response, language: LanguageCode, options: ShellOptions): Response {
   const shell = signInShell(language, options);
-  return (
-    new HTMLRewriter()
-      // Mantine's colours hang on the scheme attribute, which the console sets when it starts (light, its default).
-      .on('html', { element: (e) => void e.setAttribute('lang', language).setAttribute('data-mantine-color-scheme', 'light') })
-      .on('head', { element: (e) => void e.append(shell.head, { html: true }) })
-      .on('script[type="module"][src]', { element: (e) => void e.setAttribute('type', 'text/plain').setAttribute('data-after-paint', '') })
-      .on('link[rel="modulepreload"]', { element: (e) => void e.removeAttribute('rel').setAttribute('data-after-paint', '') })
-      .on('div#root', { element: (e) => void e.before(shell.body, { html: true }) })
-      .transform(asset)
-  );
+  const page = new HTMLRewriter()
+    // Mantine's colours hang on the scheme attribute, which the console sets when it starts (light, its default).
+    .on('html', { element: (e) => void e.setAttribute('lang', language).setAttribute('data-mantine-color-scheme', 'light') })
+    .on('head', { element: (e) => void e.append(shell.head, { html: true }) })
+    .on('script[type="module"][src]', { element: (e) => void e.setAttribute('type', 'text/plain').setAttribute('data-after-paint', '') })
+    .on('link[rel="modulepreload"]', { element: (e) => void e.removeAttribute('rel').setAttribute('data-after-paint', '') })
+    .on('div#root', { element: (e) => void e.before(shell.body, { html: true }) })
+    .transform(asset);
+  // The page now differs from the built file its validators name, and by the browser's language.
+  const res = new Response(page.body, page);
+  res.headers.delete('etag');
+  res.headers.delete('last-modified');
+  res.headers.append('vary', 'Accept-Language');
+  return res;
 }
 
 async function shellOptions(c: Context<AppEnv>, orgName: string): Promise<ShellOptions> {

@@ -31,6 +31,7 @@ export const pendingSinglesQuery = (db: Database, limit: number) =>
     .where(and(sql`${ledgers.singlesMark} > ${ledgers.singlesChecked}`, eq(ledgers.ready, true)))
     .limit(limit);
 
+/** Up to `limit` ledgers the watchdog asks this minute. */
 export function ledgersWithPendingSingles(db: Database, limit = 500): Promise<PendingSingles[]> {
   return pendingSinglesQuery(db, limit);
 }

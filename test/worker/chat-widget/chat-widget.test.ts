@@ -2,6 +2,7 @@
 // /init/guest and the content security policy allows that origin (script, frame, connections) and nothing more.
 import { describe, expect, it } from 'vitest';
 import { chatWidgetOf } from '../../../src/modules/chat-widget/config';
+import { SHELL_SCRIPT_HASH } from '../../../src/modules/console/sign-in-shell';
 import { appFetch, createOrg } from '../helpers';
 
 const CHAT = { CHAT_WIDGET_BASE_URL: 'https://chat.example.com/', CHAT_WIDGET_TOKEN: 'wt-123' };
@@ -15,7 +16,8 @@ describe('the chat widget', () => {
     const init = await (await get('/api/v1/init/guest')).json<any>();
     expect(init.data.chat_widget).toBeNull();
     const csp = (await get('/')).headers.get('content-security-policy')!;
-    expect(csp.match(/script-src [^;]*/)?.[0]).toBe("script-src 'self'");
+    // Its own origin and the sign-in shell's one inline script (by its hash, src/modules/console/sign-in-shell.ts).
+    expect(csp.match(/script-src [^;]*/)?.[0]).toBe(`script-src 'self' ${SHELL_SCRIPT_HASH}`);
     expect(csp).not.toContain('frame-src');
   });
 
@@ -23,7 +25,7 @@ describe('the chat widget', () => {
     const init = await (await get('/api/v1/init/guest', CHAT)).json<any>();
     expect(init.data.chat_widget).toEqual({ base_url: 'https://chat.example.com', website_token: 'wt-123' });
     const csp = (await get('/', CHAT)).headers.get('content-security-policy')!;
-    expect(csp.match(/script-src [^;]*/)?.[0]).toBe("script-src 'self' https://chat.example.com");
+    expect(csp.match(/script-src [^;]*/)?.[0]).toBe(`script-src 'self' ${SHELL_SCRIPT_HASH} https://chat.example.com`);
     expect(csp.match(/frame-src [^;]*/)?.[0]).toBe('frame-src https://chat.example.com');
     expect(csp.match(/connect-src [^;]*/)?.[0]).toBe("connect-src 'self' ws://chatw.localhost:8787 https://chat.example.com wss://chat.example.com");
     expect(csp.match(/style-src [^;]*/)?.[0]).toBe("style-src 'self' 'unsafe-inline'");

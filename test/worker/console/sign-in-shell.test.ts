@@ -15,7 +15,9 @@ const BUILT = `<!doctype html><html lang="en"><head><meta charset="UTF-8" /><tit
 <link rel="stylesheet" crossorigin href="/assets/index-AbCdEf12.css">
 </head><body><div id="root"></div></body></html>`;
 
-const assets = { fetch: async () => new Response(BUILT, { headers: { 'content-type': 'text/html; charset=utf-8' } }) } as unknown as Fetcher;
+const assets = {
+  fetch: async () => new Response(BUILT, { headers: { 'content-type': 'text/html; charset=utf-8', etag: '"built-1"' } }),
+} as unknown as Fetcher;
 
 const page = (org: string, path: string, language?: string) =>
   appFetch(new Request(`http://${org}.localhost${path}`, { headers: { host: `${org}.localhost`, ...(language ? { 'accept-language': language } : {}) } }), {
@@ -45,6 +47,9 @@ describe('the sign-in shell', () => {
     // The page's policy allows that one inline script and no other.
     expect(res.headers.get('content-security-policy')).toMatch(/script-src 'self' 'sha256-[^']+'(;| )/);
     expect(res.headers.get('content-security-policy')).toContain(SHELL_SCRIPT_HASH);
+    // Not the built file any more, and one per language: no validator of the file, and caches told so.
+    expect(res.headers.get('etag')).toBeNull();
+    expect(res.headers.get('vary')).toContain('Accept-Language');
   });
 
   it('speaks English when the browser asks for none of the eight languages', async () => {
@@ -56,7 +61,11 @@ describe('the sign-in shell', () => {
 
   it('leaves every other page, and the platform without an organisation, as built', async () => {
     const s = await newSession('shell');
-    for (const path of ['/contact', '/forgot-password']) expect(await (await page(s.org, path, 'de')).text()).toBe(BUILT);
+    for (const path of ['/contact', '/forgot-password']) {
+      const res = await page(s.org, path, 'de');
+      expect(await res.text()).toBe(BUILT);
+      expect(res.headers.get('etag')).toBe('"built-1"');
+    }
     const platform = await appFetch(new Request('http://localhost/', { headers: { host: 'localhost' } }), { env: { ASSETS: assets } });
     expect(await platform.text()).toBe(BUILT);
   });

@@ -1,4 +1,4 @@
-import { Group, NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { RETENTION_DAYS, type OrganizationSettings } from '@shared/contracts/account';
 import { SOFT_BOUNCE_DAYS, SOFT_BOUNCE_LIMIT } from '@shared/contracts/suppression';
 import { MESSAGES } from '@shared/messages';
@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useServices } from '../../lib/services-context';
 import { notifySuccess } from '../../components/common/notify';
+import { FormRow } from '../../components/form/FormRow';
 import { LoadState } from '../../components/form/LoadState';
 import { AccountLayout } from '../../components/layout/AccountLayout';
 import { isApiError } from '../../lib/api-error';
@@ -151,7 +152,7 @@ function OrganizationForm({ organization, onSaved }: { organization: Organizatio
         <Text size="xs" c="dimmed">
           {t('engagement.softBouncesHint')}
         </Text>
-        <Group grow align="flex-start">
+        <FormRow>
           {(['soft_bounce_limit', 'soft_bounce_days'] as const).map((field) => {
             const range = field === 'soft_bounce_limit' ? SOFT_BOUNCE_LIMIT : SOFT_BOUNCE_DAYS;
             return (
@@ -174,7 +175,7 @@ function OrganizationForm({ organization, onSaved }: { organization: Organizatio
               />
             );
           })}
-        </Group>
+        </FormRow>
       </Stack>
     </AccountFormCard>
   );
