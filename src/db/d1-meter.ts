@@ -9,6 +9,8 @@ export interface D1Meter {
   rowsWritten: number;
   /** Rows written by statement (its first 80 characters), when the benchmark asks for them (`writers: {}`). */
   writers?: Record<string, number>;
+  /** Rows read by statement (its first 120 characters), when the benchmark asks for them (`readers: {}`). */
+  readers?: Record<string, number>;
 }
 
 /** The meter the benchmark set, if any. */
@@ -25,6 +27,11 @@ function record(meter: D1Meter, result: D1Result | D1Response | undefined, query
   if (meter.writers && written > 0 && query) {
     const key = query.replace(/\s+/g, ' ').trim().slice(0, 80);
     meter.writers[key] = (meter.writers[key] ?? 0) + written;
+  }
+  const read = Number(result?.meta?.rows_read ?? 0);
+  if (meter.readers && read > 0 && query) {
+    const key = query.replace(/\s+/g, ' ').trim().slice(0, 120);
+    meter.readers[key] = (meter.readers[key] ?? 0) + read;
   }
 }
 

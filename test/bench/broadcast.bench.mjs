@@ -51,7 +51,7 @@ function messageBytes(stateDir) {
 async function d1Meter(inspector, action) {
   const expression =
     action === 'start'
-      ? 'globalThis.__relayD1Meter = { statements: 0, rowsRead: 0, rowsWritten: 0, writers: {} }, "on"'
+      ? 'globalThis.__relayD1Meter = { statements: 0, rowsRead: 0, rowsWritten: 0, writers: {}, readers: {} }, "on"'
       : '(() => { const m = globalThis.__relayD1Meter; delete globalThis.__relayD1Meter; return JSON.stringify(m ?? null); })()';
   await inspector.call('Runtime.enable');
   const context = inspector.contexts[0];
@@ -183,6 +183,8 @@ async function main() {
     );
     const writers = Object.entries(d1.writers ?? {}).sort((a, b) => b[1] - a[1]);
     for (const [statement, rows] of writers.slice(0, 8)) console.log(`  D1 rows written by ${statement}...: ${rows}`);
+    const readers = Object.entries(d1.readers ?? {}).sort((a, b) => b[1] - a[1]);
+    for (const [statement, rows] of readers.slice(0, 8)) console.log(`  D1 rows read by ${statement}...: ${rows} (${per100(rows)} per 100 recipients)`);
     console.log(
       `memory (isolate): V8 heap of the worker isolate (runner, consumer and API share it under wrangler dev), ${peak.samples} samples: peak used ${MB(peak.peakUsed)} MB, peak heap size ${MB(peak.peakTotal)} MB; live after a forced GC every 2 s: peak ${MB(peak.peakLive)} MB`,
     );

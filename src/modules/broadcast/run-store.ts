@@ -6,7 +6,9 @@ import { rowMapper } from '../../db/row-mapper';
 import { rawBatch } from '../crud/raw-batch';
 import { skipQueuedStatement } from '../sending/claim';
 import { LEDGER_OWNED_KEYS } from '../ledger/projection';
-import { recipientPage, type RecipientRule } from './recipients';
+import { recipientPage, type RecipientRule, walkTagLookup } from './recipients';
+import type { TagLookup } from '../contact/filters';
+import { keptCountQuery } from '../stats/list-counts';
 import type { BroadcastSnapshot } from './snapshot';
 
 // The SQL behind the BroadcastRunner's steps that are not status changes (those are in lifecycle.ts): the pages of
@@ -90,7 +92,7 @@ export async function writeRecipientPage(
   const snapshot = b.snapshot as BroadcastSnapshot;
   const type = b.type === 'phone' ? 'sms' : 'email';
   const page = await db.all<{ id: number; name: string | null; address: string | null; reason: string | null }>(
-    sql`SELECT p.id, p.name, p.address, p.reason FROM (${recipientPage(ruleOf(b), b.cursor, b.lastContactId, pageSize)}) AS p`,
+    sql`SELECT p.id, p.name, p.address, p.reason FROM (${recipientPage(ruleOf(b), b.cursor, b.lastContactId, pageSize, await tagLookupOf(db, b, pageSize))}) AS p`,
   );
   const rows = JSON.stringify(page.map((p) => [p.id, p.address, cancelled ? (p.reason ?? SKIP_REASONS.cancelled) : p.reason, p.name]));
   const inRange = sql`${messages.broadcastId} = ${b.id} AND ${messages.contactId} > ${b.cursor}`;
@@ -111,6 +113,13 @@ export async function writeRecipientPage(
   ]);
   const row = counted.results[0] as { enumerated: number } | undefined;
   return { enumerated: row ? Number(row.enumerated) === 1 : false };
+}
+
+/** How this broadcast's walk looks up its tag filter: its planned total against the organisation's contacts (walkTagLookup). */
+async function tagLookupOf(db: Database, b: BroadcastRow, pageSize: number): Promise<TagLookup> {
+  if (!ruleOf(b).recipients.filter.tags?.length || !b.plannedTotal) return 'list';
+  const [kept] = await keptCountQuery(db, b.orgId, { list: 'contacts', key: 0 });
+  return walkTagLookup(b.plannedTotal, Number(kept?.total ?? 0), pageSize);
 }
 
 /** Queued messages of the broadcast after message id `afterId`, in id order: what to put on the send queue next. */

@@ -27,9 +27,21 @@ export function contactSearch(text: string, orgId: number): SQL | undefined {
   );
 }
 
+/**
+ * How a tag filter finds its contacts: `list` reads the tags' members into a list first (cheap when they are few, and
+ * what a list page sorted by any column needs); `each` looks each contact up in its own tags (the primary key), for a
+ * walk in contact id order over many members, where reading every member again for each page would cost members x
+ * pages (broadcast/recipients.ts chooses).
+ */
+export type TagLookup = 'list' | 'each';
+
 /** Contacts having any of these tags. */
-export function withAnyTag(tagIds: number[], orgId: number): SQL {
-  return sql`${contacts.id} IN (SELECT ${contactTags.contactId} FROM ${contactTags} WHERE ${contactTags.orgId} = ${orgId} AND ${contactTags.tagId} IN (SELECT value FROM json_each(${json(tagIds)})))`;
+export function withAnyTag(tagIds: number[], orgId: number, lookup: TagLookup = 'list'): SQL {
+  const anyOf = sql`${contactTags.tagId} IN (SELECT value FROM json_each(${json(tagIds)}))`;
+  if (lookup === 'each') {
+    return sql`EXISTS (SELECT 1 FROM ${contactTags} WHERE ${contactTags.contactId} = ${contacts.id} AND ${anyOf} AND +${contactTags.orgId} = ${orgId})`;
+  }
+  return sql`${contacts.id} IN (SELECT ${contactTags.contactId} FROM ${contactTags} WHERE ${contactTags.orgId} = ${orgId} AND ${anyOf})`;
 }
 
 /** Contacts with an address containing the text (through the trigram index from three characters on). */
@@ -67,9 +79,13 @@ export function withAttributes(filters: AttributeFilter[], orgId: number): SQL[]
 }
 
 /** All list filters of a contact list (see contactFilterShape in the contract for the query encoding). */
-export function contactFilterConditions(filter: { tags?: number[]; address?: string; attributes?: AttributeFilter[] }, orgId: number): (SQL | undefined)[] {
+export function contactFilterConditions(
+  filter: { tags?: number[]; address?: string; attributes?: AttributeFilter[] },
+  orgId: number,
+  tagLookup: TagLookup = 'list',
+): (SQL | undefined)[] {
   return [
-    filter.tags?.length ? withAnyTag(filter.tags, orgId) : undefined,
+    filter.tags?.length ? withAnyTag(filter.tags, orgId, tagLookup) : undefined,
     filter.address ? withAddressLike(filter.address, orgId) : undefined,
     ...(filter.attributes?.length ? withAttributes(filter.attributes, orgId) : []),
   ];

@@ -4,7 +4,10 @@
 // recording transport), so every count can be checked.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import { createDb } from '../../../src/db/client';
+import { recipientPage, type RecipientRule, walkTagLookup } from '../../../src/modules/broadcast/recipients';
+import type { TagLookup } from '../../../src/modules/contact/filters';
 import { SKIP_REASONS } from '../../../src/shared/contracts/broadcast';
 import { TEMPLATE_MESSAGES } from '../../../src/shared/contracts/template';
 import { SendChannels } from '../../../src/modules/sending/channels';
@@ -83,6 +86,63 @@ describe('creating a broadcast', () => {
       Dan: 'The address is on the blacklist',
     });
     expect((await preview(false)).body.data.skipped).toBe(2);
+  });
+});
+
+describe("the engine's walk over a tag", () => {
+  it('finds the same recipients, with the same reasons, whether it reads the members into a list or looks each contact up', async () => {
+    const { o, subscription, tag, people } = await setup();
+    await o.api('POST', '/blacklist', { type: 'email', value: 'dan@example.com' });
+    await env.DB.prepare('INSERT INTO unsubscribes (org_id, contact_id, subscription_id) VALUES (?, ?, ?)').bind(o.orgId, people.cat, subscription.id).run();
+    // More members, a second tag, contacts of the organisation without the tags, and another organisation's contacts
+    // in between (contact ids are platform-wide).
+    const other = await setup();
+    const second = (await o.api('POST', '/tag', { name: 'Second' })).body.data;
+    for (let i = 0; i < 30; i++) {
+      const id = await insertContact(o.orgId, `M${i}`, i % 7 === 0 ? [] : [{ type: 'email', value: `m${i}@example.com` }]);
+      if (i % 3 !== 0)
+        await env.DB.prepare('INSERT INTO contact_tags (org_id, contact_id, tag_id) VALUES (?, ?, ?)')
+          .bind(o.orgId, id, i % 2 ? tag.id : second.id)
+          .run();
+      await insertContact(other.o.orgId, `Other ${i}`, [{ type: 'email', value: `o${i}@example.com` }]);
+    }
+    const rule: RecipientRule = {
+      orgId: o.orgId,
+      type: 'email',
+      recipients: { filter: { tags: [tag.id, second.id] } },
+      subscriptionId: subscription.id,
+      skipUnsubscribed: true,
+    };
+    const walk = async (lookup: TagLookup) => {
+      const seen: unknown[] = [];
+      for (let after = 0; ; ) {
+        const page = await createDb(env.DB).all<{ id: number; address: string | null; reason: string | null }>(recipientPage(rule, after, null, 4, lookup));
+        if (page.length === 0) return seen;
+        seen.push(...page);
+        after = page[page.length - 1].id;
+      }
+    };
+    const listed = await walk('list');
+    expect(listed).toHaveLength(4 + 20);
+    expect(listed.filter((r) => (r as { reason: string | null }).reason !== null)).toHaveLength(3 + 3);
+    expect(await walk('each')).toEqual(listed);
+    // Each contact looked up by its own tags (the primary key), never a list of every member.
+    const plan = (lookup: TagLookup) => {
+      const q = new SQLiteSyncDialect().sqlToQuery(recipientPage(rule, 0, null, 4, lookup));
+      return env.DB.prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
+        .bind(...q.params)
+        .all<{ detail: string }>();
+    };
+    const each = (await plan('each')).results.map((r) => r.detail).join('\n');
+    expect(each).toMatch(/SEARCH contact_tags (EXISTS )?USING (COVERING )?INDEX sqlite_autoindex_contact_tags_1 \(contact_id=\? AND tag_id=\?\)/);
+    expect(each).not.toMatch(/LIST SUBQUERY[^\n]*\n[^\n]*contact_tags/);
+  });
+
+  it('looks each contact up once the members are many against the organisation (members squared over page x contacts)', () => {
+    expect(walkTagLookup(1_000_000, 1_000_000, 1000)).toBe('each');
+    expect(walkTagLookup(40_000, 1_000_000, 1000)).toBe('each');
+    expect(walkTagLookup(30_000, 1_000_000, 1000)).toBe('list');
+    expect(walkTagLookup(200, 20_000, 1000)).toBe('list');
   });
 });
 
