@@ -20,11 +20,11 @@ export const consoleRoutes = new Hono<AppEnv>().get('*', async (c) => {
   if (isPage && label && !org) {
     return c.html(unknownOrganizationPage(label), 404);
   }
-  // Re-wrapped so later middleware can add headers (x-version) to what the assets binding returns.
   const asset = await c.env.ASSETS.fetch(c.req.raw);
   // A guest's home: the sign-in card painted by the html (not on the demo, whose card carries its notice).
   const shelled = org && c.req.path === '/' && isHtml(asset) && !isDemoOrganization(org.domain);
   const page = shelled ? withSignInShell(asset, acceptedLanguage(c.req.header('accept-language')), await shellOptions(c, org.name)) : asset;
+  // Re-wrapped so later middleware can add headers (x-version) to what the assets binding returns.
   const res = new Response(page.body, page);
   const caching = cachingOf(c.req.path, asset);
   if (caching) res.headers.set('cache-control', caching);
