@@ -67,8 +67,10 @@ export function recipientPage(rule: RecipientRule, after: number, upTo: number |
   const page = sql`SELECT ${contacts.id} AS id, ${contacts.name} AS name, ${recipientAddress(rule)} AS address FROM ${contacts}
     WHERE ${recipientConditions(rule, tagLookup)} AND ${contacts.id} > ${after} ${upTo === null ? sql`` : sql`AND ${contacts.id} <= ${upTo}`}
     ORDER BY ${contacts.id} LIMIT ${limit}`;
-  // Materialized, so each recipient's address is looked up once, not once for each use of it in the reason.
-  return sql`WITH r AS MATERIALIZED (${page}) SELECT r.id, r.name, r.address, ${skipReason(rule, sql`r.address`, sql`r.id`)} AS reason FROM r`;
+  const withReason = sql`SELECT r.id, r.name, r.address, ${skipReason(rule, sql`r.address`, sql`r.id`)} AS reason`;
+  // A page (at most `limit` rows) is materialized, so each recipient's address is looked up once, not once for each
+  // use of it in the reason; the preview's count of every recipient (no limit) streams instead of holding them all.
+  return limit > 0 ? sql`WITH r AS MATERIALIZED (${page}) ${withReason} FROM r` : sql`${withReason} FROM (${page}) AS r`;
 }
 
 /**
