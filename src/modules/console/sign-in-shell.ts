@@ -56,8 +56,7 @@ function wordsOf(language: LanguageCode) {
  * console's own drawing hidden while the shell is there.
  */
 const SHELL_STYLE = `<style data-sign-in-shell>
-:root{--mantine-radius-default:calc(0.5rem * var(--mantine-scale));--mantine-primary-color-filled:var(--mantine-color-indigo-filled);--mantine-primary-color-filled-hover:var(--mantine-color-indigo-filled-hover);--mantine-primary-color-light:var(--mantine-color-indigo-light);--mantine-primary-color-light-hover:var(--mantine-color-indigo-light-hover);--mantine-primary-color-light-color:var(--mantine-color-indigo-light-color);--app-shell-header-height:calc(3.5rem * var(--mantine-scale));--app-shell-header-offset:calc(3.5rem * var(--mantine-scale));--app-shell-padding:var(--mantine-spacing-md)}
-:root[data-mantine-color-scheme="light"],:root{--mantine-color-anchor:var(--mantine-color-indigo-6)}
+:root{--mantine-radius-default:calc(0.5rem * var(--mantine-scale));--mantine-primary-color-filled:var(--mantine-color-indigo-filled);--mantine-primary-color-filled-hover:var(--mantine-color-indigo-filled-hover);--mantine-primary-color-light:var(--mantine-color-indigo-light);--mantine-primary-color-light-hover:var(--mantine-color-indigo-light-hover);--mantine-primary-color-light-color:var(--mantine-color-indigo-light-color);--app-shell-header-height:calc(3.5rem * var(--mantine-scale));--app-shell-header-offset:calc(3.5rem * var(--mantine-scale));--app-shell-padding:var(--mantine-spacing-md);--mantine-color-anchor:var(--mantine-color-indigo-6)}
 @media (max-width: 35.99375em){#boot-shell .mantine-visible-from-xs{display:none !important}}
 #boot-shell ~ #root{display:none}
 </style>`;

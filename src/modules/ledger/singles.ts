@@ -23,18 +23,16 @@ export interface PendingSingles {
   mark: number;
 }
 
-/** The ready ledgers with single messages the watchdog has not seen finish (the partial index's own condition). */
-export const pendingSinglesQuery = (db: Database, limit: number) =>
+/**
+ * Up to `limit` ready ledgers with single messages the watchdog has not seen finish: the ones it asks this minute
+ * (the partial index's own condition).
+ */
+export const ledgersWithPendingSingles = (db: Database, limit = 500) =>
   db
     .select({ name: ledgers.name, orgId: ledgers.orgId, mark: ledgers.singlesMark })
     .from(ledgers)
     .where(and(sql`${ledgers.singlesMark} > ${ledgers.singlesChecked}`, eq(ledgers.ready, true)))
     .limit(limit);
-
-/** Up to `limit` ledgers the watchdog asks this minute. */
-export function ledgersWithPendingSingles(db: Database, limit = 500): Promise<PendingSingles[]> {
-  return pendingSinglesQuery(db, limit);
-}
 
 /** The ledger had no unfinished single message when asked after the mark was read: it is checked up to that mark. */
 export async function markSinglesChecked(db: Database, pending: PendingSingles): Promise<void> {

@@ -9,7 +9,7 @@ import { claimStatement, countClaimed, finishStatement, outcomesJson } from '../
 import { renewStatement } from '../../../src/modules/sending/lease';
 import { messageOutcomeStats } from '../../../src/modules/stats/daily';
 import { stalledSingles, unfinishedSingle } from '../../../src/modules/message/send-message';
-import { pendingSinglesQuery } from '../../../src/modules/ledger/singles';
+import { ledgersWithPendingSingles } from '../../../src/modules/ledger/singles';
 import { deliveryStatusStatement } from '../../../src/modules/sms-hooks/delivery-status';
 import { newSession } from '../api-helpers';
 import { ledgerSql } from '../helpers';
@@ -170,7 +170,7 @@ describe('plans with statistics', () => {
       {
         name: 'ledgersWithPendingSingles (the watchdog, every minute)',
         store: env.DB,
-        query: queryOf(pendingSinglesQuery(createDb(env.DB), 500)),
+        query: queryOf(ledgersWithPendingSingles(createDb(env.DB))),
         want: /ledgers_singles_pending/,
         never: /SCAN ledgers\b(?! USING)/,
       },
