@@ -3,6 +3,7 @@
 import type { SmtpConnection } from './connection';
 import { SmtpError } from './errors';
 import { formatReply, isTransient, type SmtpReply } from './reply';
+import { backgroundStep } from '../requests-first';
 
 export interface SmtpEnvelope {
   /** Reverse-path (MAIL FROM); '' sends the null sender <>. */
@@ -12,8 +13,12 @@ export interface SmtpEnvelope {
 
 export interface SmtpItem {
   envelope: SmtpEnvelope;
-  /** The whole message (headers, blank line, body) with CRLF line ends; dot-stuffing is done here. */
-  data: string;
+  /**
+   * The whole message (headers, blank line, body) with CRLF line ends; dot-stuffing is done here. Or what builds it
+   * when its turn comes, so that a batch's encoding is spread between the session's round trips, where a waiting
+   * request gets in, instead of done in one block (src/lib/requests-first.ts); what it throws fails that message.
+   */
+  data: string | (() => string);
 }
 
 /** What became of one message. */
@@ -66,7 +71,7 @@ export function dotStuff(data: string): string {
  * connection.
  */
 export async function sendBatch(conn: SmtpConnection, items: SmtpItem[], onAccepted?: OnDelivered): Promise<BatchOutcome> {
-  const results: (SmtpDelivery | null)[] = items.map((item) => precheck(conn, item));
+  const results: (SmtpDelivery | null)[] = items.map(() => null);
   if (conn.broken) return { results, lost: new SmtpError('connection_lost', 'the connection is already closed') };
   const lost = conn.capabilities.pipelining ? await pipelined(conn, items, results, onAccepted) : await oneByOne(conn, items, results, onAccepted);
   return { results, lost };
@@ -84,13 +89,13 @@ interface Open {
 /** RFC 2920: [content of the previous message +] [RSET +] MAIL + RCPT... + DATA in one write, then read all replies. */
 async function pipelined(conn: SmtpConnection, items: SmtpItem[], results: (SmtpDelivery | null)[], onAccepted?: OnDelivered): Promise<SmtpError | null> {
   let open: Open | null = null;
-  let next = 0;
   let bodySent: Open | null = null;
+  let upcoming = nextToSend(conn, items, results, 0);
   try {
     for (;;) {
-      while (next < items.length && results[next]) next++;
-      const index = next < items.length ? next++ : -1;
-      if (!open && index < 0) break;
+      const turn = await upcoming;
+      const index = turn ? turn.index : -1;
+      if (!open && !turn) break;
       let payload = open ? open.body : '';
       const reset = index >= 0 && conn.needsReset;
       if (index >= 0) {
@@ -100,6 +105,8 @@ async function pipelined(conn: SmtpConnection, items: SmtpItem[], results: (Smtp
       bodySent = open;
       open = null;
       await conn.write(payload);
+      // The next message is built while the server reads this write, not while it waits for the next one.
+      upcoming = turn ? nextToSend(conn, items, results, index + 1) : Promise.resolve(null);
       if (bodySent) {
         const reply = await answer(conn, 'the message content', conn.timeouts.data);
         const done: Open = bodySent;
@@ -109,9 +116,9 @@ async function pipelined(conn: SmtpConnection, items: SmtpItem[], results: (Smtp
           if (results[done.index]?.ok) await onAccepted?.(done.index, results[done.index]!);
         }
       }
-      if (index >= 0) {
+      if (turn) {
         if (reset) await expectReset(conn);
-        open = await readTransaction(conn, items[index], index, results);
+        open = await readTransaction(conn, items[index], turn.content, index, results);
       }
     }
     return null;
@@ -124,8 +131,8 @@ async function pipelined(conn: SmtpConnection, items: SmtpItem[], results: (Smtp
 async function oneByOne(conn: SmtpConnection, items: SmtpItem[], results: (SmtpDelivery | null)[], onAccepted?: OnDelivered): Promise<SmtpError | null> {
   let bodySent: Open | null = null;
   try {
-    for (let index = 0; index < items.length; index++) {
-      if (results[index]) continue;
+    for (let turn = await nextToSend(conn, items, results, 0); turn; turn = await nextToSend(conn, items, results, turn.index + 1)) {
+      const { index, content } = turn;
       const { envelope } = items[index];
       if (conn.needsReset) {
         await conn.write('RSET\r\n');
@@ -153,7 +160,7 @@ async function oneByOne(conn: SmtpConnection, items: SmtpItem[], results: (SmtpD
         results[index] = refused(conn, data, 'The server refused to take the message content (DATA)');
         continue;
       }
-      bodySent = { index, accepted, rejected, body: dotStuff(items[index].data), discard: false };
+      bodySent = { index, accepted, rejected, body: dotStuff(content), discard: false };
       await conn.write(bodySent.body);
       results[index] = finalDelivery(conn, await answer(conn, 'the message content', conn.timeouts.data), bodySent);
       bodySent = null;
@@ -177,7 +184,7 @@ function mailCommand(_conn: SmtpConnection, envelope: SmtpEnvelope): string {
 }
 
 /** Reads the replies to one pipelined MAIL/RCPT/DATA group and decides whether the content may follow. */
-async function readTransaction(conn: SmtpConnection, item: SmtpItem, index: number, results: (SmtpDelivery | null)[]): Promise<Open | null> {
+async function readTransaction(conn: SmtpConnection, item: SmtpItem, content: string, index: number, results: (SmtpDelivery | null)[]): Promise<Open | null> {
   const mail = await answer(conn, 'MAIL FROM');
   const replies: SmtpReply[] = [];
   for (let i = 0; i < item.envelope.to.length; i++) replies.push(await answer(conn, 'RCPT TO'));
@@ -185,7 +192,7 @@ async function readTransaction(conn: SmtpConnection, item: SmtpItem, index: numb
   const { accepted, rejected } = sortRecipients(item.envelope.to, replies);
   const mailOk = mail.code >= 200 && mail.code < 300;
   if (mailOk && accepted.length > 0 && data.code === 354) {
-    return { index, accepted, rejected, body: dotStuff(item.data), discard: false };
+    return { index, accepted, rejected, body: dotStuff(content), discard: false };
   }
   if (!mailOk) results[index] = refused(conn, mail, `The server refused the sender <${item.envelope.from}>`);
   else if (accepted.length === 0) results[index] = noRecipients(conn, rejected);
@@ -255,21 +262,54 @@ function failed(error: string, retryable = false): SmtpDelivery {
   return { ok: false, retryable, accepted: [], rejected: [], reply: null, error };
 }
 
-/** Checks an item before it goes near the connection; a failure here is permanent. */
-function precheck(conn: SmtpConnection, item: SmtpItem): SmtpDelivery | null {
-  const { from, to } = item.envelope;
-  if (from !== '' && !ADDRESS.test(from)) return failed(`The sender address "${from}" is not a valid email address.`);
-  if (to.length === 0) return failed('The message has no recipient.');
-  const bad = to.find((a) => !ADDRESS.test(a));
-  if (bad !== undefined) return failed(`The recipient address "${bad}" is not a valid email address.`);
-  const international = !ASCII.test(from) || to.some((a) => !ASCII.test(a));
-  if (international && !conn.capabilities.smtpUtf8) {
-    return failed('An address has non-ASCII characters and the server does not support international addresses (SMTPUTF8).');
+/**
+ * The first item from `from` on that can go, with its content, each checked (and built) as its turn comes, after the
+ * items that cannot are given their failure; null when none is left. The content lives only while its message is
+ * on the way: a batch never holds all of its messages built at once (attachments make them large).
+ */
+async function nextToSend(
+  conn: SmtpConnection,
+  items: SmtpItem[],
+  results: (SmtpDelivery | null)[],
+  from: number,
+): Promise<{ index: number; content: string } | null> {
+  for (let index = from; index < items.length; index++) {
+    if (results[index]) continue;
+    await backgroundStep();
+    const checked = precheck(conn, items[index]);
+    if ('content' in checked) return { index, content: checked.content };
+    results[index] = checked.failure;
+  }
+  return null;
+}
+
+/** Checks an item before it goes near the connection and builds its content; a failure here is permanent. */
+function precheck(conn: SmtpConnection, item: SmtpItem): { content: string } | { failure: SmtpDelivery } {
+  const problem = addressProblem(conn, item.envelope);
+  if (problem) return { failure: failed(problem) };
+  let content: string;
+  try {
+    content = typeof item.data === 'function' ? item.data() : item.data;
+  } catch (error) {
+    return { failure: failed(`The message could not be built: ${String(error)}`) };
   }
   const limit = conn.capabilities.size;
   if (limit > 0) {
-    const size = ASCII.test(item.data) ? item.data.length : encoder.encode(item.data).length;
-    if (size > limit) return failed(`The message is ${size} bytes; the server accepts at most ${limit}.`);
+    const size = ASCII.test(content) ? content.length : encoder.encode(content).length;
+    if (size > limit) return { failure: failed(`The message is ${size} bytes; the server accepts at most ${limit}.`) };
+  }
+  return { content };
+}
+
+/** What is wrong with an envelope's addresses for this server, if anything. */
+function addressProblem(conn: SmtpConnection, { from, to }: SmtpEnvelope): string | null {
+  if (from !== '' && !ADDRESS.test(from)) return `The sender address "${from}" is not a valid email address.`;
+  if (to.length === 0) return 'The message has no recipient.';
+  const bad = to.find((a) => !ADDRESS.test(a));
+  if (bad !== undefined) return `The recipient address "${bad}" is not a valid email address.`;
+  const international = !ASCII.test(from) || to.some((a) => !ASCII.test(a));
+  if (international && !conn.capabilities.smtpUtf8) {
+    return 'An address has non-ASCII characters and the server does not support international addresses (SMTPUTF8).';
   }
   return null;
 }

@@ -150,8 +150,9 @@ export class SmtpTransport implements Transport {
         failure: { ok: false, retryable: false, error: `The ${invalid[1]} address "${invalid[0]}" is not a valid email address.` },
       };
     }
-    try {
-      const data = buildEmail({
+    // Built when its turn on the session comes (send.ts), which also reports a message that cannot be built.
+    const data = () =>
+      buildEmail({
         messageId,
         from: { address: from, name: message.from.name },
         to,
@@ -163,10 +164,7 @@ export class SmtpTransport implements Transport {
         returnPath,
         headers: message.headers,
       });
-      return { item: { envelope: { from: returnPath, to: [to] }, data }, messageId, failure: null };
-    } catch (error) {
-      return { item: null, messageId, failure: { ok: false, retryable: false, error: `The message could not be built: ${String(error)}` } };
-    }
+    return { item: { envelope: { from: returnPath, to: [to] }, data }, messageId, failure: null };
   }
 }
 

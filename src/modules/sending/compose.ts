@@ -12,6 +12,7 @@ import type { TrackingOptions } from '../tracking/compile';
 import { bulkHeaders, listHeaders } from './bulk-headers';
 import { prepareBroadcastContent, prepareFinishedContent, renderMessage, type MessageContent, type PreparedContent } from './message-content';
 import { sendTimeSkips } from './send-time-skips';
+import { backgroundStep } from '../../lib/requests-first';
 import type { BroadcastSnapshot } from '../broadcast/snapshot';
 
 // Claimed message rows -> what the transport sends. A test message carries its rendered body in the row; a
@@ -206,6 +207,7 @@ async function composeBroadcastRows(env: Env, db: Database, orgId: number, rows:
       if (b.content instanceof TemplateRenderError) return { row, failure: b.content.message };
       let made: MessageContent;
       try {
+        await backgroundStep(); // after a request in flight, if any (src/lib/requests-first.ts)
         made = await renderMessage(env, b.content, { id: row.id, contactId: contact.id }, { contact, organization: b.snapshot.organization });
       } catch (error) {
         return { row, failure: error instanceof TemplateRenderError ? error.message : String(error) };

@@ -79,6 +79,32 @@ describe.skipIf(NOT_SET_UP)('SMTP sessions against real servers', () => {
     expect(mail[0].user).toBe(S.smtpUser);
   });
 
+  it('builds each content only when its turn comes, so a batch never holds every message at once', async () => {
+    for (const server of ['pipe', 'nopipe'] as const) {
+      const conn = await SmtpConnection.open(smtpOptions(server));
+      const rcpts = Array.from({ length: 5 }, () => uniqueAddress());
+      const accepted: number[] = [];
+      // When each message was built: how many before it the server had already accepted.
+      const acceptedWhenBuilt: number[] = [];
+      const items = rcpts.map((r, i) => {
+        const { envelope, data } = item(r, `message ${i}`);
+        const build = () => {
+          acceptedWhenBuilt.push(accepted.length);
+          return data as string;
+        };
+        return { envelope, data: build };
+      });
+      const { results } = await sendBatch(conn, items, (index) => void accepted.push(index));
+      await conn.quit();
+      expect(results.map((r) => r?.ok)).toEqual(rcpts.map(() => true));
+      // Pipelined, a message is built while the server reads the write before it (the previous content and its own
+      // commands), so at most the two before it are still on their way; one command at a time, once those are accepted.
+      expect(acceptedWhenBuilt).toEqual(server === 'pipe' ? [0, 0, 0, 1, 2] : [0, 1, 2, 3, 4]);
+      const mail = (await received({ server })).filter((m) => rcpts.includes(m.to[0]));
+      expect(mail.map((m) => m.raw.trim().split('\r\n').pop())).toEqual(rcpts.map((_, i) => `message ${i}`));
+    }
+  });
+
   it('sends one command at a time when PIPELINING is not offered (a strict server counts violations)', async () => {
     const conn = await SmtpConnection.open({ ...smtpOptions('open'), port: S.scripted.lockstep, auth: null });
     expect(conn.capabilities.pipelining).toBe(false);

@@ -90,6 +90,20 @@ describe.skipIf(NOT_SET_UP)('SMTP transport', () => {
     expect(mail.map((m) => m.transaction)).toEqual(Array.from({ length: 17 }, (_, i) => i + 1));
   });
 
+  it('fails a message that cannot be built on its own, built only when its turn comes, with and without PIPELINING', async () => {
+    for (const port of [S.smtp.pipe, S.smtp.nopipe]) {
+      const transport = openTransport(smtpIntegration(port), {}, { timeouts: FAST });
+      const broken = { filename: 'broken.pdf', contentType: 'application/pdf', content: null as unknown as Uint8Array };
+      const messages = [email(), email({ attachments: [broken] }), email()];
+      const results = await transport.sendMany(messages);
+      await transport.close();
+      expect(results.map((r) => r.ok)).toEqual([true, false, true]);
+      expect(results[1]).toMatchObject({ ok: false, retryable: false, error: expect.stringMatching(/^The message could not be built: /) });
+      expect(await received({ to: messages[1].to })).toHaveLength(0);
+      for (const m of [messages[0], messages[2]]) expect(await received({ to: m.to })).toHaveLength(1);
+    }
+  });
+
   it('keeps the session across calls and spreads a batch over several connections when asked', async () => {
     const transport = openTransport(smtpIntegration(S.smtp.pipe), {}, { timeouts: FAST, connections: 3 });
     const first = Array.from({ length: 12 }, () => email());
