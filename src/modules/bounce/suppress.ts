@@ -25,11 +25,10 @@ export async function suppressAddress(db: Database, s: Suppression): Promise<voi
 
 /**
  * Lifts a suppression (the blacklist entry `id` of the organisation): the address is mailed again, and its soft
- * bounces start again from nothing. Answers whether there was one.
+ * bounces start again from nothing (a trigger does that for every blacklist delete, migration 0023). Answers whether
+ * there was one.
  */
 export async function liftSuppression(db: Database, orgId: number, id: number): Promise<boolean> {
   const [gone] = await db.all<{ value: string }>(sql`DELETE FROM blacklist WHERE id = ${id} AND org_id = ${orgId} RETURNING value`);
-  if (!gone) return false;
-  await db.run(sql`DELETE FROM soft_bounces WHERE org_id = ${orgId} AND address = ${gone.value}`);
-  return true;
+  return gone !== undefined;
 }

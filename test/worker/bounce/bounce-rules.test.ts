@@ -124,6 +124,15 @@ describe('soft bounces', () => {
     expect(skipped.filter((r: { address: string }) => r.address).map((r: { address: string; reason: string }) => [r.address, r.reason])).toEqual([
       ['dan@example.com', SKIP_REASONS.softBounced],
     ]);
+
+    // Deleted on the blacklist page (not lifted on the contact), the address starts its soft bounces again: its next
+    // one alone does not put it back.
+    const [entry] = (await s.o.api('GET', '/blacklist')).body.items;
+    expect(entry).toMatchObject({ value: 'dan@example.com', reason: 'soft_bounces' });
+    expect((await s.o.api('DELETE', `/blacklist/${entry.id}`)).status).toBe(200);
+    const fourth = await sendBouncing(s, { name: 'Fourth' });
+    expect(await handleBounceMail(BOUNCING, { from: 'x@y', to: fourth.to('dan@example.com').returnPath!, raw: full })).toBe('soft_bounced');
+    expect(await reasons(s.o.orgId)).toEqual([]);
   });
 });
 
