@@ -5,9 +5,10 @@
 // organisation shares one isolate (bench:isolation, README), another organisation's list requests took 22 ms at the
 // median while a big broadcast sent, against 14 ms without it. Deployed, the same happens whenever a consumer and
 // requests share an isolate. So while a request is in flight each background step waits for a timer turn, one step
-// per turn across the isolate, and the request's own steps run in between: the median went back to 15 ms. With no
+// per turn across the isolate, and the request's own steps run in between: the median went back to 15-20 ms. With no
 // request in flight a step costs nothing (a turn costs about 1 ms in workerd: taken always, it would halve a
-// lone broadcast's speed).
+// lone broadcast's speed). The price: while a long request is in flight (a large import's upload), sending in the
+// same isolate goes at most one step per turn, a few hundred messages a second.
 
 let answering = 0;
 let turns: Promise<void> = Promise.resolve();
