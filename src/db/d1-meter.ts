@@ -21,18 +21,19 @@ export function activeMeter(): D1Meter | null {
 
 function record(meter: D1Meter, result: D1Result | D1Response | undefined, query?: string): void {
   meter.statements += 1;
-  meter.rowsRead += Number(result?.meta?.rows_read ?? 0);
-  const written = Number(result?.meta?.rows_written ?? 0);
-  meter.rowsWritten += written;
-  if (meter.writers && written > 0 && query) {
-    const key = query.replace(/\s+/g, ' ').trim().slice(0, 80);
-    meter.writers[key] = (meter.writers[key] ?? 0) + written;
-  }
   const read = Number(result?.meta?.rows_read ?? 0);
-  if (meter.readers && read > 0 && query) {
-    const key = query.replace(/\s+/g, ' ').trim().slice(0, 120);
-    meter.readers[key] = (meter.readers[key] ?? 0) + read;
-  }
+  const written = Number(result?.meta?.rows_written ?? 0);
+  meter.rowsRead += read;
+  meter.rowsWritten += written;
+  tally(meter.writers, query, written, 80);
+  tally(meter.readers, query, read, 120);
+}
+
+/** Adds `rows` to the statement's entry (its first `length` characters) when the benchmark asked for the table. */
+function tally(table: Record<string, number> | undefined, query: string | undefined, rows: number, length: number): void {
+  if (!table || !query || rows <= 0) return;
+  const key = query.replace(/\s+/g, ' ').trim().slice(0, length);
+  table[key] = (table[key] ?? 0) + rows;
 }
 
 const RAW = Symbol('unmetered statement');

@@ -21,7 +21,7 @@ const MAX_RECONNECTS = 20;
 interface Prepared {
   item: SmtpItem | null;
   messageId: string;
-  /** Set when the message could not be built; it is then never sent. */
+  /** Set when an address is not valid; the message is then never sent (one that cannot be built fails in send.ts). */
   failure: SendResult | null;
 }
 

@@ -29,6 +29,6 @@ export async function suppressAddress(db: Database, s: Suppression): Promise<voi
  * there was one.
  */
 export async function liftSuppression(db: Database, orgId: number, id: number): Promise<boolean> {
-  const [gone] = await db.all<{ value: string }>(sql`DELETE FROM blacklist WHERE id = ${id} AND org_id = ${orgId} RETURNING value`);
+  const [gone] = await db.all<{ id: number }>(sql`DELETE FROM blacklist WHERE id = ${id} AND org_id = ${orgId} RETURNING id`);
   return gone !== undefined;
 }

@@ -205,9 +205,9 @@ async function composeBroadcastRows(env: Env, db: Database, orgId: number, rows:
       const contact = row.contact_id === null ? undefined : people.get(row.contact_id);
       if (!contact) return { row, failure: 'The contact was deleted before the message went out' };
       if (b.content instanceof TemplateRenderError) return { row, failure: b.content.message };
+      await backgroundStep(); // after a request in flight, if any (src/lib/requests-first.ts)
       let made: MessageContent;
       try {
-        await backgroundStep(); // after a request in flight, if any (src/lib/requests-first.ts)
         made = await renderMessage(env, b.content, { id: row.id, contactId: contact.id }, { contact, organization: b.snapshot.organization });
       } catch (error) {
         return { row, failure: error instanceof TemplateRenderError ? error.message : String(error) };
