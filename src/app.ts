@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { timing } from 'hono/timing';
 import type { AppEnv } from './context';
 import { handleError, handleNotFound } from './middleware/errors';
 import { requireAuth } from './middleware/auth';
@@ -98,6 +99,9 @@ export function buildApp() {
   platform.route('/hooks/sendgrid', sendGridHookRoutes);
 
   const api = new Hono<AppEnv>();
+  // Server-Timing: total: the time the worker spent on the call, from its first line to its answer, which a client
+  // can set against the time it waited (bench:isolation prints both: what is left is the runtime's, not the app's).
+  api.use('*', timing({ totalDescription: 'app' }));
   api.use('*', tenant);
   // Usage for the dashboard, summed in memory and written in batches (src/modules/stats/requests.ts).
   api.use('*', countRequests);

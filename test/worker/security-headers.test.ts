@@ -88,3 +88,12 @@ describe('security headers', () => {
     expect(res.headers.get('content-security-policy')).toContain("connect-src 'self' wss://hdr.localhost");
   });
 });
+
+describe('Server-Timing on API answers', () => {
+  it("gives the worker's own time for an organisation's call, answered or refused", async () => {
+    await createOrg('timing');
+    for (const res of [await call('timing', '/api/v1/init/app'), await call('timing', '/api/v1/tag')]) {
+      expect(res.headers.get('server-timing')).toMatch(/^total;dur=\d+(\.\d+)?;desc="app"$/);
+    }
+  });
+});

@@ -6,7 +6,7 @@ import { SEED_USER } from '../../../scripts/lib/seed-data.mjs';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 
-/** One request; resolves { status, body } with body parsed as JSON when it is JSON. */
+/** One request; resolves { status, body, headers } with body parsed as JSON when it is JSON. */
 export function apiRequest(port, host, { method = 'GET', path, token, json, body, headers = {} }) {
   return new Promise((resolve, reject) => {
     const allHeaders = { host, ...headers };
@@ -28,7 +28,7 @@ export function apiRequest(port, host, { method = 'GET', path, token, json, body
         } catch {
           // not JSON
         }
-        resolve({ status: res.statusCode ?? 0, body: parsed });
+        resolve({ status: res.statusCode ?? 0, body: parsed, headers: res.headers });
       });
     });
     req.on('error', reject);
