@@ -1,6 +1,5 @@
 import { drizzle } from 'drizzle-orm/d1';
 import type { Database } from '../../db/client';
-import * as schema from '../../db/schema/index';
 import { served } from './owner';
 import type { LedgerHandle } from './registry';
 import { runStatements, type LedgerResult, type LedgerStatement } from './ledger-statements';
@@ -73,11 +72,11 @@ export function ledgerBinding(handle: LedgerHandle): D1Database {
 
 /** A drizzle client whose statements run on the ledger `handle` names. */
 export function ledgerDb(handle: LedgerHandle): Database {
-  return drizzle(ledgerBinding(handle), { schema });
+  return drizzle(ledgerBinding(handle)); // no schema: see createDb
 }
 
 /** The ledger's own client on its storage (inside the Durable Object: no call, same transactions). */
 export function localLedgerDb(storage: DurableObjectStorage): Database {
   const call: Call = async (statements) => runStatements(storage, statements);
-  return drizzle(new LedgerBinding(call) as unknown as D1Database, { schema });
+  return drizzle(new LedgerBinding(call) as unknown as D1Database);
 }
