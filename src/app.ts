@@ -99,8 +99,9 @@ export function buildApp() {
   platform.route('/hooks/sendgrid', sendGridHookRoutes);
 
   const api = new Hono<AppEnv>();
-  // Server-Timing: total: the time the worker spent on the call, from its first line to its answer, which a client
-  // can set against the time it waited (bench:isolation prints both: what is left is the runtime's, not the app's).
+  // Server-Timing's total: the worker's time for an organisation's call, from here (ahead of the tenant) to its answer,
+  // which a client can set against the time it waited (bench:isolation prints both: the rest is the runtime's way in
+  // and out).
   api.use('*', timing({ totalDescription: 'app' }));
   api.use('*', tenant);
   // Usage for the dashboard, summed in memory and written in batches (src/modules/stats/requests.ts).
