@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 // The encodings a message needs so that every line is short 7-bit text: RFC 2047 encoded words for headers,
 // quoted-printable (RFC 2045 6.7) for text bodies that are not plain ASCII, wrapped base64 for attachments.
 
@@ -98,8 +99,17 @@ export function encodeFileName(name: string): string {
 /** A text body and the Content-Transfer-Encoding it needs: 7bit when it is short-lined ASCII, else quoted-printable. */
 export function encodeTextBody(text: string): { data: string; encoding: '7bit' | 'quoted-printable' } {
   const normal = text.replace(/\r\n|\r|\n/g, '\r\n');
-  if (/^[\u0001-\u007f]*$/.test(normal) && longestLine(normal) <= 998) return { data: normal, encoding: '7bit' };
+  if (isSevenBit(normal) && longestLine(normal) <= 998) return { data: normal, encoding: '7bit' };
   return { data: quotedPrintable(normal), encoding: 'quoted-printable' };
+}
+
+/**
+ * ASCII without NUL (RFC 2045's 7bit data). Any other character is two or more bytes of UTF-8, so the UTF-8 length
+ * tells: the runtime counts it natively, about ten times faster than a character-class regex over a 100 KB body
+ * (which took a sixth of a newsletter broadcast's CPU with the size check in src/lib/smtp/send.ts).
+ */
+export function isSevenBit(text: string): boolean {
+  return Buffer.byteLength(text, 'utf8') === text.length && !text.includes('\u0000');
 }
 
 /** Length of the longest CRLF-separated line (a scan: a regex like /[^\n]{999}/ is quadratic on long lines). */

@@ -1,5 +1,6 @@
 // Sending messages over an open SMTP session: many per connection, PIPELINING (RFC 2920) when the server offers
 // it and one command at a time when it does not, per-recipient results, RSET after a failed transaction.
+import { Buffer } from 'node:buffer';
 import type { SmtpConnection } from './connection';
 import { SmtpError } from './errors';
 import { formatReply, isTransient, type SmtpReply } from './reply';
@@ -49,7 +50,6 @@ const ASCII = /^[\u0000-\u007f]*$/;
 
 /** True when the address is safe to put in MAIL FROM / RCPT TO and in a header. */
 export const isValidAddress = (address: string) => ADDRESS.test(address);
-const encoder = new TextEncoder();
 
 /**
  * Prepares message content for DATA (RFC 5321 4.5.2): every line ending becomes CRLF, a line starting with "."
@@ -295,7 +295,7 @@ function precheck(conn: SmtpConnection, item: SmtpItem): { content: string } | {
   }
   const limit = conn.capabilities.size;
   if (limit > 0) {
-    const size = ASCII.test(content) ? content.length : encoder.encode(content).length;
+    const size = Buffer.byteLength(content, 'utf8'); // counted natively: no regex pass over the message
     if (size > limit) return { failure: failed(`The message is ${size} bytes; the server accepts at most ${limit}.`) };
   }
   return { content };

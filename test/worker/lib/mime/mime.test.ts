@@ -3,7 +3,7 @@
 import PostalMime from 'postal-mime';
 import { describe, expect, it } from 'vitest';
 import { buildEmail, type EmailContent } from '../../../../src/lib/mime/build';
-import { encodeWords, quotedPrintable } from '../../../../src/lib/mime/encode';
+import { encodeWords, isSevenBit, quotedPrintable } from '../../../../src/lib/mime/encode';
 import { htmlToText } from '../../../../src/lib/mime/html-to-text';
 import { messageIdFor, parseMessageId } from '../../../../src/lib/mime/message-id';
 import { rawHeaders } from '../../../support/transport-helpers';
@@ -118,6 +118,11 @@ describe('MIME building', () => {
     for (const line of raw.slice(raw.indexOf('\r\n\r\n')).split('\r\n')) expect(line.length).toBeLessThanOrEqual(76);
     const email = await PostalMime.parse(raw);
     expect(email.text?.replace(/\r\n/g, '\n').trimEnd()).toBe(text.trimEnd());
+  });
+
+  it('calls 7bit only ASCII without NUL', () => {
+    expect(isSevenBit('Hello\r\n<a href="https://x.test/?a=1">x</a>\t~\u007f')).toBe(true);
+    for (const text of ['a\u0000b', 'café', '\u0080', 'smile 😀', 'lone \ud800 surrogate', '\u00ff']) expect(isSevenBit(text)).toBe(false);
   });
 
   it('quoted-printable keeps each line within 76 characters without splitting an escape', () => {

@@ -105,6 +105,24 @@ describe.skipIf(NOT_SET_UP)('SMTP sessions against real servers', () => {
     }
   });
 
+  it("refuses a message over the server's SIZE by its UTF-8 bytes, not its characters, and sends the rest", async () => {
+    const conn = await SmtpConnection.open(smtpOptions('pipe'));
+    const limit = conn.capabilities.size;
+    expect(limit).toBe(10 * 1024 * 1024);
+    // Half the limit in characters, one byte over it in UTF-8 ('é' is two bytes).
+    const big = item(uniqueAddress(), 'é'.repeat(limit / 2));
+    const bytes = new TextEncoder().encode(big.data as string).length;
+    expect((big.data as string).length).toBeLessThan(limit);
+    expect(bytes).toBeGreaterThan(limit);
+    const small = uniqueAddress();
+    const { results } = await sendBatch(conn, [big, item(small)]);
+    await conn.quit();
+    expect(results[0]).toMatchObject({ ok: false, retryable: false, error: `The message is ${bytes} bytes; the server accepts at most ${limit}.` });
+    expect(results[1]?.ok).toBe(true);
+    expect(await received({ to: big.envelope.to[0] })).toHaveLength(0);
+    expect(await received({ to: small })).toHaveLength(1);
+  });
+
   it('sends one command at a time when PIPELINING is not offered (a strict server counts violations)', async () => {
     const conn = await SmtpConnection.open({ ...smtpOptions('open'), port: S.scripted.lockstep, auth: null });
     expect(conn.capabilities.pipelining).toBe(false);
