@@ -51,14 +51,19 @@ const ASCII = /^[\u0000-\u007f]*$/;
 /** True when the address is safe to put in MAIL FROM / RCPT TO and in a header. */
 export const isValidAddress = (address: string) => ADDRESS.test(address);
 
+/** A bare CR, a bare LF, or a line that starts with a dot. */
+const NEEDS_STUFFING = /\r(?!\n)|(?<!\r)\n|\n\./;
+
 /**
  * Prepares message content for DATA (RFC 5321 4.5.2): every line ending becomes CRLF, a line starting with "."
  * gets a second ".", and the end-of-data line "." follows.
  */
 export function dotStuff(data: string): string {
-  // One pass over the message (it is the size of the mail, and every pass counts): each line end becomes CRLF,
-  // doubling the dot that starts the next line ($1 is empty when there is none).
-  let text = data.replace(/(?:\r\n|\r|\n)(\.)?/g, '\r\n$1$1');
+  // A built message (src/lib/mime) has CRLF line ends already and rarely a line starting with a dot: one search
+  // finds whether anything must change, half the time of rewriting it (and no 100 KB copy for the collector).
+  // Otherwise one pass: each line end becomes CRLF, doubling the dot that starts the next line ($1 is empty when
+  // there is none).
+  let text = NEEDS_STUFFING.test(data) ? data.replace(/(?:\r\n|\r|\n)(\.)?/g, '\r\n$1$1') : data;
   if (text.startsWith('.')) text = `.${text}`;
   if (!text.endsWith('\r\n')) text += '\r\n';
   return `${text}.\r\n`;

@@ -54,6 +54,13 @@ describe('SMTP replies and dot-stuffing', () => {
   it('dot-stuffs every line that starts with a dot and normalises line ends', () => {
     expect(dotStuff('.a\n..b\r\nc.\r.\n')).toBe('..a\r\n...b\r\nc.\r\n..\r\n.\r\n');
     expect(dotStuff('x\r\n')).toBe('x\r\n.\r\n');
+    // Each case alone in an otherwise clean CRLF message, which goes as it is.
+    expect(dotStuff('a\r\nb\r\nc')).toBe('a\r\nb\r\nc\r\n.\r\n');
+    expect(dotStuff('a\r\n.b\r\nc\r\n')).toBe('a\r\n..b\r\nc\r\n.\r\n');
+    expect(dotStuff('a\r\nb\nc\r\n')).toBe('a\r\nb\r\nc\r\n.\r\n');
+    expect(dotStuff('a\r\nb\rc\r\n')).toBe('a\r\nb\r\nc\r\n.\r\n');
+    expect(dotStuff('a\r\nb\n.c')).toBe('a\r\nb\r\n..c\r\n.\r\n');
+    expect(dotStuff('a\r\r\nb')).toBe('a\r\n\r\nb\r\n.\r\n');
   });
 });
 
