@@ -1,6 +1,6 @@
-import { Buffer } from 'node:buffer';
 // The encodings a message needs so that every line is short 7-bit text: RFC 2047 encoded words for headers,
 // quoted-printable (RFC 2045 6.7) for text bodies that are not plain ASCII, wrapped base64 for attachments.
+import { Buffer } from 'node:buffer';
 
 const encoder = new TextEncoder();
 const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
