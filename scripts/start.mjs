@@ -1,12 +1,24 @@
 // `npm start`: installs, builds the console, migrates and seeds local D1, starts the mail catcher and
 // `wrangler dev`, and prints where to go. Ctrl-C stops everything.
+// The terminal gets one line per step and the final block; the build's, the migrations' and wrangler's own output go
+// to a log file (START_LOG) the final block names, so what a newcomer needs is not buried under 1,600 lines.
 // Starts on the system Node (v20) with node: builtins only, then continues on the pinned Node 22.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureInstalled, reexecOnNode22 } from './lib/install.mjs';
-import { CommandError, main, npmRun, onShutdown, ROOT, step } from './lib/run.mjs';
+import { CommandError, main, npmRun, onShutdown, ROOT } from './lib/run.mjs';
+
+// STATE_DIR moves the local state (the D1/R2/Durable Object files, caught mail and SMS, the log) out of the clone,
+// as the quick-start test does to run beside a developer's own `npm start`.
+const STATE_DIR = process.env.STATE_DIR ? path.resolve(process.env.STATE_DIR) : null;
+/** The caught mail and SMS and the log. */
+const LOCAL_DIR = STATE_DIR ? path.join(STATE_DIR, 'local') : path.join(ROOT, '.local');
+/** wrangler's local D1, R2, queues and Durable Objects. */
+const PERSIST_TO = STATE_DIR ? path.join(STATE_DIR, 'wrangler') : path.join(ROOT, '.wrangler', 'state');
+/** Where the details of this run go: the console's build, the migrations, the seed and wrangler dev. */
+const START_LOG = path.join(LOCAL_DIR, 'start.log');
 
 /** Local secrets: the token signing key and the key integration secrets are encrypted with. */
 const LOCAL_SECRETS = {
@@ -28,7 +40,7 @@ function ensureDevVars() {
     }
     values[name] = make();
     current = `${current}${current && !current.endsWith('\n') ? '\n' : ''}${name}=${values[name]}\n`;
-    console.log(`Wrote a random ${name} to .dev.vars`);
+    console.log(`  Wrote a random ${name} to .dev.vars`);
   }
   writeFileSync(file, current);
   return values;
@@ -61,9 +73,12 @@ main(async () => {
       throw new CommandError(`Port ${p} on 127.0.0.1 is in use (is \`npm start\` already running?). Stop that, or pick another with ${name}=...`);
   }
 
+  mkdirSync(path.dirname(START_LOG), { recursive: true });
+  writeFileSync(START_LOG, `npm start, ${new Date().toISOString()}\n`);
+  const logShown = shortPath(START_LOG);
+  console.log(`Starting Relay (details in ${logShown})`);
   const secrets = ensureDevVars();
-  step('Building the console');
-  await npmRun('build:web');
+  await progress('Building the console', () => withLog((stdio) => npmRun('build:web', [], { stdio, quiet: true })));
 
   let platform = null;
   let catcher = null;
@@ -79,42 +94,47 @@ main(async () => {
     await stopAll();
   });
 
-  step('Starting the local mail catcher');
-  catcher = await startMailCatcher({ smtpPort: mailPort, httpPort: mailUiPort, dir: path.join(ROOT, '.local', 'mail') });
-  console.log(`SMTP on 127.0.0.1:${catcher.smtpPort}, viewer on http://127.0.0.1:${catcher.httpPort}`);
-  step('Starting the local SMS catcher');
-  smsCatcher = await startSmsCatcher({ port: smsPort, dir: path.join(ROOT, '.local', 'sms') });
-  console.log(`Twilio-shaped API and viewer on ${smsCatcher.url}`);
-  step('Starting the local OpenID Connect provider');
-  oidc = await startOidcProvider({ port: oidcPort });
-  console.log(`Issuer ${oidc.issuer} (social sign-in "${LOCAL_OIDC_CLIENT.name}")`);
+  await progress('Starting the mail catcher', async () => {
+    catcher = await startMailCatcher({ smtpPort: mailPort, httpPort: mailUiPort, dir: path.join(LOCAL_DIR, 'mail') });
+  });
+  await progress('Starting the SMS catcher', async () => {
+    smsCatcher = await startSmsCatcher({ port: smsPort, dir: path.join(LOCAL_DIR, 'sms') });
+  });
+  await progress('Starting the OpenID Connect provider', async () => {
+    oidc = await startOidcProvider({ port: oidcPort });
+  });
 
   // The bounces and complaints the catcher plays go to wrangler dev's email endpoint (the worker's email handler).
   catcher.answerBouncesAt(`http://127.0.0.1:${port}/cdn-cgi/local/email`);
-  step('Applying D1 migrations, seeding, starting wrangler dev');
   try {
-    platform = await startPlatform({
-      port,
-      persistTo: path.join(ROOT, '.wrangler', 'state'),
-      vars: { SECRETS_KEY: secrets.SECRETS_KEY },
-      catchers: { smtpPort: catcher.smtpPort, smsPort: smsCatcher.port, oidcIssuer: oidc.issuer },
+    await progress('Migrating and seeding the local database, starting wrangler dev', async () => {
+      platform = await startPlatform({
+        port,
+        persistTo: PERSIST_TO,
+        vars: { SECRETS_KEY: secrets.SECRETS_KEY },
+        catchers: { smtpPort: catcher.smtpPort, smsPort: smsCatcher.port, oidcIssuer: oidc.issuer },
+        logFile: START_LOG,
+        quiet: true,
+      });
     });
   } catch (err) {
     await stopAll();
     throw new CommandError(err.message);
   }
 
-  const rel = path.relative(process.cwd(), catcher.dir) || catcher.dir;
+  const rel = shortPath(catcher.dir);
   console.log(`
 \x1b[1m\x1b[32mThe platform is running.\x1b[0m
   Open:         \x1b[1m${platform.url}\x1b[0m
   Sign in:      ${SEED_USER.username} / ${SEED_USER.password}
   Caught mail:  http://127.0.0.1:${catcher.httpPort}  (SMTP 127.0.0.1:${catcher.smtpPort}, files in ${rel})
-  Caught SMS:   ${smsCatcher.url}  (files in ${path.relative(process.cwd(), smsCatcher.dir) || smsCatcher.dir})
+  Caught SMS:   ${smsCatcher.url}  (files in ${shortPath(smsCatcher.dir)})
   Try it:       Templates -> a template -> Send test message, from hello@acme.test or +15005550006
   Sign up:      http://localhost:${port}/signup  (test checkout; the completion link arrives in the caught mail)
   Shared demo:  http://demo.localhost:${port}  (see its demo info page for the login)
+  Social:       "Continue with ${LOCAL_OIDC_CLIENT.name}" signs in through ${oidc.issuer} (link it under My account first)
   Operator:     npm run operator -- requests   (token OPERATOR_TOKEN in .dev.vars)
+  Log:          ${logShown}  (the build, migrations, seed and wrangler dev's requests; tail -f it)
 Press Ctrl-C to stop.
 `);
 
@@ -122,5 +142,37 @@ Press Ctrl-C to stop.
   if (stopping) return new Promise(() => {}); // the signal handler finishes and exits
   // wrangler ended without us asking: take the catcher down too and say so.
   await stopAll();
-  throw new CommandError('wrangler dev exited');
+  throw new CommandError(`wrangler dev exited (its last words are in ${logShown})`);
 });
+
+/** A path as the person at this terminal would type it: relative to where they are when it is inside, else whole. */
+function shortPath(file) {
+  const rel = path.relative(process.cwd(), file);
+  return rel && !rel.startsWith('..') ? rel : file;
+}
+
+/** Runs one step of the start, printing its name, then how long it took (or that it failed). */
+async function progress(name, fn) {
+  const started = Date.now();
+  process.stdout.write(`  ${name}… `);
+  try {
+    await fn();
+  } catch (err) {
+    console.log('\x1b[31mfailed\x1b[0m');
+    throw err;
+  }
+  console.log(`done (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+/** Runs a command with its output appended to START_LOG; a failure carries the log's last lines. */
+async function withLog(fn) {
+  const fd = openSync(START_LOG, 'a');
+  try {
+    await fn(['ignore', fd, fd]);
+  } catch (err) {
+    const tail = readFileSync(START_LOG, 'utf8').split('\n').slice(-40).join('\n');
+    throw new CommandError(`${err.message}\n--- last lines of ${START_LOG} ---\n${tail}`);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -8,9 +8,12 @@ import { addCleanup, BIN, localEnv, ROOT, run } from './run.mjs';
 import { SEED_ORG } from './seed-data.mjs';
 import { oidcProviderVars } from '../oidc-provider.mjs';
 
-/** Wrangler without prompts, metrics or the interactive hotkeys. */
+/**
+ * Wrangler without prompts, metrics or the interactive hotkeys, and without fetching the `Request.cf` placeholder
+ * from the internet (offline it warned twice and waited 3 s each time; the local fallback is what it used then too).
+ */
 function wranglerEnv() {
-  return localEnv({ CI: 'true', WRANGLER_SEND_METRICS: 'false', NO_COLOR: process.env.NO_COLOR ?? '' });
+  return localEnv({ CI: 'true', WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', NO_COLOR: process.env.NO_COLOR ?? '' });
 }
 
 /** Applies every D1 migration to the local database in `persistTo`. */
