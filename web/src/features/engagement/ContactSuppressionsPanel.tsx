@@ -35,7 +35,7 @@ export function ContactSuppressionsPanel({ contactId }: { contactId: number }) {
           const { suppressions } = data!.data;
           if (!suppressions.length)
             return (
-              <Text c="dimmed" data-testid="contact-no-suppressions">
+              <Text size="sm" c="dimmed" data-testid="contact-no-suppressions">
                 {t('engagement.noSuppressions')}
               </Text>
             );
