@@ -157,6 +157,17 @@ describe('audience screens in the console (headless Chromium against wrangler de
     expect(await row.locator('[data-column="addresses"]').innerText()).toContain('+15550001');
     expect(await byId(row, 'tag-chip').allInnerTexts()).toEqual(['vip']);
 
+    // A click on the row opens the contact's read-only page; Edit is one button away.
+    await row.locator('[data-column="name"]').click();
+    await page.waitForURL(new RegExp(`/contact/view/${contact.id}$`));
+    await byId(page, 'contact-view').waitFor();
+    expect(await byId(page, 'contact-addresses').innerText()).toContain(`ann@${DOMAIN}`);
+    await eventually(async () => (await byId(page, 'contact-field').allInnerTexts()).some((text) => text.includes('Lisbon')), true);
+    await byId(page, 'contact-bounces').waitFor();
+    await byId(page, 'contact-messages').waitFor();
+    await screenshot(page, 'audience-contact-view');
+    expect(await byId(page, 'contact-edit').getAttribute('href')).toBe(`/contact/update/${contact.id}`);
+
     await page.goto(`${baseUrl}/contact/update/${contact.id}`);
     await page.reload();
     await expectValue(page, 'form-field-name', 'Ann Example');

@@ -80,13 +80,15 @@ describe('bounces and complaints (headless Chromium against wrangler dev)', () =
     ]);
     expect(blacklist.body.items.find((b) => b.value === addresses.hard)!.info).toMatch(/^Hard bounce 5\.1\.1 \(message \d+\)$/);
 
-    // Each contact's page shows the suppression with its reason.
+    // Each contact's page shows the suppression with its reason and Lift, under "Bounces and complaints" (the README).
     for (const [name, reason] of [
       ['hard', 'bounce'],
       ['complaint', 'complaint'],
     ] as const) {
-      await page.goto(`${baseUrl}/contact/update/${contactIds[name]}`);
+      await page.goto(`${baseUrl}/contact/view/${contactIds[name]}`);
       await expect.poll(() => byId(page, 'suppression-reason').getAttribute('data-reason'), { timeout: 15_000 }).toBe(reason);
+      expect(await byId(page, 'contact-bounces').getByRole('heading').innerText()).toBe('Bounces and complaints');
+      await byId(page, 'contact-suppression-lift').waitFor();
     }
     await screenshot(page, 'contact-suppressed');
 

@@ -208,6 +208,8 @@ describe('channels in the console (headless Chromium against wrangler dev)', () 
     await byId(page, 'attachment-row').filter({ hasText: 'terms.txt' }).waitFor();
     expect(await byId(page, 'form-field-body-content').innerText()).toContain('Hello {{ contact.name }}! Read our offer today.');
     expect(await byId(page, 'form-field-type').isDisabled()).toBe(true); // the type is fixed once created
+    // "Send test message" is on the template's page, in view as it opens (the README's "open it, and 'Send test message'").
+    expect(await byId(page, 'template-send-test').isVisible()).toBe(true);
   });
 
   it('previews the template for a contact in a sandboxed frame', async () => {
@@ -216,9 +218,9 @@ describe('channels in the console (headless Chromium against wrangler dev)', () 
     const frame = byId(page, 'preview-body');
     await frame.waitFor();
     expect(await frame.getAttribute('sandbox')).toBe('');
-    // It opens rendered for a contact already (the first one), never as "Hello !".
-    await eventually(async () => /Hello [^!<]+!/.test((await frame.getAttribute('srcdoc')) ?? ''), true);
-    expect(await byId(page, 'preview-contact').inputValue()).not.toBe('');
+    // It opens for no contact: placeholders show their default values (this one has none), not the newest contact's data.
+    await eventually(async () => ((await frame.getAttribute('srcdoc')) ?? '').includes('Hello !'), true);
+    expect(await byId(page, 'preview-contact').inputValue()).toBe('');
 
     await searchAndPick(page, byId(page, 'preview-contact'), 'Grace', new RegExp(CONTACT.name));
     await eventually(async () => (await frame.getAttribute('srcdoc'))?.includes(`Hello ${CONTACT.name}!`), true);

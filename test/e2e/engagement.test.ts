@@ -158,7 +158,7 @@ describe('engagement (headless Chromium against wrangler dev)', () => {
 
     // The contact's page shows the unsubscribe and can re-subscribe them.
     const contacts = await apiFromPage<{ items: { id: number; name: string }[] }>(page, 'GET', `/contact?search=${encodeURIComponent(PEOPLE[0].email)}`);
-    await page.goto(`${baseUrl}/contact/update/${contacts.body.items[0].id}`);
+    await page.goto(`${baseUrl}/contact/view/${contacts.body.items[0].id}`);
     await byId(page, 'contact-unsubscribe').waitFor();
     await screenshot(page, 'contact-opt-outs');
   });
@@ -235,7 +235,7 @@ describe('engagement (headless Chromium against wrangler dev)', () => {
     });
     expect(((await replied.json()) as { http_status: number }).http_status).toBe(200);
     const contacts = await apiFromPage<{ items: { id: number }[] }>(page, 'GET', `/contact?search=${encodeURIComponent(`Gil Gets ${RUN}`)}`);
-    await page.goto(`${baseUrl}/contact/update/${contacts.body.items[0].id}`);
+    await page.goto(`${baseUrl}/contact/view/${contacts.body.items[0].id}`);
     await byId(page, 'contact-sms-opt-outs').waitFor();
     expect(await byId(page, 'contact-sms-opt-outs').innerText()).toContain(PHONES.ok);
   });
@@ -255,7 +255,7 @@ describe('engagement (headless Chromium against wrangler dev)', () => {
       await byId(target, 'tab-engagement').click();
       await byId(target, 'message-hit').first().waitFor();
       await screenshot(target, `message-engagement-${suffix}`);
-      await target.goto(`${baseUrl}/contact/update/${contacts.body.items[0].id}`);
+      await target.goto(`${baseUrl}/contact/view/${contacts.body.items[0].id}`);
       await byId(target, 'contact-unsubscribe').waitFor();
       await screenshot(target, `contact-opt-outs-${suffix}`);
       await target.goto(`${baseUrl}/broadcast/create`);

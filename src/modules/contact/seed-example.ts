@@ -20,16 +20,17 @@ export const EXAMPLE_AUDIENCE = {
       alias: 'example-welcome',
       type: 'email',
       name: 'Welcome (example)',
-      subject: 'Welcome, {{ contact.name }}',
+      // Placeholders carry fallbacks (`default:`), which a test message sent to no contact shows.
+      subject: 'Welcome, {{ contact.name | default: "friend" }}',
       // A real web link, so the first broadcast shows a click going through the tracking redirect.
-      body: '<h1>Hello {{ contact.name }}!</h1><p>Thanks for joining {{ organization.name }}.</p><p><a href="https://example.com/">See what is new</a></p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>',
+      body: '<h1>Hello {{ contact.name | default: "there" }}!</h1><p>Thanks for joining {{ organization.name }}.</p><p><a href="https://example.com/">See what is new</a></p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>',
     },
     {
       alias: 'example-sms',
       type: 'text',
       name: 'Hello SMS (example)',
       subject: null,
-      body: 'Hi {{ contact.name }}, news from {{ organization.name }}. Reply STOP to opt out.',
+      body: 'Hi {{ contact.name | default: "there" }}, news from {{ organization.name }}. Reply STOP to opt out.',
     },
   ],
 } as const;

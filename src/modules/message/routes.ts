@@ -35,6 +35,8 @@ export const messageRoutes = crudRoutes<typeof messages, Record<string, never>, 
       f.status === 'queued' ? inArray(messages.status, ['queued', 'sending']) : f.status ? eq(messages.status, f.status as string) : undefined,
       f.type ? eq(messages.type, f.type as string) : undefined,
       f.broadcast_id ? eq(messages.broadcastId, f.broadcast_id as number) : undefined,
+      // The ledger's messages_contact index serves it.
+      f.contact_id ? eq(messages.contactId, f.contact_id as number) : undefined,
     ],
   },
   keptTotal: { whole: 'messages', per: { filter: 'broadcast_id', list: 'broadcast_messages' } },

@@ -28,6 +28,12 @@ export const messageFilterShape = {
     .int('broadcast_id must be a broadcast id')
     .positive('broadcast_id must be a broadcast id')
     .optional(),
+  // A contact's page lists the contact's latest messages.
+  contact_id: z.coerce
+    .number({ error: 'contact_id must be a contact id' })
+    .int('contact_id must be a contact id')
+    .positive('contact_id must be a contact id')
+    .optional(),
 };
 
 export const messageSchema = answer({

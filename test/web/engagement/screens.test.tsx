@@ -195,7 +195,7 @@ function engagementApi(options: { pageStatus?: number } = {}) {
     }
     if (path === '/contact/9')
       return json(200, { data: { id: 9, name: 'Ann', note: null, addresses: [], tags: [], attributes: [], created_at: NOW, updated_at: NOW } });
-    if (path === '/field' || path === '/tag' || path === '/dictionary/address-types')
+    if (['/field', '/tag', '/dictionary/address-types', '/subscription', '/message'].includes(path))
       return json(200, { items: [], meta: { total: 0, page: 1, page_size: 100, total_pages: 0 } });
     return null;
   };
@@ -252,7 +252,7 @@ describe('engagement in the console', () => {
 
   it("lists a contact's unsubscribes and STOPs, and re-subscribes after a confirmation", async () => {
     const api = engagementApi();
-    renderApp(api, { path: '/contact/update/9', signedIn: true });
+    renderApp(api, { path: '/contact/view/9', signedIn: true });
     const row = await screen.findByTestId('contact-unsubscribe', undefined, { timeout: 3000 });
     expect(row.textContent).toContain('News');
     expect(screen.getByTestId('contact-sms-opt-outs').textContent).toContain('+15550000001');
@@ -264,8 +264,10 @@ describe('engagement in the console', () => {
 
   it("shows a contact's suppressed address with its reason and message, and lifts it after a confirmation", async () => {
     const api = engagementApi();
-    renderApp(api, { path: '/contact/update/9', signedIn: true });
+    renderApp(api, { path: '/contact/view/9', signedIn: true });
     const entry = await screen.findByTestId('contact-suppression', undefined, { timeout: 3000 });
+    // Under the heading the README names.
+    expect(within(screen.getByTestId('contact-bounces')).getByRole('heading').textContent).toBe('Bounces and complaints');
     expect(entry.textContent).toContain('ann@example.com');
     expect(within(entry).getByTestId('suppression-reason').textContent).toBe('Bounced');
     // The platform's own note stays out of the page (it is English); the message says what happened.
@@ -275,5 +277,6 @@ describe('engagement in the console', () => {
     fireEvent.click(await screen.findByTestId('confirm-ok'));
     await waitFor(() => expect(api.calls.some((c) => c.method === 'DELETE' && c.url.endsWith('/contact/9/suppressions/4'))).toBe(true));
     await waitFor(() => expect(screen.queryByTestId('contact-suppression')).toBeNull());
+    expect(screen.getByTestId('contact-no-suppressions').textContent).toContain('No address of this contact is suppressed');
   });
 });

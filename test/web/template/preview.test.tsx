@@ -4,14 +4,16 @@ import { fakeApi } from '../fake-api';
 import { json, mockFetch, type FetchCall } from '../helpers';
 import { renderApp } from '../render-app';
 
-// The template preview opens rendered for a contact (the first of the list), never for nobody ("Hello ,").
+// The template preview and a test message with no contact chosen fill the placeholders with their `default:` values
+// (the template's own fallbacks), never with the newest contact's data (issue 35, finding 5); "Send test message" is on
+// the template's own page, in view as it opens.
 
 const TEMPLATE = {
   id: 3,
   name: 'Welcome',
   type: 'html',
   subject: 'Hi',
-  body: '<p>Hello {{ contact.name }}!</p>',
+  body: '<p>Hello {{ contact.name | default: "there" }}!</p>',
   body_plain: null,
   attachments: [],
   created_at: '2026-11-01T00:00:00Z',
@@ -31,6 +33,7 @@ const GRACE = {
 function previewApi(senders: { id: number; type: string; value: string; name: string | null }[] = []) {
   const base = fakeApi();
   const previews: unknown[] = [];
+  const tests: unknown[] = [];
   const handle = (call: FetchCall): Response | null => {
     const url = new URL(call.url, 'http://acme.localhost');
     const path = url.pathname.replace('/api/v1', '');
@@ -40,25 +43,56 @@ function previewApi(senders: { id: number; type: string; value: string; name: st
     if (path === '/template/3/preview') {
       const contactId = (call.body as { contact_id: number | null }).contact_id;
       previews.push(contactId);
-      const name = contactId === GRACE.id ? GRACE.name : '';
+      // As the worker renders it: the contact's name, else the template's fallback.
+      const name = contactId === GRACE.id ? GRACE.name : 'there';
       return json(200, { data: { subject: 'Hi', body: `<p>Hello ${name}!</p>`, body_plain: `Hello ${name}!` } });
     }
+    if (path === '/template/3/test' && call.method === 'POST') {
+      tests.push(call.body);
+      return json(202, { data: { id: 40, status: 'queued', to_address: (call.body as { to: string }).to } });
+    }
+    if (path === '/template/3/attachment' || path === '/dictionary/template-types')
+      return json(200, { items: [], meta: { total: 0, page: 1, page_size: 100, total_pages: 0 } });
     return null;
   };
   const api = mockFetch(
     async (call) =>
       handle(call) ?? base.fn(call.url, { method: call.method, headers: call.headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) }),
   );
-  return { api: api as unknown as ReturnType<typeof fakeApi>, previews };
+  return { api: api as unknown as ReturnType<typeof fakeApi>, previews, tests };
 }
 
 describe('the template preview', () => {
-  it('opens for the first contact rather than for nobody', async () => {
+  it("opens for no contact, with the placeholders' default values rather than the newest contact's data", async () => {
     const { api, previews } = previewApi();
     renderApp(api, { path: '/template/preview/3', signedIn: true });
-    await waitFor(() => expect(previews).toContain(GRACE.id), { timeout: 3000 });
-    await waitFor(() => expect(screen.getByTestId('preview-body').getAttribute('srcdoc')).toContain('Hello Grace Hopper!'));
-    expect(previews).not.toContain(null);
+    await waitFor(() => expect(screen.getByTestId('preview-body').getAttribute('srcdoc')).toContain('Hello there!'), { timeout: 3000 });
+    expect(previews).toEqual([null]);
+    expect((screen.getByTestId('preview-contact') as HTMLInputElement).value).toBe('');
+    expect((screen.getByTestId('preview-contact') as HTMLInputElement).placeholder).toBe('No contact: placeholders show their default values');
+  });
+});
+
+describe("the template's page", () => {
+  const EMAIL = { id: 1, type: 'email', value: 'hello@acme.test', name: 'Acme' };
+
+  it('has "Send test message" beside its title, and sends with no contact chosen', async () => {
+    const { api, tests } = previewApi([EMAIL]);
+    renderApp(api, { path: '/template/update/3', signedIn: true });
+    const open = await screen.findByTestId('template-send-test', undefined, { timeout: 3000 });
+    // In view as the page opens: before the form's first field, not at its bottom beside Save.
+    const form = screen.getByTestId('entity-form');
+    const firstField = form.querySelector('input, textarea')!;
+    expect(open.compareDocumentPosition(firstField) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByTestId('template-preview').textContent).toBe('Preview');
+    fireEvent.click(open);
+    await waitFor(() => expect((screen.getByTestId('test-message-sender') as HTMLInputElement).value).toBe('Acme <hello@acme.test>'), { timeout: 3000 });
+    expect((screen.getByTestId('test-message-contact') as HTMLInputElement).value).toBe('');
+    expect(screen.getByTestId('test-message-dialog').textContent).toContain('Without one, they show their default values.');
+    fireEvent.change(screen.getByTestId('test-message-to'), { target: { value: 'me@example.com' } });
+    fireEvent.click(screen.getByTestId('test-message-send'));
+    await screen.findByTestId('test-message-result');
+    expect(tests).toEqual([{ sender_id: 1, to: 'me@example.com', contact_id: null }]);
   });
 });
 
@@ -71,12 +105,12 @@ describe('send test message', () => {
     renderApp(api, { path: '/template/preview/3', signedIn: true });
     fireEvent.click(await screen.findByTestId('preview-send-test', undefined, { timeout: 3000 }));
     await waitFor(() => expect((screen.getByTestId('test-message-sender') as HTMLInputElement).value).toBe('Acme <hello@acme.test>'), { timeout: 3000 });
-    // Filled in from the contact the preview shows: nothing is missing.
-    await waitFor(() => expect((screen.getByTestId('test-message-to') as HTMLInputElement).value).toBe('grace@example.com'));
-    expect(screen.queryByTestId('test-message-blocked')).toBeNull();
-    fireEvent.change(screen.getByTestId('test-message-to'), { target: { value: '' } });
+    // No contact chosen on the preview: the address is the user's to type.
+    expect((screen.getByTestId('test-message-to') as HTMLInputElement).value).toBe('');
     expect(screen.getByTestId('test-message-blocked').textContent).toBe('Type the email address to send to.');
     expect((screen.getByTestId('test-message-send') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(screen.getByTestId('test-message-to'), { target: { value: 'me@example.com' } });
+    expect(screen.queryByTestId('test-message-blocked')).toBeNull();
   });
 
   it('leaves the choice to the user when two senders fit, and says so while Send is disabled', async () => {

@@ -12,6 +12,7 @@ const ActivityLogPage = lazyPage(() => import('../features/activity-log/Activity
 const BlacklistFormPage = lazyPage(() => import('../features/blacklist/BlacklistFormPage').then((m) => m.BlacklistFormPage));
 const BlacklistListPage = lazyPage(() => import('../features/blacklist/BlacklistListPage').then((m) => m.BlacklistListPage));
 const ContactFormPage = lazyPage(() => import('../features/contact/ContactFormPage').then((m) => m.ContactFormPage));
+const ContactViewPage = lazyPage(() => import('../features/contact/ContactViewPage').then((m) => m.ContactViewPage));
 const ContactListPage = lazyPage(() => import('../features/contact/ContactListPage').then((m) => m.ContactListPage));
 const FieldFormPage = lazyPage(() => import('../features/field/FieldFormPage').then((m) => m.FieldFormPage));
 const FieldListPage = lazyPage(() => import('../features/field/FieldListPage').then((m) => m.FieldListPage));
@@ -76,6 +77,7 @@ export const ROUTE_SPECS: RouteSpec[] = [
   { name: 'contact_list', path: '/contact', component: ContactListPage },
   { name: 'contact_create', path: '/contact/create', component: ContactFormPage },
   { name: 'contact_update', path: '/contact/update/:id', component: ContactFormPage },
+  { name: 'contact_view', path: '/contact/view/:id', component: ContactViewPage },
   { name: 'contact_import', path: '/contact/import', component: ImportPage },
   { name: 'field_list', path: '/field', component: FieldListPage },
   { name: 'field_create', path: '/field/create', component: FieldFormPage },

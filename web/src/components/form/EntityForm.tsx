@@ -43,6 +43,8 @@ export interface EntityFormProps<T extends { id: number }, Input> {
   children?: ReactNode;
   /** Extra buttons next to save and cancel. */
   actions?: ReactNode;
+  /** Buttons beside the title, in view as the form opens (e.g. a template's "Send test message"). */
+  headerActions?: ReactNode;
   /** False hides the delete button of an open item (forms that edit a part of it, like credentials). */
   deletable?: boolean;
   /** Locale key of the success message (default: created / saved). */
@@ -154,7 +156,14 @@ export function EntityForm<T extends { id: number }, Input>(props: EntityFormPro
       data-testid="entity-form"
     >
       <Stack>
-        <Title order={3}>{t(titleKey)}</Title>
+        {props.headerActions ? (
+          <Group justify="space-between" gap="xs" wrap="wrap">
+            <Title order={3}>{t(titleKey)}</Title>
+            <Group gap="xs">{props.headerActions}</Group>
+          </Group>
+        ) : (
+          <Title order={3}>{t(titleKey)}</Title>
+        )}
         {formError && (
           <Alert color="red" data-testid="form-error">
             {formError}

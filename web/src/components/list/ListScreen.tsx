@@ -33,6 +33,8 @@ export interface ListScreenProps<T extends ListRow> {
   createRoute?: string;
   /** Route name of the edit page; it takes the row id as :id. */
   updateRoute?: string;
+  /** Route name of the item's read-only page (:id): a click on the row, or Enter on it, opens it. */
+  viewRoute?: string;
   /** Delete and reorder calls; without them the list is read-only (no select, no delete). */
   calls?: Pick<EntityCalls<T, unknown>, 'remove' | 'removeMany' | 'reorder'>;
   /** The entity's SWR list hook (a module-level hook, so the rules of hooks hold). */
@@ -223,6 +225,7 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
             onToggle={deletable ? toggle : undefined}
             onToggleAll={toggleAll}
             editHref={props.updateRoute ? (row) => pathOf(table, props.updateRoute!, { id: row.id }) : undefined}
+            openHref={props.viewRoute ? (row) => pathOf(table, props.viewRoute!, { id: row.id }) : undefined}
             onDelete={deletable ? deleteRow : undefined}
             rowActions={props.rowActions}
           />

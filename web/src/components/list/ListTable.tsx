@@ -4,7 +4,7 @@ import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrate
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { CSSProperties, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import type { SortBy } from '../../lib/list-preferences';
 import { SortableRow } from './SortableRow';
 import { SortHeader } from './SortHeader';
@@ -23,6 +23,8 @@ export interface ListTableProps<T extends ListRow> {
   onToggle?: (id: number) => void;
   onToggleAll: () => void;
   editHref?: (row: T) => string | null;
+  /** Where a click on the row (or Enter on it) leads: the item's own page. */
+  openHref?: (row: T) => string | null;
   onDelete?: (row: T) => void;
   /** Extra actions of a row, shown before edit and delete. */
   rowActions?: (row: T) => ReactNode;
@@ -41,6 +43,7 @@ const STICKY_END: CSSProperties = {
 export function ListTable<T extends ListRow>(props: ListTableProps<T>) {
   const { t } = useTranslation();
   const { items, columns, selected } = props;
+  const [, navigate] = useLocation();
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
@@ -95,8 +98,15 @@ export function ListTable<T extends ListRow>(props: ListTableProps<T>) {
             <SortableContext items={items.map((row) => row.id)} strategy={verticalListSortingStrategy} disabled={!props.draggable}>
               {items.map((row) => {
                 const href = props.editHref?.(row) ?? null;
+                const open = props.openHref?.(row) ?? null;
                 return (
-                  <SortableRow key={row.id} id={row.id} draggable={props.draggable} dragLabel={t('list.drag')}>
+                  <SortableRow
+                    key={row.id}
+                    id={row.id}
+                    draggable={props.draggable}
+                    dragLabel={t('list.drag')}
+                    onOpen={open ? (newTab) => (newTab ? window.open(open, '_blank', 'noopener') : navigate(open)) : undefined}
+                  >
                     {selectable && (
                       <Table.Td>
                         <Checkbox

@@ -5,7 +5,6 @@ import type { PageProps } from '../../lib/route-table';
 import { EntityForm } from '../../components/form/EntityForm';
 import { LoadState } from '../../components/form/LoadState';
 import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
-import { ContactOptOutsPanel } from '../engagement/ContactOptOutsPanel';
 import { useAllFields } from '../field/api';
 import { useAllTags, useContact, useContactCalls } from './api';
 import { contactFormFields } from './contact-config';
@@ -49,7 +48,6 @@ export function ContactFormPage({ params }: PageProps) {
     <>
       <PageBreadcrumbs section="contacts" current={crumb} />
       {body}
-      {id && item && <ContactOptOutsPanel contactId={id} />}
     </>
   );
 }

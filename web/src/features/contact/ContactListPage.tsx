@@ -60,7 +60,7 @@ function ContactActions() {
   );
 }
 
-/** /contact: server-paged contacts with search (name, note, addresses), tag, address and custom-field filters. */
+/** /contact: server-paged contacts with search (name, note, addresses), tag, address and custom-field filters; a row opens the contact. */
 export function ContactListPage() {
   const calls = useContactCalls();
   return (
@@ -72,6 +72,7 @@ export function ContactListPage() {
       defaultSort={{ key: 'created_at', order: 'desc' }}
       createRoute="contact_create"
       updateRoute="contact_update"
+      viewRoute="contact_view"
       calls={calls}
       useList={useContactList}
       filters={FILTERS}

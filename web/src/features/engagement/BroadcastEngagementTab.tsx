@@ -140,7 +140,7 @@ function UnsubscribesTable({ broadcastId, version }: { broadcastId: number; vers
       }
       rows={() =>
         rows.map((u) => {
-          const href = pathOf(table, 'contact_update', { id: u.contact_id });
+          const href = pathOf(table, 'contact_view', { id: u.contact_id });
           const name = u.contact_name ?? `#${u.contact_id}`;
           return (
             <Table.Tr key={`${u.contact_id}:${u.subscription_name}:${u.created_at}`} data-testid="broadcast-unsubscribe">

@@ -88,7 +88,7 @@ function BaseInfo({ message: m }: { message: Message }) {
           ['messages.fields.clicked_at', <DateTime value={m.clicked_at} />],
         ] as [string, ReactNode][])),
     ['messages.fields.broadcast', link('broadcast_view', m.broadcast_id, broadcastName ?? `#${m.broadcast_id}`)],
-    ['messages.fields.contact', link('contact_update', m.contact_id, contactName ?? `#${m.contact_id}`)],
+    ['messages.fields.contact', link('contact_view', m.contact_id, contactName ?? `#${m.contact_id}`)],
     ['list.columns.created_at', <DateTime value={m.created_at} />],
   ];
   return (

@@ -2,7 +2,7 @@ import { Button } from '@mantine/core';
 import { hasSubject, TEMPLATE_TYPES, type Template, type TemplateInput, type TemplateType, type TemplateUpdate } from '@shared/contracts/template';
 
 const isTemplateType = (value: unknown): value is TemplateType => (TEMPLATE_TYPES as readonly unknown[]).includes(value);
-import { IconEye } from '@tabler/icons-react';
+import { IconEye, IconSend } from '@tabler/icons-react';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
@@ -21,6 +21,7 @@ import { useTemplate, useTemplateCalls } from './api';
 import { uploadAttachments } from './attachment-api';
 import { AttachmentsPanel } from './AttachmentsPanel';
 import { InsertTargets, PlaceholderHelp, PlaceholderInput } from './placeholders';
+import { TestMessageDialog } from './TestMessageDialog';
 import {
   afterTemplateChange,
   isRichType,
@@ -164,6 +165,7 @@ export function TemplateFormPage({ params }: PageProps) {
   const targets = useMemo(() => new InsertTargets(), []);
   const editor = useRef<RichTextHandle | null>(null);
   const [pending, setPending] = useState<File[]>([]);
+  const [testOpen, setTestOpen] = useState(false);
   const typesKey = types.join(',');
   const fields = useMemo(() => templateFields(typesKey.split(','), !item, targets, editor), [typesKey, item, targets]);
 
@@ -200,13 +202,21 @@ export function TemplateFormPage({ params }: PageProps) {
           itemLabel={(saved) => saved.name}
           onSaved={(saved) => void mutate({ data: saved }, { revalidate: false })}
           afterSave={afterSave}
-          actions={
+          headerActions={
+            // A saved template's page opens with these in view (the README: "write a template, open it, and 'Send test
+            // message'"); the dialog sends the template as saved.
+            item &&
             previewHref && (
-              <Link href={previewHref} asChild>
-                <Button component="a" href={previewHref} variant="light" leftSection={<IconEye size={16} />} data-testid="template-preview">
-                  {t('templates.preview.open')}
+              <>
+                <Link href={previewHref} asChild>
+                  <Button component="a" href={previewHref} variant="default" leftSection={<IconEye size={16} />} data-testid="template-preview">
+                    {t('templates.preview.open')}
+                  </Button>
+                </Link>
+                <Button leftSection={<IconSend size={16} />} onClick={() => setTestOpen(true)} data-testid="template-send-test">
+                  {t('templates.test.open')}
                 </Button>
-              </Link>
+              </>
             )
           }
         >
@@ -224,6 +234,8 @@ export function TemplateFormPage({ params }: PageProps) {
     <>
       <PageBreadcrumbs section="templates" current={crumb} />
       {body}
+      {/* No contact chosen: the placeholders show their default values. */}
+      {item && testOpen && <TestMessageDialog template={item} contact={null} opened={testOpen} onClose={() => setTestOpen(false)} />}
     </>
   );
 }

@@ -1,6 +1,5 @@
 import { Alert, Button, Center, Code, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import type { Contact } from '@shared/contracts/contact';
-import type { ListResponse } from '@shared/list';
 import type { TemplatePreview } from '@shared/contracts/template';
 import { IconPencil, IconRefresh, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -76,7 +75,7 @@ function RenderedPreview({ preview, type }: { preview: TemplatePreview; type: st
   );
 }
 
-/** /template/preview/:id: the template rendered for a chosen contact, and 'Send test message'. */
+/** /template/preview/:id: the template rendered for a chosen contact (or with its placeholders' defaults), and 'Send test message'. */
 export function TemplatePreviewPage({ params }: PageProps) {
   const { t } = useTranslation();
   const { client } = useServices();
@@ -85,15 +84,12 @@ export function TemplatePreviewPage({ params }: PageProps) {
   const valid = Number.isInteger(id) && id > 0;
   const template = useTemplate(valid ? id : null);
   const item = template.data?.data ?? null;
-  const [chosen, setContact] = useState<Contact | null | undefined>(undefined);
-  // Until the user picks one (or clears it), the preview shows the first contact: a template rendered for nobody
-  // would open on "Hello ," and a cut subject.
-  const first = useSWR<ListResponse<Contact>>(chosen === undefined ? ['/contact', { page_size: 1 }] : null);
-  const contact = chosen === undefined ? (first.data?.items[0] ?? null) : chosen;
+  // No contact until the user picks one: the placeholders show their `default:` values (the template's own
+  // fallbacks), as a test message sent to nobody in particular does, rather than some contact's data.
+  const [contact, setContact] = useState<Contact | null>(null);
   const [testOpen, setTestOpen] = useState(false);
-  const firstKnown = chosen !== undefined || first.data !== undefined || first.error !== undefined;
   const preview = useSWR<TemplatePreview>(
-    item && firstKnown ? ['template-preview', item.id, contact?.id ?? null, item.updated_at] : null,
+    item ? ['template-preview', item.id, contact?.id ?? null, item.updated_at] : null,
     () => previewTemplate(client, id, contact?.id ?? null),
     {
       revalidateOnFocus: false,

@@ -36,7 +36,8 @@ export function contactAddress(contact: Pick<Contact, 'addresses'> | null, type:
 
 /**
  * 'Send test message': a sender that can send this template, the address or phone to send to, and optionally
- * a contact whose data fills the placeholders. Sending queues the message; the dialog shows its id.
+ * a contact whose data fills the placeholders (without one, they show their `default:` values). Sending queues the
+ * message; the dialog shows its id.
  */
 export function TestMessageDialog({
   template,
@@ -122,7 +123,7 @@ export function TestMessageDialog({
         }}
       >
         <Text size="sm" c="dimmed">
-          {t('templates.test.intro', { name: template.name })}
+          {t('templates.test.intro', { name: template.name })} {t('templates.test.asSaved')}
         </Text>
         <RemoteSelect<Sender>
           path="/sender"
