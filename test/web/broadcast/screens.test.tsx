@@ -81,6 +81,22 @@ const SCHEDULED = {
   actions: ['cancel'],
 };
 
+/** An email broadcast sending now: started, not finished, no alias or note. */
+const RUNNING = {
+  ...SMS_CANCELLED,
+  id: 12,
+  name: 'Autumn news',
+  type: 'email',
+  status: 'sending',
+  total: 2000,
+  sent: 400,
+  skipped: 0,
+  started_at: NOW,
+  finished_at: null,
+  expected_finish_at: null,
+  actions: ['pause', 'cancel'],
+};
+
 function broadcastsApi(options: { matching: number }) {
   const base = fakeApi();
   const previews: unknown[] = [];
@@ -99,6 +115,7 @@ function broadcastsApi(options: { matching: number }) {
       ]);
     if (path === '/subscription' || path === '/field') return list([]);
     if (path === '/broadcast/7') return json(200, { data: SMS_CANCELLED });
+    if (path === '/broadcast/12') return json(200, { data: RUNNING });
     if (path === '/broadcast/1') return json(200, { data: { ...SMS_CANCELLED, id: 1, type: 'email', name: 'Spring sale' } });
     if (path === '/contact/9')
       return json(200, { data: { id: 9, name: 'Ann Lee', note: null, addresses: [], tags: [], attributes: [], created_at: NOW, updated_at: NOW } });
@@ -265,6 +282,22 @@ describe('broadcast view and list', () => {
     expect((await screen.findByTestId('recipients-gone')).textContent).toBe(
       'Not listed here: 7 of the 10 recipients (their messages were deleted, or archived past the retention). The figures above still count them.',
     );
+  });
+
+  it('shows a running broadcast only the times and settings that have a value: no empty "Finished:", alias or note', async () => {
+    renderApp(broadcastsApi({ matching: 0 }), { path: '/broadcast/view/12', signedIn: true });
+    const times = await screen.findByTestId('broadcast-times', undefined, { timeout: 3000 });
+    expect(screen.getByTestId('started-at').textContent).toMatch(/^Started: \S/);
+    expect(screen.queryByTestId('finished-at')).toBeNull();
+    expect(times.textContent).not.toContain('Finished');
+    // The trail follows the navigation: Broadcasts is an entry of its own.
+    expect(screen.getByTestId('breadcrumbs').textContent).toBe('Broadcasts/Autumn news');
+    fireEvent.click(screen.getByTestId('tab-base'));
+    const info = await screen.findByTestId('broadcast-base-info');
+    expect(info.textContent).not.toContain('—');
+    expect(screen.queryByTestId('base-alias')).toBeNull();
+    expect(screen.queryByTestId('base-note')).toBeNull();
+    expect(screen.getByTestId('base-name').textContent).toContain('Autumn news');
   });
 
   it('shows a scheduled broadcast as scheduled, not started', async () => {
