@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeApi } from '../fake-api';
 import { json, mockFetch, type FetchCall } from '../helpers';
@@ -97,6 +97,25 @@ const RUNNING = {
   actions: ['pause', 'cancel'],
 };
 
+/** An email broadcast's recipients: one delivered, one hard bounce, one spam report, one skipped. */
+const EMAIL_RECIPIENTS = [
+  ['ann@example.com', 'sent', 'sent', null, null],
+  ['cat@example.com', 'sent', 'bounced', 'bounced', '550 5.1.1 Recipient address rejected: User unknown'],
+  ['dan@example.com', 'sent', 'complained', 'complained', 'Reported as spam (abuse)'],
+  ['', 'skipped', 'skipped', null, 'No email address'],
+].map(([address, status, outcome, delivery, reason], i) => ({
+  message_id: 81 + i,
+  contact_id: 20 + i,
+  contact_name: `Person ${i + 1}`,
+  address,
+  status,
+  outcome,
+  reason,
+  sent_at: status === 'sent' ? NOW : null,
+  delivery_status: delivery,
+  delivery_error_code: delivery === 'bounced' ? '5.1.1' : null,
+}));
+
 function broadcastsApi(options: { matching: number }) {
   const base = fakeApi();
   const previews: unknown[] = [];
@@ -120,6 +139,10 @@ function broadcastsApi(options: { matching: number }) {
     if (path === '/contact/9')
       return json(200, { data: { id: 9, name: 'Ann Lee', note: null, addresses: [], tags: [], attributes: [], created_at: NOW, updated_at: NOW } });
     if (path === '/broadcast') return list([SMS_CANCELLED, SCHEDULED]);
+    if (path === '/broadcast/1/recipients') {
+      const outcome = new URL(call.url, 'http://acme.localhost').searchParams.get('outcome');
+      return list(EMAIL_RECIPIENTS.filter((r) => !outcome || r.outcome === outcome));
+    }
     if (path === '/broadcast/7/recipients')
       return list([
         {
@@ -298,6 +321,49 @@ describe('broadcast view and list', () => {
     expect(screen.queryByTestId('base-alias')).toBeNull();
     expect(screen.queryByTestId('base-note')).toBeNull();
     expect(screen.getByTestId('base-name').textContent).toContain('Autumn news');
+  });
+
+  it("shows a bounce and a spam report as the recipient's status, each its own colour, and keeps them in view on a phone", async () => {
+    renderApp(broadcastsApi({ matching: 0 }), { path: '/broadcast/view/1', signedIn: true });
+    fireEvent.click(await screen.findByTestId('tab-recipients', undefined, { timeout: 3000 }));
+    await waitFor(() => expect(screen.getAllByTestId('list-row')).toHaveLength(4), { timeout: 3000 });
+    // The status column: one chip per row (the phone's copy under the contact is the other).
+    const chips = screen.getAllByTestId('list-row').map((row) => {
+      const [compact, column] = within(row).getAllByTestId('message-status');
+      expect(compact.closest('[data-testid="recipient-compact"]')).not.toBeNull();
+      expect(column.closest('[data-testid="recipient-compact"]')).toBeNull();
+      return [column.getAttribute('data-status'), column.textContent, column.getAttribute('style') ?? ''];
+    });
+    expect(chips.map(([status, text]) => [status, text])).toEqual([
+      ['sent', 'Sent'],
+      ['bounced', 'Bounced'],
+      ['complained', 'Reported as spam'],
+      ['skipped', 'Skipped'],
+    ]);
+    // Each its own colour: no bounce or complaint in the green of "Sent".
+    const colours = chips.map(([, , style]) => /--badge-color: var\(--mantine-color-(\w+)/.exec(style ?? '')?.[1] ?? style);
+    expect(new Set(colours).size).toBe(4);
+    expect(colours[0]).toContain('green');
+    expect(colours[1]).not.toContain('green');
+    expect(colours[2]).not.toContain('green');
+
+    // On a phone the status and the reason ride under the contact, shown below the sm breakpoint only.
+    const compact = within(screen.getAllByTestId('list-row')[1]).getByTestId('recipient-compact');
+    expect(compact.className).toContain('mantine-hidden-from-sm');
+    expect(compact.textContent).toContain('cat@example.com');
+    expect(compact.textContent).toContain('Bounced');
+    expect(within(compact).getByTestId('recipient-compact-reason').textContent).toContain('5.1.1');
+  });
+
+  it('filters the recipients by the status a person reads: Bounced asks the API for ?outcome=bounced', async () => {
+    const api = broadcastsApi({ matching: 0 });
+    renderApp(api, { path: '/broadcast/view/1', signedIn: true });
+    fireEvent.click(await screen.findByTestId('tab-recipients', undefined, { timeout: 3000 }));
+    await waitFor(() => expect(screen.getAllByTestId('list-row')).toHaveLength(4), { timeout: 3000 });
+    fireEvent.click(screen.getByTestId('filter-outcome'));
+    fireEvent.click(await screen.findByRole('option', { name: 'Bounced', hidden: true }));
+    await waitFor(() => expect(screen.getAllByTestId('list-row')).toHaveLength(1), { timeout: 3000 });
+    expect(api.calls.some((c) => c.url.includes('/broadcast/1/recipients') && c.url.includes('outcome=bounced'))).toBe(true);
   });
 
   it('shows a scheduled broadcast as scheduled, not started', async () => {
