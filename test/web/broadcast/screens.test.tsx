@@ -1,11 +1,23 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeApi } from '../fake-api';
 import { json, mockFetch, type FetchCall } from '../helpers';
 import { renderApp } from '../render-app';
 
 // The broadcast and message screens in the whole console against a fake API: the form's live recipient count
 // gating submit, the Schedule button, and a message's html shown in a sandbox where no script runs.
+
+// Each page is a lazy chunk: the first test to open one would pay Vite's transform of its module graph (seconds on
+// a loaded 2-core machine) inside its own time budget, and fail now and then. Loaded once before the tests instead.
+beforeAll(async () => {
+  await Promise.all([
+    import('../../../web/src/features/broadcast/BroadcastFormPage'),
+    import('../../../web/src/features/broadcast/BroadcastListPage'),
+    import('../../../web/src/features/broadcast/BroadcastViewPage'),
+    import('../../../web/src/features/message/MessageListPage'),
+    import('../../../web/src/features/message/MessageViewPage'),
+  ]);
+});
 
 const NOW = '2026-11-01T10:00:00.000Z';
 const list = (items: unknown[]) => json(200, { items, meta: { total: items.length, page: 1, page_size: 100, total_pages: 1 } });
@@ -116,6 +128,25 @@ const EMAIL_RECIPIENTS = [
   delivery_error_code: delivery === 'bounced' ? '5.1.1' : null,
 }));
 
+/** The message list: a delivered email, a hard bounce and an SMS the carrier did not deliver. */
+const LISTED_MESSAGES = [
+  ['ann@example.com', 'email', 'sent', null],
+  ['cat@example.com', 'email', 'bounced', 'bounced'],
+  ['+15550000099', 'sms', 'undelivered', 'undelivered'],
+].map(([to_address, type, outcome, delivery_status], i) => ({
+  id: 91 + i,
+  type,
+  status: 'sent',
+  outcome,
+  delivery_status,
+  delivery_error_code: null,
+  to_address,
+  subject: null,
+  external_id: null,
+  sent_at: NOW,
+  created_at: NOW,
+}));
+
 function broadcastsApi(options: { matching: number }) {
   const base = fakeApi();
   const previews: unknown[] = [];
@@ -139,6 +170,10 @@ function broadcastsApi(options: { matching: number }) {
     if (path === '/contact/9')
       return json(200, { data: { id: 9, name: 'Ann Lee', note: null, addresses: [], tags: [], attributes: [], created_at: NOW, updated_at: NOW } });
     if (path === '/broadcast') return list([SMS_CANCELLED, SCHEDULED]);
+    if (path === '/message') {
+      const outcome = new URL(call.url, 'http://acme.localhost').searchParams.get('outcome');
+      return list(LISTED_MESSAGES.filter((m) => !outcome || m.outcome === outcome));
+    }
     if (path === '/broadcast/1/recipients') {
       const outcome = new URL(call.url, 'http://acme.localhost').searchParams.get('outcome');
       return list(EMAIL_RECIPIENTS.filter((r) => !outcome || r.outcome === outcome));
@@ -364,6 +399,25 @@ describe('broadcast view and list', () => {
     fireEvent.click(await screen.findByRole('option', { name: 'Bounced', hidden: true }));
     await waitFor(() => expect(screen.getAllByTestId('list-row')).toHaveLength(1), { timeout: 3000 });
     expect(api.calls.some((c) => c.url.includes('/broadcast/1/recipients') && c.url.includes('outcome=bounced'))).toBe(true);
+  });
+
+  it('lists a bounced email and an undelivered SMS as such, and its status filter asks for ?outcome=', async () => {
+    const api = broadcastsApi({ matching: 0 });
+    renderApp(api, { path: '/message', signedIn: true });
+    await waitFor(() => expect(screen.getAllByTestId('list-row')).toHaveLength(3), { timeout: 3000 });
+    const shown = screen.getAllByTestId('list-row').map((row) => {
+      const chips = within(row).getAllByTestId('message-status');
+      return [chips[0].getAttribute('data-status'), chips.at(-1)!.textContent];
+    });
+    expect(shown).toEqual([
+      ['sent', 'Sent'],
+      ['bounced', 'Bounced'],
+      ['undelivered', 'Undelivered'],
+    ]);
+    fireEvent.click(screen.getByTestId('filter-outcome'));
+    fireEvent.click(await screen.findByRole('option', { name: 'Undelivered', hidden: true }));
+    await waitFor(() => expect(screen.getAllByTestId('list-row')).toHaveLength(1), { timeout: 3000 });
+    expect(api.calls.some((c) => new URL(c.url, 'http://x').pathname.endsWith('/message') && c.url.includes('outcome=undelivered'))).toBe(true);
   });
 
   it('shows a scheduled broadcast as scheduled, not started', async () => {
