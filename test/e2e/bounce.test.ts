@@ -73,6 +73,27 @@ describe('bounces and complaints (headless Chromium against wrangler dev)', () =
     };
     await eventually(statuses, [`${addresses.complaint} complained`, `${addresses.hard} bounced`, `${addresses.soft} soft_bounced`], 60_000);
 
+    // The recipients tab reads the outcome, not a green "Sent": filtered by it, and on a phone in view without scrolling.
+    const recipientsBy = async (viewer: Page, outcome: string) => {
+      await viewer.goto(`${baseUrl}/broadcast/view/${id}`);
+      await byId(viewer, 'tab-recipients').click();
+      await byId(viewer, 'filter-outcome').click();
+      await viewer.getByRole('option', { name: outcome, exact: true }).click();
+      await eventually(async () => (await byId(viewer, 'list-row').count()) === 1, true);
+    };
+    await recipientsBy(page, 'Bounced');
+    expect(await byId(page, 'list-row').innerText()).toContain(addresses.hard);
+    await screenshot(page, 'broadcast-recipients-bounced');
+    const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    await signIn(phone, baseUrl);
+    await recipientsBy(phone, 'Reported as spam');
+    const chip = byId(byId(phone, 'recipient-compact'), 'message-status');
+    expect(await chip.getAttribute('data-status')).toBe('complained');
+    const box = (await chip.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'broadcast-recipients-phone');
+    await phone.context().close();
+
     const blacklist = await apiFromPage<{ items: { value: string; info: string; reason: string }[] }>(page, 'GET', `/blacklist?search=${RUN}&page_size=10`);
     expect(blacklist.body.items.map((b) => [b.value, b.reason]).sort()).toEqual([
       [addresses.complaint, 'complaint'],

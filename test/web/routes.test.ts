@@ -4,7 +4,7 @@ import { accessOf, canOpen, guardRedirect } from '../../web/src/lib/route-access
 import { runtimeSettingsOf } from '../../web/src/lib/runtime-settings';
 import { consoleRouteTable } from '../../web/src/app/route-specs';
 import { buildRouteTable, matchPath, pathOf, resolveRoute, type RouteSpec } from '../../web/src/lib/route-table';
-import { breadcrumbTrail, groupSections, visibleAccountNav, visibleMainNav } from '../../web/src/components/layout/navigation';
+import { breadcrumbTrail, groupSections, SECTIONS, visibleAccountNav, visibleMainNav } from '../../web/src/components/layout/navigation';
 
 const Dummy = () => null;
 const lists = { commonRoutes: ['home', 'error_404', 'social_login'], guestRoutes: ['password_reset'] };
@@ -161,6 +161,34 @@ describe('navigation', () => {
       { labelKey: 'nav.tags', href: '/tag' },
       { labelKey: 'common.create', href: null },
     ]);
+  });
+
+  it("starts every trail with the navigation entry its section is reached from: a broadcast's with Broadcasts, not Templates", () => {
+    expect(breadcrumbTrail(t, 'broadcasts', { labelKey: 'broadcasts.view', text: 'Launch' })).toEqual([
+      { labelKey: 'nav.broadcasts', href: '/broadcast' },
+      { labelKey: 'broadcasts.view', text: 'Launch', href: null },
+    ]);
+    expect(breadcrumbTrail(t, 'campaigns')).toEqual([{ labelKey: 'nav.campaigns', href: null }]);
+    // Every section: the first crumb is a main navigation entry, and the one whose link leads to this section's group.
+    const nav = visibleMainNav(t);
+    const firsts = Object.fromEntries(
+      (Object.keys(SECTIONS) as (keyof typeof SECTIONS)[]).map((section) => [section, breadcrumbTrail(t, section, { labelKey: 'x' })[0].labelKey]),
+    );
+    expect(firsts).toEqual({
+      contacts: 'nav.contacts',
+      tags: 'nav.contacts',
+      fields: 'nav.contacts',
+      import: 'nav.contacts',
+      blacklist: 'nav.contacts',
+      subscriptions: 'nav.contacts',
+      templates: 'nav.templates',
+      campaigns: 'nav.campaigns',
+      broadcasts: 'nav.broadcasts',
+      integrations: 'nav.integrations',
+      senders: 'nav.integrations',
+      messages: 'nav.messages',
+    });
+    for (const labelKey of Object.values(firsts)) expect(nav.map((e) => e.labelKey)).toContain(labelKey);
   });
 
   it('lists only existing account-area routes, in the spec order', () => {

@@ -25,7 +25,8 @@ import {
   type RecipientStatus,
 } from '../../shared/contracts/broadcast';
 import { listQuerySchema, PAGE_SIZE_DEFAULT, type ListResponse } from '../../shared/list';
-import type { DeliveryStatus } from '../../shared/contracts/message';
+import { messageOutcome, type DeliveryStatus } from '../../shared/contracts/message';
+import { outcomeCondition } from '../message/outcome-filter';
 import { recordActivity } from '../activity-log/record';
 import { crudRoutes } from '../crud/crud-routes';
 import { searchCondition } from '../crud/list-filter';
@@ -155,10 +156,11 @@ export const broadcastRoutes = new Hono<AppEnv>()
       eq(messages.orgId, c.var.org.id),
       eq(messages.broadcastId, b.id),
       query.status === 'queued' ? sql`${messages.status} IN ('queued', 'sending')` : query.status ? eq(messages.status, query.status) : undefined,
+      query.outcome ? outcomeCondition(query.outcome) : undefined,
       searchCondition([messages.toAddress, messages.contactName], query.search),
     );
-    // All of the broadcast's recipients: the count kept with its messages; a status or a search: counted to the cap.
-    const kept: KeptCount | null = query.status || query.search ? null : { list: 'broadcast_messages', key: b.id };
+    // All of the broadcast's recipients: the count kept with its messages; a status, an outcome or a search: counted to the cap.
+    const kept: KeptCount | null = query.status || query.outcome || query.search ? null : { list: 'broadcast_messages', key: b.id };
     const cap = listTotalCap(c.env);
     const matches = () =>
       ledger
@@ -192,6 +194,7 @@ export const broadcastRoutes = new Hono<AppEnv>()
         contact_name: r.name,
         address: r.address,
         status: (r.status === 'sending' ? 'queued' : r.status) as RecipientStatus,
+        outcome: messageOutcome(r.status, r.deliveryStatus),
         reason: r.error,
         sent_at: r.sentAt,
         delivery_status: (r.deliveryStatus as DeliveryStatus | null) ?? null,

@@ -1,10 +1,13 @@
 import type { messages } from '../../db/schema';
-import type { DeliveryStatus, Message, MessageListItem, MessageStatus, MessageType } from '../../shared/contracts/message';
+import { messageOutcome, type DeliveryStatus, type Message, type MessageListItem, type MessageStatus, type MessageType } from '../../shared/contracts/message';
 import type { MessageContent } from './content';
 
 type Row = typeof messages.$inferSelect;
 
-/** A message row in the API shape; `sending` (claimed by a consumer) reads as queued. Lists leave the content out. */
+/**
+ * A message row in the API shape; `sending` (claimed by a consumer) reads as queued, and the outcome is what a person
+ * reads (a bounce, a spam report, an undelivered SMS over "sent"). Lists leave the content out.
+ */
 export function presentMessage(row: Row, content: MessageContent): Message;
 export function presentMessage(row: Row, content: MessageContent | null): Message | MessageListItem;
 export function presentMessage(row: Row, content: MessageContent | null): Message | MessageListItem {
@@ -12,6 +15,7 @@ export function presentMessage(row: Row, content: MessageContent | null): Messag
     id: row.id,
     type: row.type as MessageType,
     status: (row.status === 'sending' ? 'queued' : row.status) as MessageStatus,
+    outcome: messageOutcome(row.status, row.deliveryStatus),
     is_test: row.isTest,
     sender_id: row.senderId,
     template_id: row.templateId,

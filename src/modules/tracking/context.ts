@@ -1,11 +1,10 @@
-import type { HitClass, HitReason } from '../../shared/contracts/tracking';
+import { TOO_SOON_MS, type HitClass, type HitReason } from '../../shared/contracts/tracking';
 import { classifyRequest, type HitShape, type Verdict } from './classify';
 
 // The signals that need a message's other hits: all of them are applied again to the whole list whenever new
 // hits arrive, so a honeypot click that comes after the clicks it exposes still reclassifies them.
 
-/** Machines fetch at delivery: a click this soon after sending is a scanner, an open a prefetch. */
-export const TOO_SOON_MS = { open: 3_000, click: 10_000 } as const;
+// How soon after sending a hit is a machine's is TOO_SOON_MS, in the shared contract: the console's legend says it too.
 /** Three or more client addresses on one message within this window: a scanner farm, not the recipient. */
 export const BURST_WINDOW_MS = 30_000;
 export const BURST_ADDRESSES = 3;

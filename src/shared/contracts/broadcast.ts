@@ -4,7 +4,7 @@ import { MESSAGES, greaterThan } from '../messages';
 import { IDS_MAX, searchText } from '../list';
 import { optionalText, requiredText } from '../zod-helpers';
 import { contactFilterShape } from './contact';
-import { DELIVERY_STATUSES } from './message';
+import { DELIVERY_STATUSES, MESSAGE_OUTCOMES, outcomeFilterShape } from './message';
 import { TEMPLATE_TYPES, aliasText, type TemplateType } from './template';
 
 // Broadcasts: one template from one sender to every contact a filter selects (spec 3, 4, 5, 7). The statuses below
@@ -237,6 +237,7 @@ export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 export const recipientListFilterShape = {
   status: z.enum(RECIPIENT_STATUSES, { error: 'status must be queued, sent, failed or skipped' }).optional(),
+  ...outcomeFilterShape,
 };
 
 export const broadcastRecipientSchema = answer({
@@ -245,6 +246,7 @@ export const broadcastRecipientSchema = answer({
   contact_name: z.string().nullable(),
   address: z.string(),
   status: z.enum(RECIPIENT_STATUSES),
+  outcome: z.enum(MESSAGE_OUTCOMES).describe('The status as the console shows it: bounced, complained or undelivered when the delivery report undid the send'),
   reason: z.string().nullable().describe("The skipped reason, or the provider's words for a failure"),
   sent_at: moment().nullable(),
   delivery_status: z

@@ -19,9 +19,41 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const DELIVERY_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'undelivered', 'failed', 'bounced', 'soft_bounced', 'complained'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/**
+ * What became of a message as a person reads it (the console's status chip and status filter): its status, except
+ * that a sent message whose delivery report says it never reached the person reads as that report: bounced (a hard
+ * bounce), complained (reported as spam), undelivered (an SMS the carrier did not deliver, or the provider failed).
+ * A soft bounce and an SMS still on its way stay "sent". `status` keeps its four values for API clients.
+ */
+export const MESSAGE_OUTCOMES = ['queued', 'sent', 'failed', 'skipped', 'bounced', 'complained', 'undelivered'] as const;
+export type MessageOutcome = (typeof MESSAGE_OUTCOMES)[number];
+
+/** The one rule of the outcome: the delivery reports that turn a sent message into another outcome. */
+export const REPORTED_OUTCOMES = {
+  bounced: 'bounced',
+  complained: 'complained',
+  undelivered: 'undelivered',
+  failed: 'undelivered',
+} as const satisfies Partial<Record<DeliveryStatus, MessageOutcome>>;
+
+/** A message's outcome from its stored status (`sending` reads as queued) and its delivery report. */
+export function messageOutcome(status: string, deliveryStatus: string | null): MessageOutcome {
+  if (status === 'sent' && deliveryStatus && deliveryStatus in REPORTED_OUTCOMES) return REPORTED_OUTCOMES[deliveryStatus as keyof typeof REPORTED_OUTCOMES];
+  return (status === 'sending' ? 'queued' : status) as MessageOutcome;
+}
+
+const outcomeFilter = z
+  .enum(MESSAGE_OUTCOMES, { error: 'outcome must be queued, sent, failed, skipped, bounced, complained or undelivered' })
+  .optional()
+  .describe('What became of the message as the console shows it: its status, or the delivery report that undid a send (GET ?outcome=bounced)');
+
+/** The outcome filter of the message list and of a broadcast's recipients. */
+export const outcomeFilterShape = { outcome: outcomeFilter };
+
 /** Filters of GET /message (and of the bulk delete), next to page, sort and search. */
 export const messageFilterShape = {
   status: z.enum(MESSAGE_STATUSES, { error: 'status must be queued, sent, failed or skipped' }).optional(),
+  ...outcomeFilterShape,
   type: z.enum(MESSAGE_TYPES, { error: 'type must be email or sms' }).optional(),
   broadcast_id: z.coerce
     .number({ error: 'broadcast_id must be a broadcast id' })
@@ -40,6 +72,9 @@ export const messageSchema = answer({
   id: whole(),
   type: z.enum(MESSAGE_TYPES),
   status: z.enum(MESSAGE_STATUSES),
+  outcome: z
+    .enum(MESSAGE_OUTCOMES)
+    .describe('The status as the console shows it: a sent message that bounced, was reported as spam or (SMS) not delivered reads as that'),
   is_test: z.boolean(),
   sender_id: whole().nullable(),
   template_id: whole().nullable(),

@@ -22,6 +22,12 @@ export const HIT_REASONS = [
 ] as const;
 export type HitReason = (typeof HIT_REASONS)[number];
 
+/**
+ * Machines fetch at delivery: a click this soon after sending is a scanner's, an open a prefetch (too_soon_after_send).
+ * Here so the engagement tab's legend says the same number the classifier uses.
+ */
+export const TOO_SOON_MS = { open: 3_000, click: 10_000 } as const;
+
 /** One link of a broadcast, as GET /broadcast/{id}/clicks answers it. */
 export interface LinkClicks {
   link_index: number;

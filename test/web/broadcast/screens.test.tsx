@@ -1,11 +1,23 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeApi } from '../fake-api';
 import { json, mockFetch, type FetchCall } from '../helpers';
 import { renderApp } from '../render-app';
 
 // The broadcast and message screens in the whole console against a fake API: the form's live recipient count
 // gating submit, the Schedule button, and a message's html shown in a sandbox where no script runs.
+
+// Each page is a lazy chunk: the first test to open one would pay Vite's transform of its module graph (seconds on
+// a loaded 2-core machine) inside its own time budget, and fail now and then. Loaded once before the tests instead.
+beforeAll(async () => {
+  await Promise.all([
+    import('../../../web/src/features/broadcast/BroadcastFormPage'),
+    import('../../../web/src/features/broadcast/BroadcastListPage'),
+    import('../../../web/src/features/broadcast/BroadcastViewPage'),
+    import('../../../web/src/features/message/MessageListPage'),
+    import('../../../web/src/features/message/MessageViewPage'),
+  ]);
+});
 
 const NOW = '2026-11-01T10:00:00.000Z';
 const list = (items: unknown[]) => json(200, { items, meta: { total: items.length, page: 1, page_size: 100, total_pages: 1 } });
@@ -81,6 +93,60 @@ const SCHEDULED = {
   actions: ['cancel'],
 };
 
+/** An email broadcast sending now: started, not finished, no alias or note. */
+const RUNNING = {
+  ...SMS_CANCELLED,
+  id: 12,
+  name: 'Autumn news',
+  type: 'email',
+  status: 'sending',
+  total: 2000,
+  sent: 400,
+  skipped: 0,
+  started_at: NOW,
+  finished_at: null,
+  expected_finish_at: null,
+  actions: ['pause', 'cancel'],
+};
+
+/** An email broadcast's recipients: one delivered, one hard bounce, one spam report, one skipped. */
+const EMAIL_RECIPIENTS = [
+  ['ann@example.com', 'sent', 'sent', null, null],
+  ['cat@example.com', 'sent', 'bounced', 'bounced', '550 5.1.1 Recipient address rejected: User unknown'],
+  ['dan@example.com', 'sent', 'complained', 'complained', 'Reported as spam (abuse)'],
+  ['', 'skipped', 'skipped', null, 'No email address'],
+].map(([address, status, outcome, delivery, reason], i) => ({
+  message_id: 81 + i,
+  contact_id: 20 + i,
+  contact_name: `Person ${i + 1}`,
+  address,
+  status,
+  outcome,
+  reason,
+  sent_at: status === 'sent' ? NOW : null,
+  delivery_status: delivery,
+  delivery_error_code: delivery === 'bounced' ? '5.1.1' : null,
+}));
+
+/** The message list: a delivered email, a hard bounce and an SMS the carrier did not deliver. */
+const LISTED_MESSAGES = [
+  ['ann@example.com', 'email', 'sent', null],
+  ['cat@example.com', 'email', 'bounced', 'bounced'],
+  ['+15550000099', 'sms', 'undelivered', 'undelivered'],
+].map(([to_address, type, outcome, delivery_status], i) => ({
+  id: 91 + i,
+  type,
+  status: 'sent',
+  outcome,
+  delivery_status,
+  delivery_error_code: null,
+  to_address,
+  subject: null,
+  external_id: null,
+  sent_at: NOW,
+  created_at: NOW,
+}));
+
 function broadcastsApi(options: { matching: number }) {
   const base = fakeApi();
   const previews: unknown[] = [];
@@ -99,10 +165,19 @@ function broadcastsApi(options: { matching: number }) {
       ]);
     if (path === '/subscription' || path === '/field') return list([]);
     if (path === '/broadcast/7') return json(200, { data: SMS_CANCELLED });
+    if (path === '/broadcast/12') return json(200, { data: RUNNING });
     if (path === '/broadcast/1') return json(200, { data: { ...SMS_CANCELLED, id: 1, type: 'email', name: 'Spring sale' } });
     if (path === '/contact/9')
       return json(200, { data: { id: 9, name: 'Ann Lee', note: null, addresses: [], tags: [], attributes: [], created_at: NOW, updated_at: NOW } });
     if (path === '/broadcast') return list([SMS_CANCELLED, SCHEDULED]);
+    if (path === '/message') {
+      const outcome = new URL(call.url, 'http://acme.localhost').searchParams.get('outcome');
+      return list(LISTED_MESSAGES.filter((m) => !outcome || m.outcome === outcome));
+    }
+    if (path === '/broadcast/1/recipients') {
+      const outcome = new URL(call.url, 'http://acme.localhost').searchParams.get('outcome');
+      return list(EMAIL_RECIPIENTS.filter((r) => !outcome || r.outcome === outcome));
+    }
     if (path === '/broadcast/7/recipients')
       return list([
         {
@@ -265,6 +340,84 @@ describe('broadcast view and list', () => {
     expect((await screen.findByTestId('recipients-gone')).textContent).toBe(
       'Not listed here: 7 of the 10 recipients (their messages were deleted, or archived past the retention). The figures above still count them.',
     );
+  });
+
+  it('shows a running broadcast only the times and settings that have a value: no empty "Finished:", alias or note', async () => {
+    renderApp(broadcastsApi({ matching: 0 }), { path: '/broadcast/view/12', signedIn: true });
+    const times = await screen.findByTestId('broadcast-times', undefined, { timeout: 3000 });
+    expect(screen.getByTestId('started-at').textContent).toMatch(/^Started: \S/);
+    expect(screen.queryByTestId('finished-at')).toBeNull();
+    expect(times.textContent).not.toContain('Finished');
+    // The trail follows the navigation: Broadcasts is an entry of its own.
+    expect(screen.getByTestId('breadcrumbs').textContent).toBe('Broadcasts/Autumn news');
+    fireEvent.click(screen.getByTestId('tab-base'));
+    const info = await screen.findByTestId('broadcast-base-info');
+    expect(info.textContent).not.toContain('—');
+    expect(screen.queryByTestId('base-alias')).toBeNull();
+    expect(screen.queryByTestId('base-note')).toBeNull();
+    expect(screen.getByTestId('base-name').textContent).toContain('Autumn news');
+  });
+
+  it("shows a bounce and a spam report as the recipient's status, each its own colour, and keeps them in view on a phone", async () => {
+    renderApp(broadcastsApi({ matching: 0 }), { path: '/broadcast/view/1', signedIn: true });
+    fireEvent.click(await screen.findByTestId('tab-recipients', undefined, { timeout: 3000 }));
+    await waitFor(() => expect(screen.getAllByTestId('list-row')).toHaveLength(4), { timeout: 3000 });
+    // The status column: one chip per row (the phone's copy under the contact is the other).
+    const chips = screen.getAllByTestId('list-row').map((row) => {
+      const [compact, column] = within(row).getAllByTestId('message-status');
+      expect(compact.closest('[data-testid="recipient-compact"]')).not.toBeNull();
+      expect(column.closest('[data-testid="recipient-compact"]')).toBeNull();
+      return [column.getAttribute('data-status'), column.textContent, column.getAttribute('style') ?? ''];
+    });
+    expect(chips.map(([status, text]) => [status, text])).toEqual([
+      ['sent', 'Sent'],
+      ['bounced', 'Bounced'],
+      ['complained', 'Reported as spam'],
+      ['skipped', 'Skipped'],
+    ]);
+    // Each its own colour: no bounce or complaint in the green of "Sent".
+    const colours = chips.map(([, , style]) => /--badge-color: var\(--mantine-color-(\w+)/.exec(style ?? '')?.[1] ?? style);
+    expect(new Set(colours).size).toBe(4);
+    expect(colours[0]).toContain('green');
+    expect(colours[1]).not.toContain('green');
+    expect(colours[2]).not.toContain('green');
+
+    // On a phone the status and the reason ride under the contact, shown below the sm breakpoint only.
+    const compact = within(screen.getAllByTestId('list-row')[1]).getByTestId('recipient-compact');
+    expect(compact.className).toContain('mantine-hidden-from-sm');
+    expect(compact.textContent).toContain('cat@example.com');
+    expect(compact.textContent).toContain('Bounced');
+    expect(within(compact).getByTestId('recipient-compact-reason').textContent).toContain('5.1.1');
+  });
+
+  it('filters the recipients by the status a person reads: Bounced asks the API for ?outcome=bounced', async () => {
+    const api = broadcastsApi({ matching: 0 });
+    renderApp(api, { path: '/broadcast/view/1', signedIn: true });
+    fireEvent.click(await screen.findByTestId('tab-recipients', undefined, { timeout: 3000 }));
+    await waitFor(() => expect(screen.getAllByTestId('list-row')).toHaveLength(4), { timeout: 3000 });
+    fireEvent.click(screen.getByTestId('filter-outcome'));
+    fireEvent.click(await screen.findByRole('option', { name: 'Bounced', hidden: true }));
+    await waitFor(() => expect(screen.getAllByTestId('list-row')).toHaveLength(1), { timeout: 3000 });
+    expect(api.calls.some((c) => c.url.includes('/broadcast/1/recipients') && c.url.includes('outcome=bounced'))).toBe(true);
+  });
+
+  it('lists a bounced email and an undelivered SMS as such, and its status filter asks for ?outcome=', async () => {
+    const api = broadcastsApi({ matching: 0 });
+    renderApp(api, { path: '/message', signedIn: true });
+    await waitFor(() => expect(screen.getAllByTestId('list-row')).toHaveLength(3), { timeout: 3000 });
+    const shown = screen.getAllByTestId('list-row').map((row) => {
+      const chips = within(row).getAllByTestId('message-status');
+      return [chips[0].getAttribute('data-status'), chips.at(-1)!.textContent];
+    });
+    expect(shown).toEqual([
+      ['sent', 'Sent'],
+      ['bounced', 'Bounced'],
+      ['undelivered', 'Undelivered'],
+    ]);
+    fireEvent.click(screen.getByTestId('filter-outcome'));
+    fireEvent.click(await screen.findByRole('option', { name: 'Undelivered', hidden: true }));
+    await waitFor(() => expect(screen.getAllByTestId('list-row')).toHaveLength(1), { timeout: 3000 });
+    expect(api.calls.some((c) => new URL(c.url, 'http://x').pathname.endsWith('/message') && c.url.includes('outcome=undelivered'))).toBe(true);
   });
 
   it('shows a scheduled broadcast as scheduled, not started', async () => {

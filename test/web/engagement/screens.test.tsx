@@ -3,6 +3,7 @@ import type { Broadcast } from '@shared/contracts/broadcast';
 import { describe, expect, it } from 'vitest';
 import { fakeApi } from '../fake-api';
 import { json, mockFetch, type FetchCall } from '../helpers';
+import { LOCALES } from '../all-locales';
 import { renderApp } from '../render-app';
 
 // The engagement screens in the whole console against a fake API: the broadcast's and the message's engagement tabs
@@ -109,7 +110,7 @@ const MESSAGE = {
 };
 
 /** The fake API plus the engagement routes; records every call. */
-function engagementApi(options: { pageStatus?: number } = {}) {
+function engagementApi(options: { pageStatus?: number; engagement?: Partial<Broadcast['engagement']> } = {}) {
   const base = fakeApi();
   let page = structuredClone(PAGE);
   let optOuts = [
@@ -142,7 +143,7 @@ function engagementApi(options: { pageStatus?: number } = {}) {
       return json(200, { data: page });
     }
     if (call.headers.authorization !== 'Bearer acc') return null;
-    if (path === '/broadcast/7') return json(200, { data: BROADCAST });
+    if (path === '/broadcast/7') return json(200, { data: { ...BROADCAST, engagement: { ...BROADCAST.engagement, ...options.engagement } } });
     if (path === '/broadcast/7/clicks')
       return json(200, { data: [{ link_index: 0, url: 'https://shop.example.com/a', clicks: 5, clicks_unique: 2, human_clicks: 2, human_clicks_unique: 1 }] });
     if (path === '/broadcast/7/unsubscribes')
@@ -231,6 +232,27 @@ describe('engagement in the console', () => {
     expect(unsubscribe.textContent).toContain('News');
     expect(unsubscribe.textContent).toContain('Too many emails');
     expect(unsubscribe.textContent).toContain('Twice a day');
+  });
+
+  it("says beside the figures why Opened can count a person that Open hits does not, with the classifier's 3 seconds, in every language", async () => {
+    // The case: a person clicked (Opened: 1) after a pixel load within 3 s of sending, judged a machine's (Open hits: 0).
+    renderApp(engagementApi({ engagement: { human_opens: 0, human_opens_unique: 1, human_clicks: 1, human_clicks_unique: 1 } }), {
+      path: '/broadcast/view/7',
+      signedIn: true,
+    });
+    fireEvent.click(await screen.findByTestId('tab-engagement', undefined, { timeout: 3000 }));
+    const figures = await screen.findByTestId('broadcast-engagement-figures');
+    expect(screen.getByTestId('opens-unique-people').textContent).toBe('1');
+    expect(screen.getByTestId('opens-people').textContent).toBe('0');
+    // The legend stands with the two figures, and says the rule as the classifier applies it (TOO_SOON_MS.open).
+    const legend = within(figures).getByTestId('opens-legend');
+    expect(legend.textContent).toContain("a click judged a person's counts as an open");
+    expect(legend.textContent).toContain('within 3 seconds of sending');
+    for (const [code, strings] of Object.entries(LOCALES)) {
+      const text = (strings.engagement as Record<string, string>).opensLegend;
+      expect(text, code).toContain('{{seconds}}');
+      if (code !== 'en') expect(text, code).not.toBe((LOCALES.en.engagement as Record<string, string>).opensLegend);
+    }
   });
 
   it("shows a message's hits with how each was judged, and an SMS's delivery report with the provider's code", async () => {

@@ -124,19 +124,25 @@ export function groupSections(table: RouteDef[], section: SectionKey): { key: Se
   });
 }
 
-/** Breadcrumbs of a section page: group (when different) > section > current step (optional). */
+/**
+ * The main navigation entry a section is reached from: the entry that has it as its own section (Campaigns,
+ * Broadcasts), else the entry of its group (Tags under Contacts).
+ */
+function navEntryOf(section: SectionKey): NavEntry | undefined {
+  return MAIN_NAV.find((entry) => entry.sections?.includes(section)) ?? MAIN_NAV.find((entry) => !entry.sections && entry.group === groupOf(section));
+}
+
+/**
+ * Breadcrumbs of a section page, following the main navigation: the entry it is reached from (when that entry's
+ * first section is another one) > section > current step (optional). Broadcasts and Campaigns are entries of their
+ * own, so their trails start with themselves, not with Templates.
+ */
 export function breadcrumbTrail(table: RouteDef[], section: SectionKey, current?: Omit<Crumb, 'href'>): Crumb[] {
-  const groupKey = groupOf(section);
+  const entry = navEntryOf(section);
   const trail: Crumb[] = [];
-  if (groupKey && groupKey !== section) {
-    const groupSections = BREADCRUMB_GROUPS[groupKey];
-    trail.push({
-      labelKey: SECTIONS[groupSections[0]].labelKey,
-      href: firstExistingPath(
-        table,
-        groupSections.map((key) => SECTIONS[key].listRoute),
-      ),
-    });
+  const entrySections = entry?.sections ?? BREADCRUMB_GROUPS[entry?.group ?? ''] ?? [section];
+  if (entry && entrySections[0] !== section) {
+    trail.push({ labelKey: entry.labelKey, href: firstExistingPath(table, routesOf(entry)) });
   }
   trail.push({ labelKey: SECTIONS[section].labelKey, href: current ? pathOf(table, SECTIONS[section].listRoute) : null });
   if (current) trail.push({ ...current, href: null });

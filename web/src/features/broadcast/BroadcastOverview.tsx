@@ -23,6 +23,31 @@ function Figure({ labelKey, value, testId }: { labelKey: string; value: number; 
   );
 }
 
+/**
+ * The broadcast's times, each only once it has a value (a running broadcast has no finish yet, a scheduled one no
+ * start): an empty "Finished:" reads as a fault.
+ */
+function BroadcastTimes({ b }: { b: Broadcast }) {
+  const { t } = useTranslation();
+  const times: [string, string | null, string][] = [
+    ['broadcasts.fields.started_at', b.started_at, 'started-at'],
+    ['broadcasts.fields.finished_at', b.finished_at, 'finished-at'],
+    ['broadcasts.fields.expected_finish_at', b.expected_finish_at, 'expected-finish'],
+    ['broadcasts.fields.delayed_at', b.status === 'waiting' ? b.delayed_at : null, 'delayed-at'],
+  ];
+  const shown = times.filter(([, value]) => value);
+  if (shown.length === 0) return null;
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 3 }} data-testid="broadcast-times">
+      {shown.map(([labelKey, value, testId]) => (
+        <Text size="sm" key={testId} data-testid={testId}>
+          {t(labelKey)}: <DateTime value={value} />
+        </Text>
+      ))}
+    </SimpleGrid>
+  );
+}
+
 /** The overview of a broadcast: status, actions, progress and totals, times; it moves with the live progress. */
 export function BroadcastOverview({ broadcast: b, onChanged }: { broadcast: Broadcast; onChanged: (next: Broadcast) => void }) {
   const { t } = useTranslation();
@@ -67,24 +92,7 @@ export function BroadcastOverview({ broadcast: b, onChanged }: { broadcast: Broa
             </>
           )}
         </SimpleGrid>
-        <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <Text size="sm">
-            {t('broadcasts.fields.started_at')}: <DateTime value={b.started_at} />
-          </Text>
-          <Text size="sm">
-            {t('broadcasts.fields.finished_at')}: <DateTime value={b.finished_at} />
-          </Text>
-          {b.expected_finish_at && (
-            <Text size="sm" data-testid="expected-finish">
-              {t('broadcasts.fields.expected_finish_at')}: <DateTime value={b.expected_finish_at} />
-            </Text>
-          )}
-          {b.status === 'waiting' && (
-            <Text size="sm">
-              {t('broadcasts.fields.delayed_at')}: <DateTime value={b.delayed_at} />
-            </Text>
-          )}
-        </SimpleGrid>
+        <BroadcastTimes b={b} />
       </Stack>
     </Paper>
   );

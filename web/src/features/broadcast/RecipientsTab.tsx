@@ -1,6 +1,7 @@
-import { ActionIcon, Badge, Text } from '@mantine/core';
+import { ActionIcon, Box, Group, Text } from '@mantine/core';
 import { IconEye } from '@tabler/icons-react';
-import { RECIPIENT_STATUSES, type Broadcast, type BroadcastRecipient } from '@shared/contracts/broadcast';
+import type { Broadcast, BroadcastRecipient } from '@shared/contracts/broadcast';
+import { MESSAGE_OUTCOMES } from '@shared/contracts/message';
 import { DeliveryBadge } from '../engagement/labels';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +9,7 @@ import { Link } from 'wouter';
 import { pathOf } from '../../lib/route-table';
 import { useRouteTable } from '../../lib/services-context';
 import { DateTime } from '../../components/common/DateTime';
+import { OutcomeBadge } from '../../components/common/OutcomeBadge';
 import { selectFilters } from '../../components/list/FilterSelect';
 import { ListScreen } from '../../components/list/ListScreen';
 import type { ListColumn } from '../../components/list/types';
@@ -16,26 +18,41 @@ import { translateServerMessage } from '../../lib/server-messages';
 
 type Row = BroadcastRecipient & { id: number };
 
-const STATUS_COLOR: Record<string, string> = { queued: 'cyan', sent: 'green', failed: 'red', skipped: 'gray' };
-
 function Reason({ text }: { text: string | null }) {
   const { t } = useTranslation();
   return <>{text ? translateServerMessage(t, text) : ''}</>;
 }
 
-function StatusChip({ status }: { status: string }) {
-  const { t } = useTranslation();
+/**
+ * On a phone the table scrolls sideways: the first column also carries the address, the status and the reason, so
+ * what became of each recipient is in view without scrolling (as the message list does with its status).
+ */
+function ContactCell({ row }: { row: Row }) {
   return (
-    <Badge color={STATUS_COLOR[status]} variant="light">
-      {t(`messages.statuses.${status}`)}
-    </Badge>
+    <>
+      {row.contact_name ?? '—'}
+      <Box hiddenFrom="sm" mt={4} data-testid="recipient-compact">
+        <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+          {row.address || '—'}
+        </Text>
+        <Group gap={6} mt={2} wrap="wrap">
+          <OutcomeBadge row={row} />
+          {row.reason && (
+            <Text size="xs" c="dimmed" data-testid="recipient-compact-reason">
+              <Reason text={row.reason} />
+            </Text>
+          )}
+        </Group>
+      </Box>
+    </>
   );
 }
 
 const COLUMNS: ListColumn<Row>[] = [
-  { key: 'contact_name', labelKey: 'broadcasts.recipientColumns.contact', render: (r) => r.contact_name ?? '—' },
+  { key: 'contact_name', labelKey: 'broadcasts.recipientColumns.contact', render: (r) => <ContactCell row={r} /> },
   { key: 'address', labelKey: 'broadcasts.recipientColumns.address', render: (r) => r.address || '—' },
-  { key: 'status', labelKey: 'broadcasts.fields.status', render: (r) => <StatusChip status={r.status} /> },
+  // What became of the message as a person reads it: a bounce, a spam report, an undelivered SMS over "Sent".
+  { key: 'status', labelKey: 'broadcasts.fields.status', render: (r) => <OutcomeBadge row={r} /> },
   { key: 'reason', labelKey: 'broadcasts.recipientColumns.reason', render: (r) => <Reason text={r.reason} /> },
   { key: 'sent_at', labelKey: 'broadcasts.recipientColumns.sent_at', render: (r) => <DateTime value={r.sent_at} /> },
   { key: 'id', labelKey: 'list.columns.id', sortable: true, width: 80 },
@@ -52,10 +69,8 @@ const SMS_COLUMNS: ListColumn<Row>[] = [
   ...COLUMNS.slice(4),
 ];
 
-/** A broadcast's recipients filtered by their message's status. */
-const RECIPIENT_FILTERS = selectFilters([
-  { name: 'status', labelKey: 'broadcasts.fields.status', values: RECIPIENT_STATUSES, optionsKey: 'messages.statuses' },
-]);
+/** A broadcast's recipients filtered by what became of their message, as the status chips say (`?outcome=`). */
+const RECIPIENT_FILTERS = selectFilters([{ name: 'outcome', labelKey: 'broadcasts.fields.status', values: MESSAGE_OUTCOMES, optionsKey: 'messages.statuses' }]);
 
 /** The "recipients data" tab: every recipient with the address used and what became of its message. */
 export function RecipientsTab({ broadcast }: { broadcast: Pick<Broadcast, 'id' | 'type' | 'total' | 'recipients_final'> }) {

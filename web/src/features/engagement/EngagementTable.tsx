@@ -1,4 +1,5 @@
 import { Table, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormatNumber } from '../../lib/numbers';
 
@@ -10,8 +11,8 @@ export interface EngagementRow {
   testId: string;
 }
 
-/** Opens and clicks, people beside all hits, with the line that says what "people" means. */
-export function EngagementTable({ rows, testId }: { rows: EngagementRow[]; testId: string }) {
+/** Opens and clicks, people beside all hits, with the line that says what "people" means (and any more of the legend). */
+export function EngagementTable({ rows, testId, legend }: { rows: EngagementRow[]; testId: string; legend?: ReactNode }) {
   const { t } = useTranslation();
   const format = useFormatNumber();
   return (
@@ -41,6 +42,7 @@ export function EngagementTable({ rows, testId }: { rows: EngagementRow[]; testI
       <Text size="xs" c="dimmed" mt={4} maw={560}>
         {t('engagement.peopleHint')}
       </Text>
+      {legend}
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { pathOf } from '../../lib/route-table';
 import { useRouteTable } from '../../lib/services-context';
 import { confirmDelete } from '../../components/common/confirm';
 import { DateTime } from '../../components/common/DateTime';
+import { OutcomeBadge } from '../../components/common/OutcomeBadge';
 import { DetailTabs } from '../../components/common/DetailTabs';
 import { SandboxedHtml } from '../../components/common/SandboxedHtml';
 import { notifyError, notifySuccess } from '../../components/common/notify';
@@ -19,7 +20,6 @@ import { translateApiError, translateServerMessage } from '../../lib/server-mess
 import { DeliveryBadge } from '../engagement/labels';
 import { MessageEngagementTab } from '../engagement/MessageEngagementTab';
 import { useMessage, useMessageCalls } from './api';
-import { MessageStatusBadge } from './message-config';
 
 /** The "content" tab: html in a sandboxed frame (no script runs, no same origin), text and SMS as text. */
 export function MessageContent({ message }: { message: Message }) {
@@ -70,7 +70,7 @@ function BaseInfo({ message: m }: { message: Message }) {
   };
   const rows: [string, ReactNode][] = [
     ['messages.fields.type', t(`messages.types.${m.type}`)],
-    ['messages.fields.status', <MessageStatusBadge status={m.status} />],
+    ['messages.fields.status', <OutcomeBadge row={m} />],
     ['messages.fields.from', m.from_name ? `${m.from_name} <${m.from_address}>` : m.from_address],
     ['messages.fields.to_address', m.to_address || '—'],
     ['messages.fields.subject', m.subject ?? '—'],
