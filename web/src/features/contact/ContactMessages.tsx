@@ -5,13 +5,11 @@ import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { Link } from 'wouter';
 import { DateTime } from '../../components/common/DateTime';
+import { OutcomeBadge } from '../../components/common/OutcomeBadge';
 import { LoadState } from '../../components/form/LoadState';
 import { pathOf } from '../../lib/route-table';
 import { useRouteTable } from '../../lib/services-context';
-import { DeliveryBadge } from '../engagement/labels';
 import { CONTACT_MESSAGES_READ, CONTACT_MESSAGES_SHOWN, contactEngagement, type ContactEngagement } from './contact-view';
-
-const STATUS_COLOR: Record<MessageListItem['status'], string> = { queued: 'cyan', sent: 'blue', failed: 'red', skipped: 'gray' };
 
 /** The contact's latest messages (GET /message?contact_id=), newest first. */
 function useContactMessages(contactId: number) {
@@ -86,13 +84,7 @@ function MessageLine({ message }: { message: MessageListItem }) {
               {t('contacts.view.test')}
             </Badge>
           )}
-          {message.delivery_status ? (
-            <DeliveryBadge status={message.delivery_status} errorCode={null} />
-          ) : (
-            <Badge color={STATUS_COLOR[message.status]} variant="light" tt="none" data-testid="contact-message-status" data-status={message.status}>
-              {t(`messages.statuses.${message.status}`)}
-            </Badge>
-          )}
+          <OutcomeBadge row={message} />
         </Group>
       </Group>
     </Paper>
