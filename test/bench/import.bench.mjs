@@ -6,7 +6,7 @@ import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
-import { CsvScanner } from '../../src/modules/import/csv-scanner.ts';
+import { CsvScanner } from '../../src/shared/csv-scanner.ts';
 import { benchFieldsSql, benchMapping, writeContactsCsv } from './support/contacts-csv.mjs';
 import { closeHttp, runImport, signIn, uploadFile } from './support/http.mjs';
 import { connectInspector, sampleHeap } from './support/inspector.mjs';
