@@ -80,7 +80,14 @@ describe('an import with a chosen delimiter and encoding', () => {
   it('reads comma-separated UTF-8 when the import does not say (as before), so a semicolon file is one column', async () => {
     const org = await newOrg();
     const key = await upload(org, 'name;email\nAnn;ann@x.io\n');
-    const res = await startImport(org, { file_key: key, file_name: 'old.csv', mapping: [{ column: 0, target: 'name' }, { column: 1, target: 'address', address_type: 'email' }] });
+    const res = await startImport(org, {
+      file_key: key,
+      file_name: 'old.csv',
+      mapping: [
+        { column: 0, target: 'name' },
+        { column: 1, target: 'address', address_type: 'email' },
+      ],
+    });
     expect(await fieldsOf422(res)).toEqual({ 'mapping.1.column': ['The file has 1 column (0 to 0)'] });
     const ok = await importCsv(org, 'name,email\nAnn,ann@x.io\n', { skip_first_line: true, mapping: nameEmailNote.slice(0, 2) });
     expect(await getImport(org, ok.id)).toMatchObject({ status: 'success', created_count: 1, delimiter: 'comma', encoding: 'utf-8' });
@@ -89,7 +96,13 @@ describe('an import with a chosen delimiter and encoding', () => {
   it('answers 422 with field messages for an unknown delimiter or encoding', async () => {
     const org = await newOrg();
     const key = await upload(org, 'name,email\nAnn,ann@x.io\n');
-    const res = await startImport(org, { file_key: key, file_name: 'x.csv', delimiter: '|', encoding: 'latin9', mapping: nameEmailNote.slice(0, 2) });
+    const res = await startImport(org, {
+      file_key: key,
+      file_name: 'x.csv',
+      delimiter: '|' as never,
+      encoding: 'latin9' as never,
+      mapping: nameEmailNote.slice(0, 2),
+    });
     expect(await fieldsOf422(res)).toEqual({ delimiter: ['Choose one of: comma, semicolon, tab'], encoding: ['Choose one of: utf-8, windows-1252'] });
   });
 });
