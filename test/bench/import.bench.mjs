@@ -17,7 +17,7 @@ import { createSchemaDb, insertContactsDirectly } from './support/sqlite-baselin
 const N = Number(process.env.N) || 1_000_000;
 const rate = (rows, seconds) => Math.round(rows / seconds);
 
-/** Parses the file with the import's own streaming parser (64 KB pieces, as the consumer feeds it) and with papaparse (the console's). */
+/** Parses the file with the import's own streaming parser (64 KB pieces, as the consumer feeds it) and with papaparse (a common streaming parser, for scale). */
 async function measureParsers(file, size) {
   let started = performance.now();
   const scanner = new CsvScanner();

@@ -19,8 +19,10 @@ import { requiredText } from '../zod-helpers';
 //    -> 422 { error: { fields: { file_name | file: [...] } } } (missing name, empty body)
 // 2. POST /import  body: ImportCreateInput
 //    Checks the mapping against the file (its first line) and the organisation's fields, creates the import
-//    with status 'new', queues it, and answers 201 { data: Import }. 422 field paths: file_key, file_name,
-//    skip_first_line, mapping (the whole mapping: address and required-target rules),
+//    with status 'new', queues it, and answers 201 { data: Import }. The file is read with `delimiter` (comma,
+//    semicolon, tab) and `encoding` (utf-8, windows-1252), comma and UTF-8 when left out; the console detects
+//    both and lets the user change them. 422 field paths: file_key, file_name, skip_first_line, delimiter,
+//    encoding, mapping (the whole mapping: address and required-target rules),
 //    mapping.<i>.column, mapping.<i>.field_id, mapping.<i>.address_type.
 //    409 when an import of the same file_key was already started.
 // 3. GET /import            the shared list contract: page, page_size, sort_by (created_at | id | file_name |

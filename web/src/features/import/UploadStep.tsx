@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Group, NativeSelect, Paper, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Checkbox, NativeSelect, Paper, ScrollArea, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { IMPORT_MAX_BYTES } from '@shared/contracts/import';
 import { CSV_DELIMITERS, CSV_ENCODINGS, type CsvDelimiter, type CsvEncoding } from '@shared/csv-scanner';
 import { IconFileTypeCsv, IconUpload } from '@tabler/icons-react';
@@ -101,7 +101,7 @@ export function UploadStep({
       </Paper>
       {file && format && (
         <Stack gap={4}>
-          <Group grow align="flex-start" preventGrowOverflow={false}>
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
             <NativeSelect
               label={t('imports.format.delimiter')}
               value={format.delimiter}
@@ -118,7 +118,7 @@ export function UploadStep({
               disabled={reading}
               data-testid="import-encoding"
             />
-          </Group>
+          </SimpleGrid>
           <Text size="xs" c="dimmed">
             {t('imports.format.hint')}
           </Text>
