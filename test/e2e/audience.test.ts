@@ -292,7 +292,11 @@ describe('audience screens in the console (headless Chromium against wrangler de
     await notice.waitFor({ timeout: 60_000 });
     expect(await notice.innerText()).toContain('1 created, 0 updated, 1 rejected');
 
-    const found = await apiFromPage<{ items: { id: number; attributes: { field_id: number; value: unknown }[] }[] }>(page, 'GET', '/contact?search=aud-excel.test');
+    const found = await apiFromPage<{ items: { id: number; attributes: { field_id: number; value: unknown }[] }[] }>(
+      page,
+      'GET',
+      '/contact?search=aud-excel.test',
+    );
     expect(found.body.items).toHaveLength(1);
     expect(found.body.items[0].attributes.find((a) => a.field_id === made.data.id)?.value).toBe('€ „hallo“ ”it’s');
     expect((await apiFromPage(page, 'DELETE', `/contact/${found.body.items[0].id}`)).status).toBe(200);
