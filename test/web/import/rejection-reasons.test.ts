@@ -21,7 +21,7 @@ describe('the parser reasons in the console', () => {
     const i18n = createI18n(code, { [code]: await loadLocale(code) });
     const t = i18n.t.bind(i18n) as (key: string, options?: Record<string, unknown>) => string;
     const texts = REASONS.map((reason) => translateServerMessage(t, reason));
-    texts.forEach((text, i) => expect(text, REASONS[i]).not.toBe(REASONS[i]));
+    for (const [i, text] of texts.entries()) expect(text, REASONS[i]).not.toBe(REASONS[i]);
     expect(texts[3]).toContain('1048576');
     expect(texts[5]).toMatch(/4\D+3/);
   });
