@@ -51,7 +51,7 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // No manual chunks: each library goes with the pages that import it (chart.js with the dashboard, lexical with
-        // the template editor, papaparse with the import, each Mantine component with the pages using it), so signing
+        // the template editor, the import's CSV parser with the import, each Mantine component with the pages using it), so signing
         // in loads only what the sign-in card uses. Each language's strings are one chunk, loaded when chosen.
         codeSplitting: {
           groups: [{ debugName: 'locales', name: (id: string) => `locale-${/([a-z]{2})\.json$/.exec(id)?.[1]}`, test: /locales[\\/](?:[^\\/]+[\\/])?(?:ru|de|pt|fr|ro|zh|es)\.json$/ }],

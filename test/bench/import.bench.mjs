@@ -6,7 +6,7 @@ import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
-import { CsvScanner } from '../../src/modules/import/csv-scanner.ts';
+import { CsvScanner } from '../../src/shared/csv-scanner.ts';
 import { benchFieldsSql, benchMapping, writeContactsCsv } from './support/contacts-csv.mjs';
 import { closeHttp, runImport, signIn, uploadFile } from './support/http.mjs';
 import { connectInspector, sampleHeap } from './support/inspector.mjs';
@@ -17,7 +17,7 @@ import { createSchemaDb, insertContactsDirectly } from './support/sqlite-baselin
 const N = Number(process.env.N) || 1_000_000;
 const rate = (rows, seconds) => Math.round(rows / seconds);
 
-/** Parses the file with the import's own streaming parser (64 KB pieces, as the consumer feeds it) and with papaparse (the console's). */
+/** Parses the file with the import's own streaming parser (64 KB pieces, as the consumer feeds it) and with papaparse (a common streaming parser, for scale). */
 async function measureParsers(file, size) {
   let started = performance.now();
   const scanner = new CsvScanner();

@@ -270,6 +270,50 @@ describe('audience screens in the console (headless Chromium against wrangler de
     expect(await byId(carol, 'tag-chip').allInnerTexts()).toEqual(['Fair 2026']);
   });
 
+  it('imports a German Excel file (semicolons, Windows-1252) and creates a field from its unmatched column', async () => {
+    // Excel on German Windows saves ';'-separated Windows-1252: € „ “ ” ’ are the bytes 0x80 0x84 0x93 0x94 0x92.
+    const high: Record<string, number> = { '€': 0x80, '„': 0x84, '“': 0x93, '”': 0x94, '’': 0x92, ö: 0xf6 };
+    const cp1252 = (text: string) => Buffer.from([...text].map((ch) => high[ch] ?? ch.charCodeAt(0)));
+    const file = path.join(tmp, 'excel-de.csv');
+    writeFileSync(file, cp1252('Name;E-Mail;Motto\r\nDora Jöst;dora@aud-excel.test;€ „hallo“ ”it’s\r\n"Kaputt;x@aud-excel.test;y\r\n'));
+    await page.goto(`${baseUrl}/contact/import`);
+    await byId(page, 'import-wizard').waitFor();
+    await byId(page, 'import-file').setInputFiles(file);
+    await eventually(async () => byId(page, 'import-preview-row').count(), 1);
+    expect(await byId(page, 'import-delimiter').inputValue()).toBe('semicolon');
+    expect(await byId(page, 'import-encoding').inputValue()).toBe('windows-1252');
+    expect(await byId(page, 'import-preview-row').innerText()).toContain('€ „hallo“ ”it’s');
+    expect(await byId(page, 'import-parse-error').innerText()).toContain('Row 3:');
+    await screenshot(page, 'audience-import-format');
+    await byId(page, 'import-next').click();
+
+    const targets = byId(page, 'mapping-target');
+    await byId(page, 'import-mapping').waitFor();
+    await targets.nth(2).selectOption('new-field');
+    expect(await byId(page, 'new-field-name').inputValue()).toBe('Motto');
+    const field = apiResponse(page, 'POST', '/api/v1/field');
+    await byId(page, 'new-field-create').click();
+    const made = (await (await field).json()) as { data: { id: number } };
+    await eventually(async () => targets.nth(2).inputValue(), `field:${made.data.id}`);
+    await screenshot(page, 'audience-import-new-field');
+    await byId(page, 'import-next').click();
+    await eventually(async () => (await byId(page, 'review-rows').innerText()).trim(), '2');
+    await byId(page, 'import-start').click();
+    const notice = byId(page, 'import-finished').filter({ hasText: 'excel-de.csv' });
+    await notice.waitFor({ timeout: 60_000 });
+    expect(await notice.innerText()).toContain('1 created, 0 updated, 1 rejected');
+
+    const found = await apiFromPage<{ items: { id: number; attributes: { field_id: number; value: unknown }[] }[] }>(
+      page,
+      'GET',
+      '/contact?search=aud-excel.test',
+    );
+    expect(found.body.items).toHaveLength(1);
+    expect(found.body.items[0].attributes.find((a) => a.field_id === made.data.id)?.value).toBe('€ „hallo“ ”it’s');
+    expect((await apiFromPage(page, 'DELETE', `/contact/${found.body.items[0].id}`)).status).toBe(200);
+    expect((await apiFromPage(page, 'DELETE', `/field/${made.data.id}`)).status).toBe(200);
+  });
+
   it('filters contacts by tag and by a custom field', async () => {
     await page.goto(`${baseUrl}/contact`);
     await listSettled(page);

@@ -94,6 +94,8 @@ const finished: LiveEvent = {
     file_size: 10,
     status: 'success',
     skip_first_line: true,
+    delimiter: 'comma',
+    encoding: 'utf-8',
     created_count: 2,
     updated_count: 0,
     rejected_count: 1,

@@ -225,6 +225,10 @@ export const imports = sqliteTable(
     /** new | processing | success | fail */
     status: text('status').notNull().default('new'),
     skipFirstLine: integer('skip_first_line', { mode: 'boolean' }).notNull().default(true),
+    /** comma | semicolon | tab: what separates the file's values. */
+    delimiter: text('delimiter').notNull().default('comma'),
+    /** utf-8 | windows-1252: how the file's bytes are read as text. */
+    encoding: text('encoding').notNull().default('utf-8'),
     /** Column index -> { kind: 'name' | 'note' | 'address' | 'field' | 'tags', address type or field id }. */
     mapping: text('mapping', { mode: 'json' }).notNull(),
     /** Tags every imported contact gets, besides those of its row (ids, as JSON); [] for none. */

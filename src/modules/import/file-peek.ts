@@ -1,4 +1,4 @@
-import { CsvScanner } from './csv-scanner';
+import { CsvScanner, type CsvDelimiter, type CsvEncoding } from '../../shared/csv-scanner';
 import { newReadStats, readFileFrom } from './file-reader';
 
 /** How far the checks before an import look into the file. */
@@ -15,8 +15,14 @@ export interface FilePeek {
  * Reads the start of an uploaded file (a small range read) for the checks that need it: the column count the
  * mapping must fit, and whether there is any row to import. The job uses the column count too when it resumes.
  */
-export async function peekFile(bucket: R2Bucket, key: string, size: number, skipFirstLine: boolean): Promise<FilePeek> {
-  const scanner = new CsvScanner();
+export async function peekFile(
+  bucket: R2Bucket,
+  key: string,
+  size: number,
+  skipFirstLine: boolean,
+  format: { delimiter: CsvDelimiter; encoding: CsvEncoding },
+): Promise<FilePeek> {
+  const scanner = new CsvScanner(format);
   const needed = skipFirstLine ? 2 : 1;
   let seen = 0;
   let columns: number | null = null;

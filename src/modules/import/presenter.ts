@@ -1,4 +1,5 @@
 import type { imports } from '../../db/schema';
+import type { CsvDelimiter, CsvEncoding } from '../../shared/csv-scanner';
 import type { Import, ImportMappingEntry, ImportRejection, ImportStatus, ImportSummary } from '../../shared/contracts/import';
 
 type ImportRow = typeof imports.$inferSelect;
@@ -21,6 +22,8 @@ export function summarizeImport(row: ImportRow): ImportSummary {
     file_size: row.fileSize,
     status: row.status as ImportStatus,
     skip_first_line: row.skipFirstLine,
+    delimiter: row.delimiter as CsvDelimiter,
+    encoding: row.encoding as CsvEncoding,
     created_count: row.createdCount,
     updated_count: row.updatedCount,
     rejected_count: row.rejectedCount,

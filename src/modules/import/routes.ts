@@ -54,7 +54,7 @@ importRoutes.post('/', validJson(importCreateSchema), async (c) => {
   const size = isOwnImportKey(orgId, input.file_key) ? await fileSize(c.env.FILES, input.file_key) : null;
   if (size === null) add('file_key', IMPORT_MESSAGES.fileMissing);
   else {
-    const peek = await peekFile(c.env.FILES, input.file_key, size, input.skip_first_line);
+    const peek = await peekFile(c.env.FILES, input.file_key, size, input.skip_first_line, { delimiter: input.delimiter, encoding: input.encoding });
     if (!peek.hasDataRow) add('file_key', IMPORT_MESSAGES.noRows);
     if (peek.columns !== null) {
       input.mapping.forEach((entry, i) => {
@@ -86,8 +86,8 @@ importRoutes.post('/', validJson(importCreateSchema), async (c) => {
 
   // One import per uploaded file, decided atomically (a retried or double-clicked start creates nothing twice).
   const created = await c.env.DB.prepare(
-    `INSERT INTO imports (org_id, user_id, file_name, file_key, file_size, status, skip_first_line, mapping, tag_ids)
-     SELECT ?1, ?2, ?3, ?4, ?5, 'new', ?6, ?7, ?8
+    `INSERT INTO imports (org_id, user_id, file_name, file_key, file_size, status, skip_first_line, mapping, tag_ids, delimiter, encoding)
+     SELECT ?1, ?2, ?3, ?4, ?5, 'new', ?6, ?7, ?8, ?9, ?10
      WHERE NOT EXISTS (SELECT 1 FROM imports WHERE org_id = ?1 AND file_key = ?4)
      RETURNING id`,
   )
@@ -100,6 +100,8 @@ importRoutes.post('/', validJson(importCreateSchema), async (c) => {
       input.skip_first_line ? 1 : 0,
       JSON.stringify(input.mapping),
       JSON.stringify([...new Set(input.tag_ids)]),
+      input.delimiter,
+      input.encoding,
     )
     .first<{ id: number }>();
   if (!created) throw new ApiError(409, 'conflict', IMPORT_MESSAGES.alreadyStarted);

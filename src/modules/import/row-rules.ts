@@ -10,7 +10,7 @@
 import { addressError, normalizeAddress, type AddressType } from '../../shared/address';
 import type { FieldType } from '../../shared/contracts/field';
 import type { ImportMappingEntry, ImportRejection } from '../../shared/contracts/import';
-import type { CsvRecord } from './csv-scanner';
+import type { CsvRecord } from '../../shared/csv-scanner';
 
 /** Lengths the contact and field APIs accept (src/shared/contracts/contact.ts, field.ts, tag.ts). */
 export const IMPORT_LIMITS = { name: 200, note: 5000, text: 2000, option: 200, tag: 100 } as const;

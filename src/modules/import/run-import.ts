@@ -13,7 +13,7 @@ import { IMPORT_MAX_REJECTIONS, IMPORT_MESSAGES, type ImportMappingEntry, type I
 import { publishToOrg } from '../live/publish';
 import { planBatch, type ResolvedAttribute, type ResolvedRow } from './batch-plan';
 import { batchStatements, findAddressOwners } from './batch-writer';
-import { CsvScanner, type CsvRecord } from './csv-scanner';
+import { CsvScanner, type CsvDelimiter, type CsvEncoding, type CsvRecord } from '../../shared/csv-scanner';
 import { fileSize, ImportFileMissing, newReadStats, readFileFrom, type ReadStats } from './file-reader';
 import { peekFile } from './file-peek';
 import { IMPORT_MAX_FIELD_OPTIONS, OptionIds, TagIds } from './lookups';
@@ -142,8 +142,10 @@ class ImportJob {
   }
 
   async run(): Promise<RunOutcome> {
-    if (this.firstSeen) this.columns = (await peekFile(this.env.FILES, this.record.fileKey, this.size, false)).columns;
-    const scanner = new CsvScanner({ startOffset: this.cursorBytes, startRow: this.cursorRow });
+    // The file as the console read it (imports from before the choice existed: comma, UTF-8, the defaults).
+    const format = { delimiter: this.record.delimiter as CsvDelimiter, encoding: this.record.encoding as CsvEncoding };
+    if (this.firstSeen) this.columns = (await peekFile(this.env.FILES, this.record.fileKey, this.size, false, format)).columns;
+    const scanner = new CsvScanner({ startOffset: this.cursorBytes, startRow: this.cursorRow, ...format });
     const batchRows = this.opts.batchRows ?? DEFAULT_BATCH_ROWS;
     const sliceMs = this.opts.sliceMs ?? DEFAULT_SLICE_MS;
     let pending: CsvRecord[] = [];

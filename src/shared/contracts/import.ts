@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { answer, moment, stampsShape, whole } from '../answer-schema';
 import type { BroadcastProgress } from './broadcast';
 import { ADDRESS_TYPES, addressTypeSchema, type AddressType } from '../address';
+import { CSV_DELIMITERS, CSV_ENCODINGS } from '../csv-scanner';
 import { MESSAGES } from '../messages';
 import { requiredText } from '../zod-helpers';
 
@@ -18,8 +19,10 @@ import { requiredText } from '../zod-helpers';
 //    -> 422 { error: { fields: { file_name | file: [...] } } } (missing name, empty body)
 // 2. POST /import  body: ImportCreateInput
 //    Checks the mapping against the file (its first line) and the organisation's fields, creates the import
-//    with status 'new', queues it, and answers 201 { data: Import }. 422 field paths: file_key, file_name,
-//    skip_first_line, mapping (the whole mapping: address and required-target rules),
+//    with status 'new', queues it, and answers 201 { data: Import }. The file is read with `delimiter` (comma,
+//    semicolon, tab) and `encoding` (utf-8, windows-1252), comma and UTF-8 when left out; the console detects
+//    both and lets the user change them. 422 field paths: file_key, file_name, skip_first_line, delimiter,
+//    encoding, mapping (the whole mapping: address and required-target rules),
 //    mapping.<i>.column, mapping.<i>.field_id, mapping.<i>.address_type.
 //    409 when an import of the same file_key was already started.
 // 3. GET /import            the shared list contract: page, page_size, sort_by (created_at | id | file_name |
@@ -60,7 +63,14 @@ export const IMPORT_MESSAGES = {
   columnMissing: (columns: number) => `The file has ${columns} column${columns === 1 ? '' : 's'} (0 to ${columns - 1})`,
   fileName: 'The file name is required (?file_name=)',
   unknownTags: 'These tags do not exist: choose tags of this organisation',
+  delimiter: `Choose one of: ${CSV_DELIMITERS.join(', ')}`,
+  encoding: `Choose one of: ${CSV_ENCODINGS.join(', ')}`,
 } as const;
+
+/** How the file's values are separated (the console detects it and lets the user change it); comma by default. */
+export const importDelimiterSchema = z.enum(CSV_DELIMITERS, { error: IMPORT_MESSAGES.delimiter });
+/** How the file's bytes are text (UTF-8 with or without a byte-order mark, or Windows-1252); UTF-8 by default. */
+export const importEncodingSchema = z.enum(CSV_ENCODINGS, { error: IMPORT_MESSAGES.encoding });
 
 const columnIndex = z
   .number({ error: (issue) => (issue.input == null ? MESSAGES.required : 'Must be a column index (0 for the first column)') })
@@ -131,6 +141,8 @@ export const importCreateSchema = z
     file_name: requiredText(255),
     /** Spec 9: the first line (the header) is skipped by default. */
     skip_first_line: z.boolean({ error: MESSAGES.mustBeBoolean }).default(true),
+    delimiter: importDelimiterSchema.default('comma'),
+    encoding: importEncodingSchema.default('utf-8'),
     mapping: importMappingSchema,
     /** Tags every imported contact gets, besides those a tags column gives it. */
     tag_ids: z
@@ -165,6 +177,8 @@ export const importSchema = answer({
   file_size: whole(),
   status: z.enum(IMPORT_STATUSES),
   skip_first_line: z.boolean(),
+  delimiter: importDelimiterSchema.describe('What separates the values: comma, semicolon or tab'),
+  encoding: importEncodingSchema.describe('How the bytes are read as text: utf-8 or windows-1252'),
   mapping: z.array(importMappingEntrySchema),
   tag_ids: z.array(whole()).describe('Tags every imported contact gets, besides those of its row'),
   created_count: whole().describe('Contacts created'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CSV_ERRORS, CsvScanner, type CsvRecord } from '../../../src/modules/import/csv-scanner';
+import { CSV_ERRORS, CsvScanner, type CsvRecord } from '../../../src/shared/csv-scanner';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -109,5 +109,31 @@ describe('the import CSV parser', () => {
     count += scanner.finish().length;
     expect(count).toBe(20_000);
     expect(scanner.maxBufferBytes).toBeLessThanOrEqual(4096 + line.length);
+  });
+
+  it('splits on the chosen delimiter (semicolon, tab) and keeps the others inside values', () => {
+    expect(rows(parse('name;email;note\r\nAnn;"one; two";x,y\n', 3, { delimiter: 'semicolon' }))).toEqual([
+      { row: 1, fields: ['name', 'email', 'note'] },
+      { row: 2, fields: ['Ann', 'one; two', 'x,y'] },
+    ]);
+    expect(rows(parse('name\temail\nAnn, Jr.\t"a@x.io"\n', 0, { delimiter: 'tab' }))).toEqual([
+      { row: 1, fields: ['name', 'email'] },
+      { row: 2, fields: ['Ann, Jr.', 'a@x.io'] },
+    ]);
+    expect(rows(parse('a;b\n'))).toEqual([{ row: 1, fields: ['a;b'] }]);
+  });
+
+  it('reads Windows-1252 with its 0x80-0x9F characters, whatever the chunking', () => {
+    // Jos\xe9;\x80 5 \x84quoted\x93 \x94it\x92s\x94
+    const bytes = new Uint8Array([...encode('Jos'), 0xe9, 0x3b, 0x80, ...encode(' 5 '), 0x84, 0x93, 0x94, 0x92, 0x0a]);
+    for (const step of [0, 1, 4]) {
+      expect(rows(parse(bytes, step, { delimiter: 'semicolon', encoding: 'windows-1252' }))).toEqual([{ row: 1, fields: ['José', '€ 5 „“”’'] }]);
+    }
+    // The same bytes read as UTF-8 are a rejected row, not replacement characters.
+    expect(rows(parse(bytes, 0, { delimiter: 'semicolon' }))).toEqual([{ row: 1, error: CSV_ERRORS.encoding }]);
+  });
+
+  it('skips a UTF-8 byte-order mark whichever encoding is chosen', () => {
+    expect(rows(parse(new Uint8Array([0xef, 0xbb, 0xbf, ...encode('a,b\n')]), 1, { encoding: 'windows-1252' }))).toEqual([{ row: 1, fields: ['a', 'b'] }]);
   });
 });

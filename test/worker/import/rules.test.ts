@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { CSV_ERRORS } from '../../../src/modules/import/csv-scanner';
+import { CSV_ERRORS } from '../../../src/shared/csv-scanner';
 import type { ImportMappingEntry } from '../../../src/shared/contracts/import';
 import { createField, importCsv, newOrg, storedContacts, type Org } from './support';
 

@@ -4,6 +4,7 @@ import { CAMPAIGN_MAX_SETTINGS } from '@shared/contracts/campaign';
 import { CONTACT_MESSAGES } from '@shared/contracts/contact';
 import { FIELD_MESSAGES } from '@shared/contracts/field';
 import { IMPORT_MESSAGES } from '@shared/contracts/import';
+import { CSV_ERRORS } from '@shared/csv-scanner';
 import { INTEGRATION_MESSAGES } from '@shared/contracts/integration';
 import { SENDER_MESSAGES } from '@shared/contracts/sender';
 import { ATTACHMENT_RULES, senderMismatchMessage, TEMPLATE_MESSAGES } from '@shared/contracts/template';
@@ -80,6 +81,10 @@ export const MESSAGE_KEYS = new Map<string, string>([
   [IMPORT_MESSAGES.duplicateMapping, 'imports.messages.duplicateMapping'],
   [IMPORT_MESSAGES.unknownField, 'imports.messages.unknownField'],
   [IMPORT_MESSAGES.unknownTags, 'imports.messages.unknownTags'],
+  // Rows of a CSV file the import's parser cannot read (the preview's problems and an import's rejections).
+  [CSV_ERRORS.textAfterQuote, 'imports.messages.csvTextAfterQuote'],
+  [CSV_ERRORS.unclosedQuote, 'imports.messages.csvUnclosedQuote'],
+  [CSV_ERRORS.encoding, 'imports.messages.csvEncoding'],
 ]);
 
 /** A server text that carries a value: its pattern, its locale key, and the values the translation needs. */
@@ -106,6 +111,8 @@ export const MESSAGE_PATTERNS: MessagePattern[] = [
   { re: /^body generation failed: ([\s\S]*)$/, key: 'channels.messages.bodyFailed', values: (m) => ({ error: m[1] }) },
   { re: /^plain body generation failed: ([\s\S]*)$/, key: 'channels.messages.bodyPlainFailed', values: (m) => ({ error: m[1] }) },
   { re: /^Field '(.+)' is required$/, key: 'imports.messages.required', values: (m, t) => ({ label: m[1] === 'Name' ? t('imports.targets.name') : m[1] }) },
+  { re: /^Malformed CSV: the row is longer than (\d+) bytes/, key: 'imports.messages.csvTooLong', values: (m) => ({ max: Number(m[1]) }) },
+  { re: /^The row has (\d+) columns?; the first line has (\d+)$/, key: 'imports.messages.columnCount', values: (m) => ({ found: m[1], first: m[2] }) },
   {
     re: new RegExp(`^${escapeRegExp(IMPORT_MESSAGES.addressRequired)}$`),
     key: 'imports.messages.addressRequired',

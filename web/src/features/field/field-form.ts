@@ -1,5 +1,9 @@
 import { hasOptions, type Field, type FieldInput, type FieldType, type FieldUpdateInput } from '@shared/contracts/field';
 import type { FormValues } from '../../components/form/types';
+import { aliasFromName } from '../../lib/field-alias';
+
+// The alias rule lives in lib/ (the import wizard makes fields too); re-exported for the field form's callers.
+export { aliasFromName };
 
 /** An option as the form edits it: a stable key for React and dragging, the server id when it exists, the text. */
 export interface OptionDraft {
@@ -44,16 +48,4 @@ export function fieldPayload(values: FormValues, mode: 'create' | 'update'): Fie
     body.options = drafts.map((draft) => (mode === 'update' && draft.id ? { id: draft.id, value: draft.value } : { value: draft.value }));
   }
   return body as FieldInput | FieldUpdateInput;
-}
-
-/** A suggested alias for a name: lower-case letters, digits and underscores, starting with a letter. */
-export function aliasFromName(name: string): string {
-  const base = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-  if (!base) return '';
-  return /^[a-z]/.test(base) ? base.slice(0, 64) : `f_${base}`.slice(0, 64);
 }

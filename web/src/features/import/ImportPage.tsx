@@ -1,4 +1,5 @@
 import { Alert, Button, Group, Paper, Stack, Stepper, Title } from '@mantine/core';
+import type { Field } from '@shared/contracts/field';
 import { IMPORT_MESSAGES, type Import } from '@shared/contracts/import';
 import { IconArrowLeft, IconArrowRight, IconPlayerPlay } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -8,9 +9,10 @@ import { PageBreadcrumbs } from '../../components/layout/PageBreadcrumbs';
 import { ApiError } from '../../lib/api-error';
 import { useInvalidateList } from '../../lib/list-revision';
 import { translateApiError, translateServerMessage } from '../../lib/server-messages';
-import { useAllFields } from '../field/api';
+import { FIELD_PATH, useAllFields } from '../field/api';
 import { createImport, IMPORT_PATH } from './api';
-import { previewDataRows, readCsvPreview, type CsvPreview } from './csv-preview';
+import type { CsvFormat } from './csv-format';
+import { detectFileFormat, previewDataRows, readCsvPreview, type CsvPreview } from './csv-preview';
 import { ImportHistory } from './ImportHistory';
 import { checkMapping, defaultMapping, mappingIsValid, mappingPayload, type MappingDraft } from './mapping';
 import { MappingStep } from './MappingStep';
@@ -47,7 +49,14 @@ export function ImportPage() {
   const { t } = useTranslation();
   const { client } = useServices();
   const invalidate = useInvalidateList();
-  const { fields } = useAllFields();
+  const { fields: loadedFields } = useAllFields();
+  // Fields made from a column in the mapping step, until the field list has reloaded with them.
+  const [madeFields, setMadeFields] = useState<Field[]>([]);
+  const fields = useMemo(
+    () => [...loadedFields, ...madeFields.filter((made) => !loadedFields.some((field) => field.id === made.id))],
+    [loadedFields, madeFields],
+  );
+  const [format, setFormat] = useState<CsvFormat | null>(null);
   const [step, setStep] = useState(0);
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<CsvPreview | null>(null);
@@ -74,6 +83,7 @@ export function ImportPage() {
   const chooseFile = async (chosen: File) => {
     setFile(null);
     setPreview(null);
+    setFormat(null);
     setFileError(null);
     setStartError(null);
     setServerErrors({});
@@ -84,7 +94,9 @@ export function ImportPage() {
     setFile(chosen);
     setReading(true);
     try {
-      setPreview(await readCsvPreview(chosen));
+      const detected = await detectFileFormat(chosen);
+      setFormat(detected);
+      setPreview(await readCsvPreview(chosen, detected));
     } catch {
       setFile(null);
       setFileError(t('imports.messages.unreadable'));
@@ -93,13 +105,28 @@ export function ImportPage() {
     }
   };
 
+  /** The user chose another delimiter or encoding: the preview reads the file again with it. */
+  const changeFormat = async (next: CsvFormat) => {
+    if (!file) return;
+    setFormat(next);
+    setReading(true);
+    try {
+      setPreview(await readCsvPreview(file, next));
+      setFileError(null);
+    } catch {
+      setFileError(t('imports.messages.unreadable'));
+    } finally {
+      setReading(false);
+    }
+  };
+
   const toMapping = () => {
-    if (!file || !preview) {
+    if (!file || !preview || !format) {
       setFileError(t('imports.messages.chooseFile'));
       return;
     }
     if (noRows) return;
-    const key = `${fileId(file)}:${skipFirstLine}:${fields.map((field) => field.id).join(',')}`;
+    const key = `${fileId(file)}:${skipFirstLine}:${format.delimiter}:${format.encoding}:${fields.map((field) => field.id).join(',')}`;
     if (key !== mappedFor) {
       setDrafts(defaultMapping(headers, preview.columns, fields, samples));
       setMappedFor(key);
@@ -114,7 +141,7 @@ export function ImportPage() {
   };
 
   const start = async () => {
-    if (!file) return;
+    if (!file || !format) return;
     setStartError(null);
     setServerErrors({});
     try {
@@ -131,6 +158,8 @@ export function ImportPage() {
         file_key: fileKey,
         file_name: file.name,
         skip_first_line: skipFirstLine,
+        delimiter: format.delimiter,
+        encoding: format.encoding,
         mapping: mappingPayload(drafts),
         tag_ids: tagIds.map(Number),
       });
@@ -140,6 +169,7 @@ export function ImportPage() {
       setStep(0);
       setFile(null);
       setPreview(null);
+      setFormat(null);
       setDrafts([]);
       setMappedFor('');
       setUploaded(null);
@@ -180,6 +210,8 @@ export function ImportPage() {
               skipFirstLine={skipFirstLine}
               onFile={(chosen) => void chooseFile(chosen)}
               onSkipFirstLine={setSkipFirstLine}
+              format={format}
+              onFormat={(next) => void changeFormat(next)}
             />
           )}
           {step === 1 && (
@@ -192,11 +224,16 @@ export function ImportPage() {
               check={check}
               showProblems={showProblems}
               serverErrors={serverErrors}
+              onFieldCreated={(field) => {
+                setMadeFields((made) => [...made, field]);
+                invalidate(FIELD_PATH);
+              }}
             />
           )}
-          {step === 2 && file && (
+          {step === 2 && file && format && (
             <ReviewStep
               file={file}
+              format={format}
               skipFirstLine={skipFirstLine}
               drafts={drafts}
               headers={headers}

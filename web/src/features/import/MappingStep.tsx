@@ -4,15 +4,17 @@ import { IMPORT_ADDRESS_TYPES } from '@shared/contracts/import';
 import { IconCopyPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { choiceLabel, columnLabel, problemText } from './import-labels';
-import { addressChoice, fieldChoice, newMappingDraft, type MappingCheck, type MappingDraft } from './mapping';
+import { addressChoice, fieldChoice, NEW_FIELD_CHOICE, newMappingDraft, type MappingCheck, type MappingDraft } from './mapping';
+import { NewFieldForm } from './NewFieldForm';
 import { translateServerMessage } from '../../lib/server-messages';
 
 /** How many sample values a column shows. */
 const SAMPLES = 3;
 
 /**
- * Step 2: each column goes to a target (name, note, an e-mail or phone address, tags, a custom field, or
- * ignored); a column can feed several targets. Problems show once the user tried to go on, then live.
+ * Step 2: each column goes to a target (name, note, an e-mail or phone address, tags, a custom field, a field
+ * made from the column there and then, or ignored); a column can feed several targets. Problems show once the
+ * user tried to go on, then live.
  */
 export function MappingStep({
   drafts,
@@ -23,6 +25,7 @@ export function MappingStep({
   check,
   showProblems,
   serverErrors,
+  onFieldCreated,
 }: {
   drafts: MappingDraft[];
   onChange: (drafts: MappingDraft[]) => void;
@@ -33,17 +36,23 @@ export function MappingStep({
   showProblems: boolean;
   /** 422 messages of the last start, by path (mapping, mapping.<i>.<key>). */
   serverErrors: Record<string, string[]>;
+  /** A field made from a column: the page adds it to the fields it knows (the list reloads after). */
+  onFieldCreated: (field: Field) => void;
 }) {
   const { t } = useTranslation();
   const groups = [
     { group: t('imports.groups.contact'), items: ['ignore', 'name', 'note', 'tags'] },
     { group: t('imports.groups.address'), items: IMPORT_ADDRESS_TYPES.map(addressChoice) },
-    ...(fields.length ? [{ group: t('imports.groups.fields'), items: fields.map((field) => fieldChoice(field.id)) }] : []),
+    { group: t('imports.groups.fields'), items: [...fields.map((field) => fieldChoice(field.id)), NEW_FIELD_CHOICE] },
   ].map((group) => ({ group: group.group, items: group.items.map((choice) => ({ value: choice, label: choiceLabel(t, choice, fields) })) }));
 
   const update = (index: number, choice: string) => onChange(drafts.map((draft, i) => (i === index ? { ...draft, choice } : draft)));
   const duplicate = (index: number) => onChange([...drafts.slice(0, index + 1), newMappingDraft(drafts[index].column), ...drafts.slice(index + 1)]);
   const remove = (index: number) => onChange(drafts.filter((_, i) => i !== index));
+  const created = (index: number, field: Field) => {
+    onFieldCreated(field);
+    update(index, fieldChoice(field.id));
+  };
   const general = [
     ...(showProblems ? check.general.map((problem) => problemText(t, problem)) : []),
     ...(serverErrors.mapping ?? []).map((text) => translateServerMessage(t, text)),
@@ -104,6 +113,14 @@ export function MappingStep({
                       error={rowError(index)}
                       onChange={(event) => update(index, event.currentTarget.value)}
                     />
+                    {draft.choice === NEW_FIELD_CHOICE && (
+                      <NewFieldForm
+                        column={draft.column}
+                        header={headers?.[draft.column]?.trim() ?? ''}
+                        fields={fields}
+                        onCreated={(field) => created(index, field)}
+                      />
+                    )}
                   </Table.Td>
                   <Table.Td>
                     <Group gap={4} wrap="nowrap">

@@ -4,29 +4,31 @@ import type { Tag } from '@shared/contracts/tag';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAllRows } from '../../components/list/use-client-list';
+import type { CsvFormat } from './csv-format';
 import { countCsvRows } from './csv-preview';
 import { formatBytes } from './format';
 import { choiceLabel, columnLabel } from './import-labels';
 import type { MappingDraft } from './mapping';
 
 /** Counts the file's rows in the background (streamed, one chunk at a time); null while counting. */
-function useRowCount(file: File, skipFirstLine: boolean): { rows: number | null; fraction: number; failed: boolean } {
+function useRowCount(file: File, skipFirstLine: boolean, format: CsvFormat): { rows: number | null; fraction: number; failed: boolean } {
   const [state, setState] = useState<{ rows: number | null; fraction: number; failed: boolean }>({ rows: null, fraction: 0, failed: false });
   useEffect(() => {
     const abort = new AbortController();
     setState({ rows: null, fraction: 0, failed: false });
-    countCsvRows(file, skipFirstLine, (fraction) => setState((current) => ({ ...current, fraction })), abort.signal).then(
+    countCsvRows(file, skipFirstLine, format, (fraction) => setState((current) => ({ ...current, fraction })), abort.signal).then(
       (rows) => rows !== null && setState({ rows, fraction: 1, failed: false }),
       () => !abort.signal.aborted && setState({ rows: null, fraction: 0, failed: true }),
     );
     return () => abort.abort();
-  }, [file, skipFirstLine]);
+  }, [file, skipFirstLine, format]);
   return state;
 }
 
 /** Step 3: what will be imported (file, rows, mapping), the tags every contact gets, and the upload's progress once started. */
 export function ReviewStep({
   file,
+  format,
   skipFirstLine,
   drafts,
   headers,
@@ -38,6 +40,8 @@ export function ReviewStep({
   error,
 }: {
   file: File;
+  /** The delimiter and encoding the import will read the file with. */
+  format: CsvFormat;
   skipFirstLine: boolean;
   drafts: MappingDraft[];
   headers: string[] | null;
@@ -51,7 +55,7 @@ export function ReviewStep({
   error: string[] | null;
 }) {
   const { t } = useTranslation();
-  const count = useRowCount(file, skipFirstLine);
+  const count = useRowCount(file, skipFirstLine, format);
   const mapped = drafts.filter((draft) => draft.choice !== 'ignore');
   const { data: tags = [] } = useAllRows<Tag>('/tag');
   return (
@@ -77,6 +81,12 @@ export function ReviewStep({
                   </Text>
                 </Group>
               )}
+            </Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th>{t('imports.format.title')}</Table.Th>
+            <Table.Td data-testid="review-format">
+              {`${t(`imports.format.delimiters.${format.delimiter}`)} · ${t(`imports.format.encodings.${format.encoding}`)}`}
             </Table.Td>
           </Table.Tr>
           <Table.Tr>

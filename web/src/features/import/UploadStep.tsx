@@ -1,10 +1,16 @@
-import { Alert, Button, Checkbox, Paper, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Checkbox, NativeSelect, Paper, ScrollArea, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { IMPORT_MAX_BYTES } from '@shared/contracts/import';
+import { CSV_DELIMITERS, CSV_ENCODINGS, type CsvDelimiter, type CsvEncoding } from '@shared/csv-scanner';
 import { IconFileTypeCsv, IconUpload } from '@tabler/icons-react';
 import { useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { CsvFormat } from './csv-format';
 import { previewDataRows, type CsvPreview } from './csv-preview';
 import { formatBytes } from './format';
+import { translateServerMessage } from '../../lib/server-messages';
+
+/** Rows the preview lists as unreadable at most (the rest are counted in the import's result). */
+const PROBLEMS_SHOWN = 5;
 
 /** True when a file is small enough to import (spec 9: 100 MB at most). */
 export function fileFits(file: Pick<File, 'size'>): boolean {
@@ -12,8 +18,9 @@ export function fileFits(file: Pick<File, 'size'>): boolean {
 }
 
 /**
- * Step 1: choose or drop a CSV file (at most 100 MB), see its first lines, and choose whether the first line
- * is a header to skip (checked by default).
+ * Step 1: choose or drop a CSV file (at most 100 MB), see how it is read (delimiter and encoding, detected and
+ * changeable), its first lines and the lines among them the import cannot read, and choose whether the first
+ * line is a header to skip (checked by default).
  */
 export function UploadStep({
   file,
@@ -23,6 +30,8 @@ export function UploadStep({
   skipFirstLine,
   onFile,
   onSkipFirstLine,
+  format,
+  onFormat,
 }: {
   file: File | null;
   preview: CsvPreview | null;
@@ -31,6 +40,9 @@ export function UploadStep({
   skipFirstLine: boolean;
   onFile: (file: File) => void;
   onSkipFirstLine: (skip: boolean) => void;
+  /** How the file is read: detected when it is chosen, then the user's choice; null before a file is read. */
+  format: CsvFormat | null;
+  onFormat: (format: CsvFormat) => void;
 }) {
   const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
@@ -87,6 +99,31 @@ export function UploadStep({
           )}
         </Stack>
       </Paper>
+      {file && format && (
+        <Stack gap={4}>
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+            <NativeSelect
+              label={t('imports.format.delimiter')}
+              value={format.delimiter}
+              data={CSV_DELIMITERS.map((value) => ({ value, label: t(`imports.format.delimiters.${value}`) }))}
+              onChange={(event) => onFormat({ ...format, delimiter: event.currentTarget.value as CsvDelimiter })}
+              disabled={reading}
+              data-testid="import-delimiter"
+            />
+            <NativeSelect
+              label={t('imports.format.encoding')}
+              value={format.encoding}
+              data={CSV_ENCODINGS.map((value) => ({ value, label: t(`imports.format.encodings.${value}`) }))}
+              onChange={(event) => onFormat({ ...format, encoding: event.currentTarget.value as CsvEncoding })}
+              disabled={reading}
+              data-testid="import-encoding"
+            />
+          </SimpleGrid>
+          <Text size="xs" c="dimmed">
+            {t('imports.format.hint')}
+          </Text>
+        </Stack>
+      )}
       <Checkbox
         label={t('imports.upload.skipFirstLine')}
         description={t('imports.upload.skipFirstLineHint')}
@@ -97,6 +134,22 @@ export function UploadStep({
       {error && (
         <Alert color="red" data-testid="import-upload-error">
           {error}
+        </Alert>
+      )}
+      {preview && preview.problems.length > 0 && (
+        <Alert color="yellow" title={t('imports.problems.title')} data-testid="import-parse-errors">
+          <Stack gap={2}>
+            {preview.problems.slice(0, PROBLEMS_SHOWN).map((problem) => (
+              <Text size="sm" key={problem.row} data-testid="import-parse-error">
+                {t('imports.problems.row', { row: problem.row, reason: translateServerMessage(t, problem.reason) })}
+              </Text>
+            ))}
+            {preview.problems.length > PROBLEMS_SHOWN && (
+              <Text size="sm" c="dimmed">
+                {t('imports.problems.more', { number: preview.problems.length - PROBLEMS_SHOWN })}
+              </Text>
+            )}
+          </Stack>
         </Alert>
       )}
       {preview && rows.length > 0 && (

@@ -6,6 +6,7 @@ type Translate = (key: string, values?: Record<string, unknown>) => string;
 /** How a mapping choice reads: 'Name', 'Address: email', 'Field: Level', 'Ignore'... */
 export function choiceLabel(t: Translate, choice: string, fields: Pick<Field, 'id' | 'name'>[]): string {
   const [kind, detail] = choice.split(':');
+  if (kind === 'new-field') return t('imports.newField.choice');
   if (kind === 'address') return t('imports.choices.address', { type: t(`audience.addressTypes.${detail}`) });
   if (kind === 'field') {
     const field = fields.find((candidate) => candidate.id === Number(detail));

@@ -4,7 +4,8 @@ import { IMPORT_ADDRESS_TYPES, IMPORT_MESSAGES, IMPORT_REQUIRED_TARGETS, type Im
 
 /**
  * One mapping row as the wizard edits it: a column (0 = first) and a target choice:
- * 'name' | 'note' | 'address:<type>' | 'tags' | 'field:<id>' | 'ignore'.
+ * 'name' | 'note' | 'address:<type>' | 'tags' | 'field:<id>' | 'ignore', or 'new-field' while the user makes a
+ * field from the column (it becomes 'field:<id>' once the field exists).
  */
 export interface MappingDraft {
   key: string;
@@ -30,6 +31,8 @@ export interface MappingCheck {
 export const addressChoice = (type: AddressType) => `address:${type}`;
 /** The choice of a custom-field column. */
 export const fieldChoice = (id: number) => `field:${id}`;
+/** The choice "create a field from this column": the field is made in the mapping step, then chosen. */
+export const NEW_FIELD_CHOICE = 'new-field';
 
 /** The API entry of a row (src/shared/contracts/import.ts). */
 export function entryOf(draft: Pick<MappingDraft, 'column' | 'choice'>): ImportMappingEntry {
@@ -161,7 +164,7 @@ export function defaultMapping(headers: string[] | null, columns: number, fields
 /**
  * Checks a mapping before it is sent (the server checks the same): at least one e-mail or phone column (the
  * message names the address types), every required target (Field '{label}' is required), name, note and
- * each field mapped once, no row twice, no field that no longer exists.
+ * each field mapped once, no row twice, no field that no longer exists, no field left half made.
  */
 export function checkMapping(drafts: MappingDraft[], fields: Pick<Field, 'id'>[]): MappingCheck {
   const general: MappingProblem[] = [];
@@ -179,6 +182,10 @@ export function checkMapping(drafts: MappingDraft[], fields: Pick<Field, 'id'>[]
   const seen = new Set<string>();
   drafts.forEach((draft, index) => {
     const entry = entries[index];
+    if (draft.choice === NEW_FIELD_CHOICE) {
+      rows[index] = { text: 'Create the field or choose another target', key: 'imports.newField.pending' };
+      return;
+    }
     if (entry.target === 'field' && !known.has(entry.field_id)) rows[index] = { text: IMPORT_MESSAGES.unknownField, key: 'imports.messages.unknownField' };
     const once = entry.target === 'name' || entry.target === 'note' || entry.target === 'field';
     const key = once ? draft.choice : `${draft.column}:${draft.choice}`;

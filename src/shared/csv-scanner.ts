@@ -1,28 +1,40 @@
-// A streaming CSV parser for imports (RFC 4180 plus what real files do). It runs over the raw bytes rather
-// than decoded text because the import's cursor is a byte offset: every record it yields carries the exact
-// offset just after it, so a retried job can resume with an R2 range read. The structural characters
-// (quote, comma, CR, LF) are ASCII and never occur inside a multi-byte UTF-8 sequence, so finding them in
-// bytes is exact; each record is then decoded once, strictly, and a record that is not valid UTF-8 is
-// rejected with a reason instead of being imported with replacement characters.
+// A streaming CSV parser for imports (RFC 4180 plus what real files do), the one grammar of an import: the
+// worker's job reads the file with it, and the console's preview reads the file's start with it, so both see
+// the same columns and the same broken rows. It runs over the raw bytes rather than decoded text because the
+// import's cursor is a byte offset: every record it yields carries the exact offset just after it, so a
+// retried job can resume with an R2 range read. The structural characters (quote, the delimiter, CR, LF) are
+// ASCII and never occur inside a multi-byte UTF-8 sequence (nor are they anything else in Windows-1252, a
+// one-byte encoding), so finding them in bytes is exact; each record is then decoded once, strictly, and a
+// record that is not valid UTF-8 is rejected with a reason instead of being imported with replacement
+// characters. Windows-1252 (Excel's "CSV" on Western European Windows) maps every byte to one character.
 //
-// Grammar: records end at LF, CRLF or a lone CR outside quotes. A value starting with a quote runs to the
-// next quote not doubled ("" is a literal quote) and may hold commas and line breaks. A quote inside an
+// Grammar: records end at LF, CRLF or a lone CR outside quotes; values are split on the chosen delimiter
+// (comma, semicolon or tab). A value starting with a quote runs to the
+// next quote not doubled ("" is a literal quote) and may hold delimiters and line breaks. A quote inside an
 // unquoted value is kept literally. Text after a closing quote, a quote never closed, or a record longer
 // than maxRowBytes make that record malformed: it is reported with a reason and parsing resumes at the next
 // line break, so one bad line costs one row. A UTF-8 byte-order mark at the very start is skipped. Blank
 // records (only separators) are counted in the row numbers but not yielded.
 
 const QUOTE = 0x22;
-const COMMA = 0x2c;
 const LF = 0x0a;
 const CR = 0x0d;
 const EMPTY = new Uint8Array(0);
+
+/** The delimiters an import reads: comma (RFC 4180), semicolon (Excel where the decimal mark is a comma), tab. */
+export const CSV_DELIMITERS = ['comma', 'semicolon', 'tab'] as const;
+export type CsvDelimiter = (typeof CSV_DELIMITERS)[number];
+/** The encodings an import reads: UTF-8 (with or without a byte-order mark) and Windows-1252 (Excel's default). */
+export const CSV_ENCODINGS = ['utf-8', 'windows-1252'] as const;
+export type CsvEncoding = (typeof CSV_ENCODINGS)[number];
+
+const DELIMITER_BYTE: Record<CsvDelimiter, number> = { comma: 0x2c, semicolon: 0x3b, tab: 0x09 };
 
 export const CSV_ERRORS = {
   textAfterQuote: 'Malformed CSV: text after a closing quote (a quote inside a quoted value must be doubled: "")',
   unclosedQuote: 'Malformed CSV: a quoted value is never closed',
   tooLong: (max: number) => `Malformed CSV: the row is longer than ${max} bytes (is a quote never closed?)`,
-  encoding: 'The row is not valid UTF-8 text (save the file as UTF-8)',
+  encoding: 'The row is not valid UTF-8 text (choose the encoding Windows-1252, or save the file as UTF-8)',
 } as const;
 
 export interface CsvRecord {
@@ -43,6 +55,10 @@ export interface CsvScannerOptions {
   startRow?: number;
   /** Longest record accepted; longer ones are rejected so a stray quote cannot make the parser hold the file. */
   maxRowBytes?: number;
+  /** What separates values; comma when not given. */
+  delimiter?: CsvDelimiter;
+  /** How the bytes are text; UTF-8 when not given. */
+  encoding?: CsvEncoding;
 }
 
 export class CsvScanner {
@@ -58,7 +74,8 @@ export class CsvScanner {
   private readonly fieldStart: number[] = [];
   private readonly fieldEnd: number[] = [];
   private readonly fieldEscaped: boolean[] = [];
-  private readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  private readonly decoder: TextDecoder;
+  private readonly delimiter: number;
   /** The largest buffer the scanner held at once (leftover plus chunk), in bytes: for the memory tests. */
   maxBufferBytes = 0;
 
@@ -67,6 +84,9 @@ export class CsvScanner {
     this.row = options.startRow ?? 0;
     this.maxRowBytes = options.maxRowBytes ?? 1024 * 1024;
     this.bomChecked = this.offset !== 0;
+    this.delimiter = DELIMITER_BYTE[options.delimiter ?? 'comma'];
+    // Windows-1252 (WHATWG) maps all 256 bytes, 0x80-0x9F included (€ „ “ ” ’ ...): it never fails.
+    this.decoder = new TextDecoder(options.encoding ?? 'utf-8', { fatal: true, ignoreBOM: true });
   }
 
   /** Feeds the next bytes; returns the records they complete. */
@@ -229,6 +249,7 @@ export class CsvScanner {
    * or -1 when the bytes end before the record does (and this is not the final scan).
    */
   private parseRecord(buf: Uint8Array, p: number, n: number, final: boolean): { end: number; error: string | null } {
+    const delimiter = this.delimiter;
     let i = p;
     for (;;) {
       if (i < n && buf[i] === QUOTE) {
@@ -250,7 +271,7 @@ export class CsvScanner {
             continue;
           }
           this.addField(start, q, escaped);
-          if (next === COMMA) {
+          if (next === delimiter) {
             i = q + 2;
             break;
           }
@@ -263,7 +284,7 @@ export class CsvScanner {
       let j = i;
       while (j < n) {
         const c = buf[j];
-        if (c === COMMA || c === LF || c === CR) break;
+        if (c === delimiter || c === LF || c === CR) break;
         j++;
       }
       if (j >= n) {
@@ -273,7 +294,7 @@ export class CsvScanner {
       }
       this.addField(i, j, false);
       const c = buf[j];
-      if (c === COMMA) {
+      if (c === delimiter) {
         i = j + 1;
         continue;
       }
