@@ -57,7 +57,10 @@ export async function startPlatform({ port, persistTo, vars = {}, catchers = {},
 
   // --test-scheduled: the worker's crons can be called at /__scheduled (wrangler dev never runs them by itself).
   const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--show-interactive-dev-session=false', '--test-scheduled'];
-  const workerVars = { ...localServiceVars(port, catchers), ...vars };
+  // The boot epoch (src/modules/sending/queue-epoch.ts): wrangler dev keeps its queues in memory, so every queue
+  // message handed off before this moment dies with the last runtime; the worker takes those rows back at once.
+  // Taken before wrangler starts, so no claim of this runtime is older. A caller may set it empty (the queue kept).
+  const workerVars = { ...localServiceVars(port, catchers), QUEUE_LOST_BEFORE: String(Date.now()), ...vars };
   for (const [key, value] of Object.entries(workerVars)) args.push('--var', `${key}:${value}`);
   if (!quiet) console.log(`$ wrangler ${args.map((a, i) => (args[i - 1] === '--var' ? `${a.split(':')[0]}:***` : a)).join(' ')}`);
   // Its own process group, so stop() can end wrangler and the workerd it starts together.
