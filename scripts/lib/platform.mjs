@@ -39,17 +39,20 @@ export async function seedDatabase(persistTo, { secretsKey, smtpPort, smsPort, .
  * Options: vars (extra worker vars, e.g. JWT_SECRET, SECRETS_KEY), catchers ({ smtpPort, smsPort, oidcIssuer }:
  * the local mail and SMS catchers the seeded example channels point at, and the local OpenID Connect provider;
  * the worker is told their addresses, see localServiceVars),
- * logFile (wrangler output there instead of this terminal), quiet (do not echo the commands).
+ * logFile (wrangler output there instead of this terminal), quiet (do not echo the commands), restart (the state
+ * was migrated and seeded by an earlier start with the same catchers: only `wrangler dev` starts again).
  */
-export async function startPlatform({ port, persistTo, vars = {}, catchers = {}, logFile, quiet = false, timeoutMs = 180_000 }) {
+export async function startPlatform({ port, persistTo, vars = {}, catchers = {}, logFile, quiet = false, timeoutMs = 180_000, restart = false }) {
   mkdirSync(persistTo, { recursive: true });
   // The assets binding needs its folder even before the console is built.
   mkdirSync(path.join(ROOT, 'dist', 'web'), { recursive: true });
   const stdio = logFile ? openSync(logFile, 'a') : 'inherit';
   const childOptions = { quiet, ...(logFile ? { stdio: ['ignore', stdio, stdio] } : {}) };
   try {
-    await applyMigrations(persistTo, childOptions);
-    await seedDatabase(persistTo, { ...childOptions, secretsKey: vars.SECRETS_KEY, ...catchers });
+    if (!restart) {
+      await applyMigrations(persistTo, childOptions);
+      await seedDatabase(persistTo, { ...childOptions, secretsKey: vars.SECRETS_KEY, ...catchers });
+    }
   } catch (err) {
     if (logFile) closeSync(stdio);
     throw withLog(err, logFile);

@@ -1,5 +1,4 @@
 import type { Env } from '../../env';
-import type { DeliverFaults } from './deliver-batch';
 
 // The crash stage's stand-in for a consumer isolate killed in production, where the queue keeps its messages
 // (test/crash/runtime-kill.test.ts). workerd cannot kill one isolate on its own, so with FAULT_CONSUMER_DIES_AFTER
@@ -18,14 +17,20 @@ export class IsolateDeath extends Error {
   }
 }
 
-/** This isolate's messages sent so far, and when it died (once). */
-const life = { sent: 0, diedAt: null as number | null };
+/** This isolate's messages sent so far, deliveries started so far, and how many had started when it died (once). */
+const life = { sent: 0, deliveries: 0, diedWith: null as number | null };
+
+/** The hooks deliver-batch.ts takes (its DeliverFaults; not imported from there, which imports this file). */
+interface DeathHooks {
+  chunkSize?: number;
+  afterChunk?: (sentSoFar: number) => void;
+}
 
 /** The delivery hooks of the fault for one delivery started now, or none when FAULT_CONSUMER_DIES_AFTER is not set. */
-export function consumerDeathFaults(env: Pick<Env, 'FAULT_CONSUMER_DIES_AFTER'>): DeliverFaults {
+export function consumerDeathFaults(env: Pick<Env, 'FAULT_CONSUMER_DIES_AFTER'>): DeathHooks {
   const after = Number(env.FAULT_CONSUMER_DIES_AFTER);
   if (!env.FAULT_CONSUMER_DIES_AFTER || !Number.isSafeInteger(after) || after < 1) return {};
-  const startedAt = Date.now();
+  const born = ++life.deliveries;
   let counted = 0;
   return {
     chunkSize: CHUNK,
@@ -33,12 +38,12 @@ export function consumerDeathFaults(env: Pick<Env, 'FAULT_CONSUMER_DIES_AFTER'>)
       // A count that starts again is the batch's next integration.
       life.sent += sentSoFar > counted ? sentSoFar - counted : sentSoFar;
       counted = sentSoFar;
-      if (life.diedAt === null && life.sent >= after) {
-        life.diedAt = Date.now();
+      if (life.diedWith === null && life.sent >= after) {
+        life.diedWith = life.deliveries;
         console.error(JSON.stringify({ level: 'error', fault: 'consumer isolate died', sent: life.sent }));
       }
       // Deliveries started after the death run in the "fresh isolate".
-      if (life.diedAt !== null && startedAt <= life.diedAt) throw new IsolateDeath();
+      if (life.diedWith !== null && born <= life.diedWith) throw new IsolateDeath();
     },
   };
 }
