@@ -21,7 +21,7 @@ main(async () => {
     ['worker tests', () => npmRun('test:worker')],
     ['transport tests (real SMTP servers, Twilio contract mock)', () => npmRun('test:transport')],
     ['console tests', () => npmRun('test:web')],
-    ['crash tests (the local runtime killed mid-broadcast, real SMTP server)', () => npmRun('test:crash')],
+    ['crash tests (a consumer killed mid-batch, the local runtime killed mid-broadcast; real SMTP server)', () => npmRun('test:crash')],
     ['deploy tests (npm run deploy against a stand-in for the Cloudflare API)', () => npmRun('test:deploy')],
     [
       'browser end-to-end tests',

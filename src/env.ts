@@ -49,6 +49,14 @@ export interface Env {
   BROADCAST_WINDOW?: string;
   /** Seconds a send claim holds without its heartbeat (src/modules/sending/lease.ts; default 60, fault tests use less). */
   SEND_LEASE_SECONDS?: string;
+  /**
+   * Only where the send queue loses its messages on a restart (the local platform sets it at every boot, ms since
+   * 1970): the boot epoch, before which every queue message is known lost (src/modules/sending/queue-epoch.ts).
+   * Unset in production, where the queue keeps them and the lease rules find a dead delivery.
+   */
+  QUEUE_LOST_BEFORE?: string;
+  /** Crash stage only: the consumer's deliveries die once, as a killed isolate's would (src/modules/sending/consumer-death.ts). */
+  FAULT_CONSUMER_DIES_AFTER?: string;
   /** DNS-over-HTTPS resolver the SMTP connection test asks to tell a bad host from a refused port. */
   DNS_RESOLVER_URL?: string;
 

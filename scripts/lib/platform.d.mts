@@ -15,4 +15,5 @@ export declare function startPlatform(options: {
   logFile?: string;
   quiet?: boolean;
   timeoutMs?: number;
+  restart?: boolean;
 }): Promise<RunningPlatform>;

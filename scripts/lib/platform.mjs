@@ -42,17 +42,20 @@ export async function seedDatabase(persistTo, { secretsKey, smtpPort, smsPort, .
  * Options: vars (extra worker vars, e.g. JWT_SECRET, SECRETS_KEY), catchers ({ smtpPort, smsPort, oidcIssuer }:
  * the local mail and SMS catchers the seeded example channels point at, and the local OpenID Connect provider;
  * the worker is told their addresses, see localServiceVars),
- * logFile (wrangler output there instead of this terminal), quiet (do not echo the commands).
+ * logFile (wrangler output there instead of this terminal), quiet (do not echo the commands), restart (the state
+ * was migrated and seeded by an earlier start with the same catchers: only `wrangler dev` starts again).
  */
-export async function startPlatform({ port, persistTo, vars = {}, catchers = {}, logFile, quiet = false, timeoutMs = 180_000 }) {
+export async function startPlatform({ port, persistTo, vars = {}, catchers = {}, logFile, quiet = false, timeoutMs = 180_000, restart = false }) {
   mkdirSync(persistTo, { recursive: true });
   // The assets binding needs its folder even before the console is built.
   mkdirSync(path.join(ROOT, 'dist', 'web'), { recursive: true });
   const stdio = logFile ? openSync(logFile, 'a') : 'inherit';
   const childOptions = { quiet, ...(logFile ? { stdio: ['ignore', stdio, stdio] } : {}) };
   try {
-    await applyMigrations(persistTo, childOptions);
-    await seedDatabase(persistTo, { ...childOptions, secretsKey: vars.SECRETS_KEY, ...catchers });
+    if (!restart) {
+      await applyMigrations(persistTo, childOptions);
+      await seedDatabase(persistTo, { ...childOptions, secretsKey: vars.SECRETS_KEY, ...catchers });
+    }
   } catch (err) {
     if (logFile) closeSync(stdio);
     throw withLog(err, logFile);
@@ -60,7 +63,10 @@ export async function startPlatform({ port, persistTo, vars = {}, catchers = {},
 
   // --test-scheduled: the worker's crons can be called at /__scheduled (wrangler dev never runs them by itself).
   const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--show-interactive-dev-session=false', '--test-scheduled'];
-  const workerVars = { ...localServiceVars(port, catchers), ...vars };
+  // The boot epoch (src/modules/sending/queue-epoch.ts): wrangler dev keeps its queues in memory, so every queue
+  // message handed off before this moment dies with the last runtime; the worker takes those rows back at once.
+  // Taken before wrangler starts, so no claim of this runtime is older. A caller may set it empty (the queue kept).
+  const workerVars = { ...localServiceVars(port, catchers), QUEUE_LOST_BEFORE: String(Date.now()), ...vars };
   for (const [key, value] of Object.entries(workerVars)) args.push('--var', `${key}:${value}`);
   if (!quiet) console.log(`$ wrangler ${args.map((a, i) => (args[i - 1] === '--var' ? `${a.split(':')[0]}:***` : a)).join(' ')}`);
   // Its own process group, so stop() can end wrangler and the workerd it starts together.

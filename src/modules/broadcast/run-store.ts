@@ -4,7 +4,7 @@ import { broadcasts, messages } from '../../db/schema';
 import { SKIP_REASONS, type BroadcastType, type Recipients } from '../../shared/contracts/broadcast';
 import { rowMapper } from '../../db/row-mapper';
 import { rawBatch } from '../crud/raw-batch';
-import { skipQueuedStatement } from '../sending/claim';
+import { releaseLostStatement, skipQueuedStatement } from '../sending/claim';
 import { LEDGER_OWNED_KEYS } from '../ledger/projection';
 import { recipientPage, type RecipientRule, walkTagLookup } from './recipients';
 import type { TagLookup } from '../contact/filters';
@@ -159,6 +159,16 @@ export async function strandedRows(
     .orderBy(messages.id)
     .limit(limit);
   return rows.map((r) => r.id);
+}
+
+/**
+ * Messages of the broadcast whose queue message died with the last runtime (src/modules/sending/queue-epoch.ts):
+ * queued up to `dispatchedUpTo` or claimed, untouched since the boot `lostBefore`; they are made queued again and
+ * stamped now (claim.ts releaseLostStatement), `limit` at a time. Answers their ids, for the send queue.
+ */
+export async function releaseLost(db: Database, b: BroadcastRow, lostBefore: number, dispatchedUpTo: number, limit: number): Promise<number[]> {
+  const rows = await db.all<{ id: number }>(releaseLostStatement({ orgId: b.orgId, broadcastId: b.id }, lostBefore, dispatchedUpTo, limit));
+  return rows.map((r) => Number(r.id));
 }
 
 /**

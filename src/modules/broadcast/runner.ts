@@ -3,11 +3,12 @@ import { createDb, type Database } from '../../db/client';
 import type { Env } from '../../env';
 import { publishBroadcastProgress } from './progress';
 import { closeCancelled, finishIfDone, markStarted, markUnstartable } from './lifecycle';
-import { ledgerRun, loadBroadcast, queuedAfter, skipCancelled, strandedRows, writeRecipientPage, type BroadcastRow } from './run-store';
+import { ledgerRun, loadBroadcast, queuedAfter, releaseLost, skipCancelled, strandedRows, writeRecipientPage, type BroadcastRow } from './run-store';
 import { broadcastLedgerDb } from '../ledger/registry';
 import { takeSnapshot } from './snapshot';
 import { leaseMs } from '../sending/lease';
 import { enqueueBatches } from '../sending/send-queue';
+import { queueLostBefore } from '../sending/queue-epoch';
 
 // One object per broadcast owns its run (a Durable Object; durable-objects/broadcast-runner.ts names the class for
 // the runtime, src/index.ts exports it). Routes write a status change (one conditional UPDATE) and then
@@ -25,6 +26,9 @@ import { enqueueBatches } from '../sending/send-queue';
 // (src/modules/ledger), which projects them into D1's row. Alarms are at least once and every step is safe to repeat.
 // An active broadcast's alarm is re-armed before its step runs, so a step that dies comes back; and since a local
 // runtime restart forgets alarms, the watchdog cron (and the local platform at boot) pokes every active runner.
+// Where the queue loses its messages on a restart (locally), the first alarm after a boot takes back at once every
+// row handed to the queue before it (takeBackLost, src/modules/sending/queue-epoch.ts); `lostEpoch` in the storage
+// says which boot it has done that for.
 
 /** Recipients written per page: one INSERT ... SELECT and one counter update in one transaction. */
 const PAGE = 1000;
@@ -80,7 +84,10 @@ export class BroadcastRunner extends DurableObject<Env> {
     // A runner that never got its wake learns which broadcast it runs; the others keep theirs (no write a minute).
     if (!(await this.ctx.storage.get<Ref>('ref'))) await this.ctx.storage.put('ref', ref);
     const at = await this.ctx.storage.getAlarm();
-    if (at !== null && at > Date.now() - OVERDUE_MS) return false;
+    // A runner that has not looked since the boot gets its alarm now, whatever it had set: its rows' queue messages died.
+    const lostBefore = queueLostBefore(this.env);
+    const sinceBoot = lostBefore === null || (await this.ctx.storage.get<number>('lostEpoch')) === lostBefore;
+    if (sinceBoot && at !== null && at > Date.now() - OVERDUE_MS) return false;
     await this.ctx.storage.setAlarm(Date.now());
     return true;
   }
@@ -99,7 +106,10 @@ export class BroadcastRunner extends DurableObject<Env> {
     const b = (await ledgerRun(ledger, d1Row)) ?? d1Row;
     const stores: Stores = { db, ledger };
     // Re-armed first: if this step dies part-way, the runner looks again (each step below sets its own next alarm).
-    if (ACTIVE.includes(b.status)) await this.ctx.storage.setAlarm(Date.now() + WATCH_MS);
+    if (ACTIVE.includes(b.status)) {
+      await this.ctx.storage.setAlarm(Date.now() + WATCH_MS);
+      await this.takeBackLost(ledger, b);
+    }
     switch (b.status) {
       case 'waiting':
         return this.waitOrStart(stores, b);
@@ -218,6 +228,26 @@ export class BroadcastRunner extends DurableObject<Env> {
     const before = { queuedBefore: new Date(now - 2 * lease).toISOString(), leaseEndedBefore: new Date(now - lease).toISOString() };
     const stranded = await strandedRows(ledger, b, before, PAGE);
     if (stranded.length) await enqueueBatches(this.env, b.orgId, b.id, stranded);
+  }
+
+  /**
+   * After a boot where the queue lost its messages (queue-epoch.ts), once: the rows handed to the queue before the
+   * boot (queued, or claimed by a delivery that died with the runtime) are made queued again and put back on the
+   * queue now, instead of waiting for the lease rules below. Only a sending broadcast's go on the queue (a cancelled
+   * one's become skipped in its next step). Runs before every other step, so a row is never waited on twice.
+   */
+  private async takeBackLost(ledger: Database, b: BroadcastRow): Promise<void> {
+    const lostBefore = queueLostBefore(this.env);
+    if (lostBefore === null || (await this.ctx.storage.get<number>('lostEpoch')) === lostBefore) return;
+    if (b.startedAt) {
+      const dispatched = (await this.ctx.storage.get<number>('dispatched')) ?? 0;
+      for (;;) {
+        const ids = await releaseLost(ledger, b, lostBefore, dispatched, PAGE);
+        if (ids.length && b.status === 'sending') await enqueueBatches(this.env, b.orgId, b.id, ids);
+        if (ids.length < PAGE) break;
+      }
+    }
+    await this.ctx.storage.put('lostEpoch', lostBefore);
   }
 
   /** How often to look for stranded rows: at most every half lease, and every send of a paced broadcast. */

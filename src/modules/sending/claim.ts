@@ -10,6 +10,8 @@ import { DEFAULT_LEASE_MS } from './lease';
 //   (a page of recipients written) --> queued | skipped with the reason       (run-store.ts, writeRecipientPage)
 //   queued --the broadcast cancelled--> skipped "cancelled"                    (skipQueuedStatement)
 //   failed, retryable --retry failed--> queued, attempts from 0               (requeueStatement)
+//   queued | sending, untouched since the boot epoch --the runtime restarted--> queued, touched now
+//                                                                               (releaseLostStatement, queue-epoch.ts)
 // A claim is one conditional UPDATE over a whole batch of ids that stamps the rows with a fresh token; only
 // rows that were queued (or whose earlier claim's lease ran out: its delivery died, lease.ts) are taken, so two deliveries of
 // the same queue message, or a redelivery after a crash, never both get a row. Finishing writes every
@@ -123,6 +125,31 @@ export function requeueStatement(db: Database, where: SQL, now: string): BatchSt
   return db.run(
     sql`UPDATE messages SET status = 'queued', attempts = 0, error = NULL, retryable = NULL, updated_at = ${now} WHERE ${where} AND +status = 'failed'`,
   );
+}
+
+/**
+ * A broadcast's rows whose queue message died with the last runtime (queue-epoch.ts): queued or claimed, and
+ * untouched since `lostBefore`, the boot. No delivery of this runtime holds them (its claims and heartbeats are all
+ * stamped after the boot), so a claimed one goes back to queued without its lease running out; both are stamped now,
+ * as handed to the queue in this epoch, so they are taken back once. Queued rows after `dispatchedUpTo` were never
+ * handed to the queue (the runner's walk puts them there) and are left alone. Up to `limit` rows, answering their
+ * ids. The in-flight rows are found through (org_id, status): the ledger is the organisation's, and a broadcast's
+ * queued and claimed rows are its window, not its millions.
+ */
+export function releaseLostStatement(
+  run: { orgId: number; broadcastId: number },
+  lostBefore: number,
+  dispatchedUpTo: number,
+  limit: number,
+  now = Date.now(),
+): SQL {
+  const boot = new Date(lostBefore).toISOString();
+  const lost = sql`org_id = ${run.orgId} AND status IN ('queued', 'sending') AND +updated_at < ${boot} AND +broadcast_id = ${run.broadcastId}`;
+  return sql`
+    UPDATE messages SET status = 'queued', claim = NULL, updated_at = ${new Date(now).toISOString()}
+    WHERE id IN (SELECT id FROM messages WHERE ${lost} AND (status = 'sending' OR id <= ${dispatchedUpTo}) ORDER BY id LIMIT ${limit})
+      AND +status IN ('queued', 'sending') AND +updated_at < ${boot}
+    RETURNING id`;
 }
 
 /**

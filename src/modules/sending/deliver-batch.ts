@@ -7,6 +7,7 @@ import type { Reachability } from '../broadcast/outcomes';
 import { suppressAddress } from '../bounce/suppress';
 import type { SendChannels } from './channels';
 import { claimRows, type RowOutcome } from './claim';
+import { IsolateDeath } from './consumer-death';
 import { CLAIMED_COLUMNS, ComposeCache, composeBatch, type ClaimedMessage, type Composed } from './compose';
 import { BATCH_DEADLINE_MS, leaseMs, REPORT_GROUP, REPORT_INTERVAL_MS, startHeartbeat } from './lease';
 import { GroupedReports, OutcomeReporter } from './outcome-report';
@@ -228,6 +229,11 @@ export async function deliverBatch(
     }
   } catch (error) {
     crash = error;
+  }
+  if (crash instanceof IsolateDeath) {
+    // The crash stage's killed isolate (consumer-death.ts) writes nothing more: its rows wait for their lease.
+    await heartbeat.stop();
+    throw crash;
   }
   // Whatever happened, record what is known: rows sent are sent; rows the crash left unsent go back to the
   // queue (the attempt counts, so a message that crashes every delivery ends failed instead of looping).
