@@ -8,7 +8,7 @@ export default defineConfig({
     include: ['test/crash/**/*.test.ts'],
     fileParallelism: false,
     testTimeout: 30 * 60_000,
-    hookTimeout: 300_000,
+    hookTimeout: 240_000,
     teardownTimeout: 60_000,
   },
 });
