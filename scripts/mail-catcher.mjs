@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
+import { linksInNewTab, MAIL_FRAME_SANDBOX } from './lib/mail-frame.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ID = /^[0-9TZ]+-[0-9a-f]+$/;
@@ -24,6 +25,12 @@ function newId() {
 }
 
 const escapeHtml = (value) => String(value ?? '').replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]);
+
+/** The List-Unsubscribe header's web and mailto addresses as links to a new tab (a GET only opens the page). */
+function unsubscribeLinks(value) {
+  const uris = [...String(value ?? '').matchAll(/<([^>]+)>/g)].map((m) => m[1].trim()).filter((uri) => /^(https?:|mailto:)/i.test(uri));
+  return uris.map((uri) => `<a href="${escapeHtml(uri)}" target="_blank" rel="noopener">${escapeHtml(uri)}</a>`).join('<br>');
+}
 
 const addressesOf = (list) => (list ?? []).flatMap((a) => (a.group ? a.group.map((m) => m.address) : [a.address])).filter(Boolean);
 
@@ -82,7 +89,8 @@ const page = (title, body) => `<!doctype html>
   table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid #ddd; }
   pre { background: #f6f6f6; padding: 1rem; white-space: pre-wrap; word-break: break-word; }
   iframe { width: 100%; height: 28rem; border: 1px solid #ddd; }
-  dt { font-weight: 600; } dd { margin: 0 0 .5rem 0; }
+  dt { font-weight: 600; } dd { margin: 0 0 .5rem 0; overflow-wrap: anywhere; }
+  .note { color: #555; margin: 0 0 .4rem 0; }
 </style></head><body>${body}</body></html>`;
 
 function listPage(messages, dir) {
@@ -100,6 +108,12 @@ function listPage(messages, dir) {
   );
 }
 
+/** The mail's html in a sandboxed frame whose links open in a new tab (scripts/lib/mail-frame.mjs says why), and a note saying so. */
+function mailFrame(html) {
+  return `<p class="note" id="mail-html-note">Links in this mail open in a new tab.</p>
+<iframe id="mail-html" title="The mail's HTML" sandbox="${MAIL_FRAME_SANDBOX}" srcdoc="${escapeHtml(linksInNewTab(html))}"></iframe>`;
+}
+
 function messagePage(m) {
   return page(
     m.subject || '(no subject)',
@@ -109,9 +123,10 @@ function messagePage(m) {
 <dt>To</dt><dd>${escapeHtml(m.to.join(', '))}</dd>
 ${m.cc.length ? `<dt>Cc</dt><dd>${escapeHtml(m.cc.join(', '))}</dd>` : ''}
 <dt>Envelope</dt><dd>${escapeHtml(m.envelope.from)} &rarr; ${escapeHtml(m.envelope.to.join(', '))}</dd>
-<dt>Date</dt><dd>${escapeHtml(m.date)}</dd>
+${m.date ? `<dt>Date</dt><dd>${escapeHtml(m.date)}</dd>` : ''}
+${m.headers['list-unsubscribe'] ? `<dt>List-Unsubscribe</dt><dd id="list-unsubscribe">${unsubscribeLinks(m.headers['list-unsubscribe'])}</dd>` : ''}
 ${m.attachments.length ? `<dt>Attachments</dt><dd>${m.attachments.map((a) => escapeHtml(`${a.filename ?? 'unnamed'} (${a.mime_type}, ${a.size} bytes)`)).join('<br>')}</dd>` : ''}</dl>
-${m.html ? `<h2>HTML</h2><iframe sandbox srcdoc="${escapeHtml(m.html)}"></iframe>` : ''}
+${m.html ? `<h2>HTML</h2>${mailFrame(m.html)}` : ''}
 <h2>Text</h2><pre>${escapeHtml(m.text || '(none)')}</pre>
 <h2>Raw</h2><pre>${escapeHtml(m.raw)}</pre>`,
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../web/src/lib/api-error';
-import { fieldErrorsAtom } from '../../web/src/lib/field-errors';
+import { fieldErrorsAtom, setFieldErrors } from '../../web/src/lib/field-errors';
 import { buildQueryString } from '../../web/src/lib/query-string';
 import { currentUserAtom, sessionAtom } from '../../web/src/lib/session-state';
 import { readSession, STORAGE_KEYS } from '../../web/src/lib/storage';
@@ -390,6 +390,28 @@ describe('422 field messages', () => {
     expect(s.client.keyOf('POST', '/tag')).toBe('POST /api/v1/tag');
 
     await s.client.get('/tag');
+    expect(s.store.get(fieldErrorsAtom)).toEqual({});
+  });
+
+  it('keeps messages stored while a successful call was on its way: only a call sent after them clears them', async () => {
+    let answerList = () => undefined as void;
+    const listHeld = new Promise<void>((resolve) => (answerList = resolve));
+    const { fn } = mockFetch(async (call, index) => {
+      if (call.method === 'POST') return json(422, { error: { code: 'validation_failed', message: 'x', fields: { name: ['This field is required'] } } });
+      if (index === 0) await listHeld; // the first list call is slow
+      return json(200, TAGS);
+    });
+    const s = makeServices(fn);
+    signIn(s);
+    const slowList = s.client.get('/tag');
+    await new Promise((r) => setTimeout(r, 0));
+    await s.client.post('/tag', { name: '' }).catch(() => undefined);
+    setFieldErrors(s.store, 'browser check', { note: ['Too long'] });
+    answerList();
+    await slowList;
+    expect(s.store.get(fieldErrorsAtom)).toEqual({ 'POST /api/v1/tag': { name: ['This field is required'] }, 'browser check': { note: ['Too long'] } });
+
+    await s.client.get('/tag', { page: 2 });
     expect(s.store.get(fieldErrorsAtom)).toEqual({});
   });
 });

@@ -180,4 +180,24 @@ describe('campaign form', () => {
     await screen.findByText(MESSAGES.requiredList);
     expect(api.calls.some((c) => c.method === 'POST' && c.url.endsWith('/campaign'))).toBe(false);
   });
+
+  it('keeps the messages of a quick submit when the selects’ first searches answer after it', async () => {
+    // A quick person (or a busy machine) submits before the template and sender searches the entry started on
+    // opening have answered: those answers come from requests sent before the messages, so they must not clear them.
+    const api = fakeChannelsApi({ templates: [HTML_TEMPLATE], senders: SENDERS });
+    const release = api.hold((call) => call.method === 'GET' && /\/api\/v1\/(template|sender)(\?|$)/.test(call.url));
+    renderApp(asApi(api), { path: '/campaign/create', signedIn: true });
+    fireEvent.change(await find('form-field-name'), { target: { value: 'Spring' } });
+    await waitFor(() => expect(api.calls.filter((c) => c.method === 'GET' && /\/api\/v1\/(template|sender)\?/.test(c.url)).length).toBeGreaterThan(1));
+    fireEvent.click(await find('form-submit'));
+    const entry = (await screen.findAllByTestId('setting-row'))[0];
+    await waitFor(() => expect(within(entry).getAllByText(MESSAGES.required)).toHaveLength(2));
+    await act(async () => {
+      release();
+      await new Promise((r) => setTimeout(r, 50));
+    });
+    await waitFor(() => expect(api.calls.filter((c) => /\/api\/v1\/(template|sender)\?/.test(c.url)).length).toBeGreaterThan(1));
+    expect(within(entry).getAllByText(MESSAGES.required)).toHaveLength(2);
+    expect(await find('form-error')).toBeTruthy();
+  });
 });

@@ -1,6 +1,6 @@
 import type { ErrorBody, ErrorCode } from '@shared/errors';
 import { ApiError } from './api-error';
-import { clearAllFieldErrors, setFieldErrors, type JotaiStore } from './field-errors';
+import { clearFieldErrorsStoredBefore, fieldErrorsMark, setFieldErrors, type JotaiStore } from './field-errors';
 import { buildQueryString } from './query-string';
 import { waitWhile } from './wait';
 
@@ -262,13 +262,15 @@ export class ApiClient {
 
     const { response } = sent;
     if (response.status >= 200 && response.status < 300) {
-      if (userCall) clearAllFieldErrors(this.deps.store);
+      // Only what was stored before this call went out: a refused submit in the meantime keeps its messages.
+      if (userCall) clearFieldErrorsStoredBefore(this.deps.store, sent.mark);
       return read(response);
     }
     throw await this.toError(response, method, url, key, options);
   }
 
   private async send(key: string, options: RequestOptions, transmit: Transmit) {
+    const mark = fieldErrorsMark(this.deps.store);
     const headers = this.baseHeaders();
     const token = options.guest ? null : this.auth.accessToken();
     if (!options.guest) {
@@ -285,7 +287,7 @@ export class ApiClient {
       throw new ApiError({ status: 0, code: 'network_error', message: cause instanceof Error ? cause.message : String(cause), requestKey: key });
     }
     this.deps.onVersion?.(response.headers.get('x-version'));
-    return { response, token };
+    return { response, token, mark };
   }
 
   private async toError(response: Response, method: HttpMethod, url: string, key: string, options: RequestOptions): Promise<ApiError> {

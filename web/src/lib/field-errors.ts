@@ -11,9 +11,35 @@ export type FieldErrorsState = Record<string, Record<string, string[]>>;
 /** The jotai atom holding every request's 422 field messages. */
 export const fieldErrorsAtom = atom<FieldErrorsState>({});
 
+/**
+ * When each request's messages were stored, as a count of stores: a call's answer may only clear the messages
+ * stored before that call was sent. An answer to a request already on its way (a select's first search started
+ * when the form opened) says nothing about messages that came after it, so it must leave them.
+ */
+const storedAtAtom = atom<{ last: number; byKey: Record<string, number> }>({ last: 0, byKey: {} });
+
 /** Stores a 422 answer's field messages for one request, replacing that request's previous ones. */
 export function setFieldErrors(store: JotaiStore, requestKey: string, fields: Record<string, string[]>): void {
+  store.set(storedAtAtom, (stamps) => ({ last: stamps.last + 1, byKey: { ...stamps.byKey, [requestKey]: stamps.last + 1 } }));
   store.set(fieldErrorsAtom, (state) => ({ ...state, [requestKey]: { ...fields } }));
+}
+
+/** The mark a call takes as it is sent, for clearFieldErrorsStoredBefore once it has succeeded. */
+export function fieldErrorsMark(store: JotaiStore): number {
+  return store.get(storedAtAtom).last;
+}
+
+/**
+ * Clears the messages stored before a call was sent (its `mark`): called after a successful user request. Messages
+ * stored while it was on its way (a submit refused in the meantime) stay, for the request that answered predates them.
+ */
+export function clearFieldErrorsStoredBefore(store: JotaiStore, mark: number): void {
+  const { byKey } = store.get(storedAtAtom);
+  store.set(fieldErrorsAtom, (state) => {
+    const kept = Object.keys(state).filter((key) => (byKey[key] ?? 0) > mark);
+    if (kept.length === Object.keys(state).length) return state;
+    return Object.fromEntries(kept.map((key) => [key, state[key]]));
+  });
 }
 
 /** Clears the messages of one field of one request: called when the user edits that field. */
@@ -27,7 +53,7 @@ export function clearFieldError(store: JotaiStore, requestKey: string, field: st
   });
 }
 
-/** Clears every stored field message: called after any successful user request. */
+/** Clears every stored field message: called when the session ends (the next user must not see them). */
 export function clearAllFieldErrors(store: JotaiStore): void {
   store.set(fieldErrorsAtom, (state) => (Object.keys(state).length ? {} : state));
 }
