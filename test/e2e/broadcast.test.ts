@@ -105,7 +105,7 @@ describe('broadcasts in the console (headless Chromium against wrangler dev)', (
     await byId(page, 'tab-content').click();
     const frame = byId(page, 'message-body-html');
     await frame.waitFor();
-    expect(await frame.getAttribute('sandbox')).toBe('');
+    expect(await frame.getAttribute('sandbox')).toBe('allow-popups allow-popups-to-escape-sandbox');
     expect(await frame.getAttribute('srcdoc')).toContain(`Dear ${PEOPLE[1].name}, we launched.`);
     await screenshot(page, 'message-view');
   });

@@ -217,7 +217,7 @@ describe('channels in the console (headless Chromium against wrangler dev)', () 
     await page.waitForURL(new RegExp(`/template/preview/${templateId}$`));
     const frame = byId(page, 'preview-body');
     await frame.waitFor();
-    expect(await frame.getAttribute('sandbox')).toBe('');
+    expect(await frame.getAttribute('sandbox')).toBe('allow-popups allow-popups-to-escape-sandbox');
     // It opens for no contact: placeholders show their default values (this one has none), not the newest contact's data.
     await eventually(async () => ((await frame.getAttribute('srcdoc')) ?? '').includes('Hello !'), true);
     expect(await byId(page, 'preview-contact').inputValue()).toBe('');

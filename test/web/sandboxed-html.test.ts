@@ -1,13 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { FRAME_POLICY, framedDocument } from '../../web/src/components/common/SandboxedHtml';
+import { FRAME_POLICY, FRAME_SANDBOX, framedDocument } from '../../web/src/components/common/SandboxedHtml';
 
-const META = `<meta http-equiv="Content-Security-Policy" content="${FRAME_POLICY}">`;
+const META = `<meta http-equiv="Content-Security-Policy" content="${FRAME_POLICY}"><base target="_blank">`;
 
 describe('the frame policy of email previews', () => {
   it('forbids every script and plugin', () => {
     expect(FRAME_POLICY).toContain("script-src 'none'");
     expect(FRAME_POLICY).toContain("default-src 'none'");
     expect(FRAME_POLICY).toContain("object-src 'none'");
+  });
+
+  it('lets a link open a new tab, never scripts and same origin together', () => {
+    // A link in the frame would otherwise open inside it, where the console and the tracking pages refuse to be framed.
+    const tokens = FRAME_SANDBOX.split(' ');
+    expect(tokens).toEqual(['allow-popups', 'allow-popups-to-escape-sandbox']);
+    expect(tokens).not.toContain('allow-scripts');
+    expect(tokens).not.toContain('allow-same-origin');
+    expect(framedDocument('<p><a href="https://example.com/">x</a></p>')).toContain('<base target="_blank">');
   });
 
   it('goes into the head, after the doctype, or first', () => {

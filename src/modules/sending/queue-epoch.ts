@@ -6,7 +6,9 @@ import type { Env } from '../../env';
 // died with the last runtime, and no delivery of that runtime is alive: a row queued or claimed before it waits for
 // nobody, so the runner takes it back at once (runner.ts, claim.ts releaseLostStatement) instead of waiting for the
 // lease rules (lease.ts). In production the var is not set: Cloudflare's queues keep their messages, a delivery
-// that died is found by its lease, and nothing here applies.
+// that died is found by its lease, and nothing here applies. Not covered: wrangler dev's reload after a file change
+// (the runtime restarts with the same epoch, so rows lost then wait for the lease rules), and test messages and system
+// mail (their own rescue, lease-based). It assumes the last runtime is dead: one platform per state directory.
 
 /**
  * The boot epoch in ms (every queue message handed off before it is lost), or null where the queue keeps its

@@ -305,7 +305,7 @@ describe('message view', () => {
     renderApp(broadcastsApi({ matching: 0 }), { path: '/message/view/5', signedIn: true });
     fireEvent.click(await screen.findByTestId('tab-content', undefined, { timeout: 3000 }));
     const frame = await screen.findByTestId('message-body-html');
-    expect(frame.getAttribute('sandbox')).toBe('');
+    expect(frame.getAttribute('sandbox')).toBe('allow-popups allow-popups-to-escape-sandbox');
     expect(frame.getAttribute('srcdoc')).toContain('<p>Hi Ann</p>');
     expect((window as unknown as { ran?: boolean }).ran).toBeUndefined();
   });

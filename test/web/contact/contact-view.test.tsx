@@ -62,7 +62,7 @@ const MESSAGES = [
   // Opened by a machine only (a mail-privacy proxy).
   message(2, { opens_unique: 1, opens_total: 1 }),
   // Opened and clicked by a person.
-  message(1, { opens_unique: 1, opens_total: 2, human_opens: 2, clicks_unique: 1, clicks_total: 1, human_clicks: 1 }),
+  message(1, { opens_unique: 1, opens_total: 2, human_opens: 2, human_opened_at: NOW, clicks_unique: 1, clicks_total: 1, human_clicks: 1 }),
 ];
 
 function contactApi() {
@@ -242,5 +242,10 @@ describe('what the page works out', () => {
 
   it('counts each message once, and people apart', () => {
     expect(contactEngagement(MESSAGES)).toEqual({ messages: 3, opened: 2, openedByPeople: 1, clicked: 1, clickedByPeople: 1 });
+  });
+
+  it('counts a message a person only clicked as opened by a person (a click counts as an open)', () => {
+    const clickedOnly = message(4, { opens_unique: 1, human_opened_at: NOW, clicks_unique: 1, clicks_total: 1, human_clicks: 1 });
+    expect(contactEngagement([clickedOnly])).toMatchObject({ opened: 1, openedByPeople: 1, clicked: 1, clickedByPeople: 1 });
   });
 });

@@ -16,11 +16,18 @@ export const FRAME_POLICY =
   "default-src 'none'; script-src 'none'; object-src 'none'; form-action 'none'; img-src https: data: blob:; style-src 'unsafe-inline' https:; font-src https: data:";
 
 /**
- * The email html with the frame policy in its head: after <head> when there is one, else after the doctype (the
- * parser then opens the head for it), else first. A doctype must stay first or the email renders in quirks mode.
+ * The frame's sandbox: no scripts, no same origin, no forms; a link may open a new tab (outside the sandbox, so the
+ * page it opens works), never navigate the frame, where the console's and the tracking pages refuse to be shown.
+ */
+export const FRAME_SANDBOX = 'allow-popups allow-popups-to-escape-sandbox';
+
+/**
+ * The email html with the frame policy and a `<base target="_blank">` (every link opens a new tab) in its head: after
+ * <head> when there is one, else after the doctype (the parser then opens the head for it), else first. A doctype
+ * must stay first or the email renders in quirks mode.
  */
 export function framedDocument(html: string): string {
-  const meta = `<meta http-equiv="Content-Security-Policy" content="${FRAME_POLICY}">`;
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${FRAME_POLICY}"><base target="_blank">`;
   const anchor = /<head(\s[^>]*)?>/i.exec(html) ?? /^\s*<!doctype[^>]*>/i.exec(html);
   if (!anchor) return meta + html;
   const at = anchor.index + anchor[0].length;
@@ -29,5 +36,5 @@ export function framedDocument(html: string): string {
 
 /** An email's html as the recipient would see it, in a sandboxed frame: no script runs, no same-origin access. */
 export function SandboxedHtml({ html, title, testId }: { html: string; title: string; testId: string }) {
-  return <iframe title={title} sandbox="" srcDoc={framedDocument(html)} data-testid={testId} style={FRAME_STYLE} />;
+  return <iframe title={title} sandbox={FRAME_SANDBOX} srcDoc={framedDocument(html)} data-testid={testId} style={FRAME_STYLE} />;
 }

@@ -41,12 +41,15 @@ export interface ContactEngagement {
   clickedByPeople: number;
 }
 
-/** Counts the messages opened and clicked (by anyone, and by a person) among the contact's messages read. */
-export function contactEngagement(messages: Pick<MessageListItem, 'opens_unique' | 'clicks_unique' | 'human_opens' | 'human_clicks'>[]): ContactEngagement {
+/**
+ * Counts the messages opened and clicked (by anyone, and by a person) among the contact's messages read. Opened by a
+ * person is the broadcast's rule: a person's first hit of any kind (a click counts as an open), not image loads alone.
+ */
+export function contactEngagement(messages: Pick<MessageListItem, 'opens_unique' | 'clicks_unique' | 'human_opened_at' | 'human_clicks'>[]): ContactEngagement {
   return {
     messages: messages.length,
     opened: messages.filter((m) => m.opens_unique > 0).length,
-    openedByPeople: messages.filter((m) => m.human_opens > 0).length,
+    openedByPeople: messages.filter((m) => m.human_opened_at !== null).length,
     clicked: messages.filter((m) => m.clicks_unique > 0).length,
     clickedByPeople: messages.filter((m) => m.human_clicks > 0).length,
   };
