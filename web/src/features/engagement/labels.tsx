@@ -4,16 +4,18 @@ import type { HitClass, HitReason } from '@shared/contracts/tracking';
 import { useTranslation } from 'react-i18next';
 
 const CLASS_COLOR: Record<HitClass, string> = { human: 'green', prefetch: 'gray', scanner: 'orange', unknown: 'yellow' };
+// The reports that make a message's outcome (bounced, complained, undelivered) in the outcome badge's colours
+// (components/common/OutcomeBadge.tsx), so the two badges side by side on a message never disagree.
 const DELIVERY_COLOR: Record<DeliveryStatus, string> = {
   queued: 'cyan',
   sending: 'cyan',
   sent: 'blue',
   delivered: 'green',
-  undelivered: 'red',
+  undelivered: 'pink',
   failed: 'red',
-  soft_bounced: 'orange',
-  bounced: 'red',
-  complained: 'red',
+  soft_bounced: 'yellow',
+  bounced: 'orange',
+  complained: 'grape',
 };
 
 /** How a hit was judged, with why on hover. */
