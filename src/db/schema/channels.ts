@@ -199,6 +199,8 @@ export const broadcasts = sqliteTable(
     /** Its messages that bounced (hard) and that were reported as spam, as the bounce handler found (src/modules/bounce). */
     bounces: integer('bounces').notNull().default(0),
     complaints: integer('complaints').notNull().default(0),
+    /** Its SMS whose delivery report first said undelivered or failed, each once (src/modules/sms-hooks/delivery-status.ts). */
+    undelivered: integer('undelivered').notNull().default(0),
     /** Why the engine paused it (null when paused by a user). */
     pausedReason: text('paused_reason'),
     /** Batches in a row that could not reach the SMTP server at all; three pause the broadcast. */

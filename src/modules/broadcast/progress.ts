@@ -38,6 +38,7 @@ export function progressOf(b: BroadcastRow, now = Date.now()): BroadcastProgress
       unsubscribes: b.unsubscribes,
       bounces: b.bounces,
       complaints: b.complaints,
+      undelivered: b.undelivered,
     },
   };
 }

@@ -211,6 +211,8 @@ export const LEDGER_STEPS: readonly string[] = [
   // 7. The days' bounces and complaints (migration 0021), counted with the message's delivery report.
   `ALTER TABLE org_daily_stats ADD bounces INTEGER DEFAULT 0 NOT NULL;
   ALTER TABLE org_daily_stats ADD complaints INTEGER DEFAULT 0 NOT NULL`,
+  // 8. A broadcast's undelivered SMS (migration 0025): the Twilio receipt moves it, bumping rev itself.
+  `ALTER TABLE broadcasts ADD undelivered INTEGER DEFAULT 0 NOT NULL`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */

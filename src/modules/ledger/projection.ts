@@ -22,6 +22,7 @@ export const LEDGER_OWNED_COLUMNS = [
   'unsubscribes',
   'bounces',
   'complaints',
+  'undelivered',
   'paused_reason',
   'connect_failures',
   'held_until',

@@ -179,6 +179,8 @@ export const broadcastEngagementSchema = answer({
   /** Messages that bounced (hard) and that were reported as spam (src/modules/bounce). */
   bounces: whole(),
   complaints: whole(),
+  /** SMS the carrier did not deliver or the provider failed, each once (Twilio's delivery reports: src/modules/sms-hooks). */
+  undelivered: whole(),
 });
 export type BroadcastEngagement = z.infer<typeof broadcastEngagementSchema>;
 

@@ -32,6 +32,9 @@ const ENGAGEMENT = {
   human_clicks: 0,
   human_clicks_unique: 0,
   unsubscribes: 0,
+  bounces: 0,
+  complaints: 0,
+  undelivered: 0,
 };
 const BROADCAST = {
   name: 'Spring SMS',
@@ -60,9 +63,10 @@ const BROADCAST = {
   created_at: NOW,
   updated_at: NOW,
 };
-/** An SMS broadcast cancelled after 2 of its 10 recipients: the other 8 skipped. */
+/** An SMS broadcast cancelled after 2 of its 10 recipients: the other 8 skipped; one of the 2 sent was not delivered. */
 const SMS_CANCELLED = {
   ...BROADCAST,
+  engagement: { ...ENGAGEMENT, undelivered: 1 },
   id: 7,
   type: 'phone',
   status: 'cancelled',
@@ -340,6 +344,22 @@ describe('broadcast view and list', () => {
     expect((await screen.findByTestId('recipients-gone')).textContent).toBe(
       'Not listed here: 7 of the 10 recipients (their messages were deleted, or archived past the retention). The figures above still count them.',
     );
+  });
+
+  it('shows an SMS broadcast its Undelivered figure, the count of the recipients filter of that name', async () => {
+    renderApp(broadcastsApi({ matching: 0 }), { path: '/broadcast/view/7', signedIn: true });
+    const figure = await screen.findByTestId('figure-undelivered', undefined, { timeout: 3000 });
+    expect(figure.textContent).toBe('1');
+    expect(figure.parentElement?.textContent).toBe('Undelivered1');
+    // An SMS has no bounce address: its reports are the carrier's, not bounces or spam reports.
+    expect(screen.queryByTestId('figure-bounces')).toBeNull();
+    expect(screen.queryByTestId('figure-complaints')).toBeNull();
+  });
+
+  it('shows an email broadcast no Undelivered figure: its reports are bounces and spam reports', async () => {
+    renderApp(broadcastsApi({ matching: 0 }), { path: '/broadcast/view/12', signedIn: true });
+    await screen.findByTestId('figure-bounces', undefined, { timeout: 3000 });
+    expect(screen.queryByTestId('figure-undelivered')).toBeNull();
   });
 
   it('shows a running broadcast only the times and settings that have a value: no empty "Finished:", alias or note', async () => {

@@ -10,7 +10,7 @@ import { renewStatement } from '../../../src/modules/sending/lease';
 import { messageOutcomeStats } from '../../../src/modules/stats/daily';
 import { stalledSingles, unfinishedSingle } from '../../../src/modules/message/send-message';
 import { ledgersWithPendingSingles } from '../../../src/modules/ledger/singles';
-import { deliveryStatusStatement } from '../../../src/modules/sms-hooks/delivery-status';
+import { deliveryStatusStatement, undeliveredCountStatement } from '../../../src/modules/sms-hooks/delivery-status';
 import { newSession } from '../api-helpers';
 import { ledgerSql } from '../helpers';
 
@@ -152,6 +152,14 @@ describe('plans with statistics', () => {
         query: raw(db, deliveryStatusStatement(orgA, { messageId: null, externalId: 'SM123' }, 'delivered', null)),
         want: /SEARCH messages USING INDEX messages_sms_external \(external_id=\?\)/,
         never: /SCAN messages/,
+      },
+      {
+        // Its broadcast's undelivered count, in the same batch: the message by the SMS-only index, the broadcast by id.
+        name: 'undeliveredCountStatement (the receipt by SID counts an undelivered SMS)',
+        store: ledger,
+        query: raw(db, undeliveredCountStatement(orgA, { messageId: null, externalId: 'SM123' })),
+        want: /SEARCH broadcasts USING INTEGER PRIMARY KEY \(rowid=\?\)[\s\S]*SEARCH messages USING INDEX messages_sms_external \(external_id=\?\)/,
+        never: /SCAN (messages|broadcasts)/,
       },
       {
         name: 'stalledSingles (the watchdog)',

@@ -4,10 +4,14 @@
 // other integration's signature changes nothing, receipts only ever move a message forward, and an opt-out is
 // honoured by the next broadcast.
 import { env } from 'cloudflare:workers';
+import { runDurableObjectAlarm } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { twilioSignature } from '../../../src/lib/sms/twilio-signature';
 import { SKIP_REASONS } from '../../../src/shared/contracts/broadcast';
 import { twilioHookUrl } from '../../../src/modules/sms-hooks/urls';
+import { createDb } from '../../../src/db/client';
+import { ledgerName } from '../../../src/modules/ledger/owner';
+import { ledgerStub, orgLedger } from '../../../src/modules/ledger/registry';
 import { TWILIO_INPUT } from '../channel-helpers';
 import { callHost, ledgerOfMessage, ledgerSql } from '../helpers';
 import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
@@ -90,6 +94,46 @@ describe('delivery receipts', () => {
     expect((await twilioPost(ch.twilio.id, 'status', receipt(ann, 'read'))).status).toBe(204);
     expect((await twilioPost(ch.twilio.id, 'status', receipt('SMnobody', 'failed'))).status).toBe(204);
     expect(await messageOf(ann)).toMatchObject({ delivery_status: 'delivered' });
+  });
+
+  it("counts a broadcast's SMS undelivered once, whatever reports follow, as many as its recipients' Undelivered filter lists", async () => {
+    const { ch, sidOf, messageOf, o, id } = await sentSms('du');
+    const ann = sidOf.get('+15550000001')!;
+    const bob = sidOf.get('+15550000002')!;
+    const annId = Number((await messageOf(ann))!.id);
+    const bobId = Number((await messageOf(bob))!.id);
+    const undelivered = async () => (await o.api('GET', `/broadcast/${id}`)).body.data.engagement.undelivered as number;
+    expect(await undelivered()).toBe(0);
+
+    // Ann: sent, then undelivered (counted), then the same again and failed (by SID and by our id): counted once.
+    await twilioPost(ch.twilio.id, 'status', receipt(ann, 'sent'));
+    expect(await undelivered()).toBe(0);
+    await twilioPost(ch.twilio.id, 'status', receipt(ann, 'undelivered', { ErrorCode: '30003' }));
+    expect(await undelivered()).toBe(1);
+    await twilioPost(ch.twilio.id, 'status', receipt(ann, 'undelivered', { ErrorCode: '30003' }));
+    await twilioPost(ch.twilio.id, 'status', receipt(ann, 'failed', { ErrorCode: '30008' }));
+    await twilioPost(ch.twilio.id, 'status', receipt(ann, 'failed', { ErrorCode: '30008' }), { query: `?m=${annId}` });
+    expect(await messageOf(ann)).toMatchObject({ delivery_status: 'undelivered', delivery_error_code: '30003' });
+    // Bob: delivered; a late failure (by our id, then by SID) is not a step forward and counts nothing.
+    await twilioPost(ch.twilio.id, 'status', receipt(bob, 'delivered'), { query: `?m=${bobId}` });
+    await twilioPost(ch.twilio.id, 'status', receipt(bob, 'failed', { ErrorCode: '30005' }), { query: `?m=${bobId}` });
+    await twilioPost(ch.twilio.id, 'status', receipt(bob, 'undelivered', { ErrorCode: '30005' }));
+    expect(await messageOf(bob)).toMatchObject({ delivery_status: 'delivered' });
+
+    const b = (await o.api('GET', `/broadcast/${id}`)).body.data;
+    const filtered = (await o.api('GET', `/broadcast/${id}/recipients?outcome=undelivered`)).body;
+    expect(b.engagement.undelivered).toBe(1);
+    expect(filtered.meta.total).toBe(b.engagement.undelivered);
+    expect(filtered.items.map((r: { address: string }) => r.address)).toEqual(['+15550000001']);
+    expect((await o.api('GET', `/message?type=sms&outcome=undelivered&broadcast_id=${id}`)).body.meta.total).toBe(1);
+    // Sent stays what went out (the overview's Sent); its delivered part is the Sent filter.
+    expect(b.sent).toBe(2);
+    expect((await o.api('GET', `/broadcast/${id}/recipients?outcome=sent`)).body.meta.total).toBe(1);
+
+    // D1's copy of the broadcast follows (the ledger's projection: the receipt bumped the row's revision).
+    const handle = (await orgLedger(E, createDb(E.DB), o.orgId))!;
+    await runDurableObjectAlarm(ledgerStub(E, ledgerName(handle.owner.key, handle.owner.generation)));
+    expect(await env.DB.prepare('SELECT undelivered FROM broadcasts WHERE id = ?').bind(id).first('undelivered')).toBe(1);
   });
 
   it('finds the message its StatusCallback names (?m=), even before the provider id is recorded, and only in its organisation', async () => {

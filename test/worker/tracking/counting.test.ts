@@ -258,6 +258,7 @@ describe('counting', () => {
       unsubscribes: 0,
       bounces: 0,
       complaints: 0,
+      undelivered: 0,
     });
     const clicks = (await o.api('GET', `/broadcast/${id}/clicks`)).body.data;
     expect(clicks).toEqual([

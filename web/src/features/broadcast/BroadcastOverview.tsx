@@ -73,13 +73,14 @@ export function BroadcastOverview({ broadcast: b, onChanged }: { broadcast: Broa
           </Alert>
         )}
         <BroadcastProgress b={b} size="lg" />
-        <SimpleGrid cols={{ base: 2, sm: 4, md: b.type === 'email' ? 9 : 4 }}>
+        <SimpleGrid cols={{ base: 2, sm: 4, md: b.type === 'email' ? 9 : 5 }}>
           <Figure labelKey="broadcasts.fields.total" value={b.total} testId="figure-total" />
           <Figure labelKey="broadcasts.fields.sent" value={b.sent} testId="figure-sent" />
           <Figure labelKey="broadcasts.fields.failed" value={b.failed} testId="figure-failed" />
           <Figure labelKey="broadcasts.fields.skipped" value={b.skipped} testId="figure-skipped" />
-          {/* Email only (an SMS has no pixel, links, unsubscribe page or bounce address; its delivery reports are on
-              the recipients tab). */}
+          {/* SMS: the carrier's reports that it did not deliver, the count of the recipients tab's Undelivered filter. */}
+          {b.type === 'phone' && <Figure labelKey="broadcasts.fields.undelivered" value={b.engagement.undelivered} testId="figure-undelivered" />}
+          {/* Email only (an SMS has no pixel, links, unsubscribe page or bounce address). */}
           {b.type === 'email' && (
             <>
               {/* Opened and Clicked: recipients judged a person, each once, as on the engagement tab and the dashboard. */}
