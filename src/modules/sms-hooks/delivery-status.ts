@@ -44,9 +44,15 @@ export interface ReceiptTarget {
   externalId: string;
 }
 
+/** What a receipt did: whether the message moved, and the broadcast whose undelivered count it moved (else null). */
+export interface ReceiptApplied {
+  moved: boolean;
+  undeliveredIn: number | null;
+}
+
 /**
- * Moves the organisation's SMS to `status` when that is further than where it stands; answers whether it moved.
- * The error code is kept with undelivered and failed only.
+ * Moves the organisation's SMS to `status` when that is further than where it stands, counting it in its broadcast's
+ * undelivered when it first reads so. The error code is kept with undelivered and failed only.
  */
 export async function advanceDeliveryStatus(
   db: Database,
@@ -54,10 +60,11 @@ export async function advanceDeliveryStatus(
   target: ReceiptTarget,
   status: DeliveryStatus,
   errorCode: string | null,
-): Promise<boolean> {
+): Promise<ReceiptApplied> {
   const update = db.run(deliveryStatusStatement(orgId, target, status, errorCode));
-  const [moved] = await rawBatch(db, countsUndelivered(status) ? [update, db.run(undeliveredCountStatement(orgId, target))] : [update]);
-  return (moved.meta.changes ?? 0) > 0;
+  const [moved, counted] = await rawBatch(db, countsUndelivered(status) ? [update, db.run(undeliveredCountStatement(orgId, target))] : [update]);
+  const broadcastId = counted?.results[0]?.id;
+  return { moved: (moved.meta.changes ?? 0) > 0, undeliveredIn: broadcastId === undefined ? null : Number(broadcastId) };
 }
 
 /** Whether a report of `status` makes the message read as undelivered (the outcome rule's own list). */
@@ -82,7 +89,8 @@ export function undeliveredCountStatement(orgId: number, target: ReceiptTarget):
   // rev moves with it for the projection into D1 (the ledger's trigger watches the older counters only).
   return sql`UPDATE ${broadcasts} SET undelivered = undelivered + 1, rev = rev + 1
     WHERE changes() = 1 AND org_id = ${orgId}
-      AND id = (SELECT broadcast_id FROM ${messages} WHERE ${targetCondition(target)} AND +org_id = ${orgId} AND type = 'sms')`;
+      AND id = (SELECT broadcast_id FROM ${messages} WHERE ${targetCondition(target)} AND +org_id = ${orgId} AND type = 'sms')
+    RETURNING id`;
 }
 
 /** The receipt's message: by our id when the callback carried one (and the provider id agrees), else by the SID. */

@@ -8,6 +8,7 @@ import { parseId } from '../../lib/validate';
 import { providerAccount } from '../integration/account';
 import { hookIntegration, webhookForbidden } from '../integration/hook-integration';
 import { advanceDeliveryStatus, deliveryStatusOf } from './delivery-status';
+import { pushProgress } from './push-progress';
 import { applyOptChange, optChangeOf } from './opt-out';
 import { twilioHookUrl, type TwilioHook } from './urls';
 
@@ -57,7 +58,12 @@ export const twilioHookRoutes = new Hono<AppEnv>()
       // before the callbacks carried it) is looked for by its SID in each of the organisation's ledgers, newest first.
       const handles = messageId ? [await ledgerOfMessage(c.env, c.var.db, orgId, messageId)] : await allLedgers(c.env, c.var.db, orgId);
       for (const handle of handles) {
-        if (handle && (await advanceDeliveryStatus(ledgerDb(handle), orgId, { messageId, externalId: sid }, status, params.get('ErrorCode') || null))) break;
+        if (!handle) continue;
+        const ledger = ledgerDb(handle);
+        const applied = await advanceDeliveryStatus(ledger, orgId, { messageId, externalId: sid }, status, params.get('ErrorCode') || null);
+        // The broadcast view's Undelivered figure moves without a reload (best effort), as a bounce's figures do.
+        if (applied.undeliveredIn !== null) await pushProgress(c.env, ledger, orgId, applied.undeliveredIn);
+        if (applied.moved) break;
       }
     }
     // Twilio retries anything but a 2xx; a status we do not keep is still received.

@@ -13,7 +13,7 @@ import { createDb } from '../../../src/db/client';
 import { ledgerName } from '../../../src/modules/ledger/owner';
 import { ledgerStub, orgLedger } from '../../../src/modules/ledger/registry';
 import { TWILIO_INPUT } from '../channel-helpers';
-import { callHost, ledgerOfMessage, ledgerSql } from '../helpers';
+import { call, callHost, ledgerOfMessage, ledgerSql } from '../helpers';
 import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
 
 const TOKEN = TWILIO_INPUT.token;
@@ -134,6 +134,21 @@ describe('delivery receipts', () => {
     const handle = (await orgLedger(E, createDb(E.DB), o.orgId))!;
     await runDurableObjectAlarm(ledgerStub(E, ledgerName(handle.owner.key, handle.owner.generation)));
     expect(await env.DB.prepare('SELECT undelivered FROM broadcasts WHERE id = ?').bind(id).first('undelivered')).toBe(1);
+  });
+
+  it("pushes the broadcast's new Undelivered figure to the organisation's consoles, as a bounce's figures are", async () => {
+    const { ch, sidOf, o, id } = await sentSms('dl');
+    const res = await call(o.org, `/api/v1/live?access_token=${o.token}`, { headers: { upgrade: 'websocket' } });
+    expect(res.status).toBe(101);
+    const pushed: { type: string; broadcast?: { id: number; engagement: { undelivered: number } } }[] = [];
+    res.webSocket!.accept();
+    res.webSocket!.addEventListener('message', (e) => pushed.push(JSON.parse(String(e.data))));
+    await twilioPost(ch.twilio.id, 'status', receipt(sidOf.get('+15550000002')!, 'undelivered', { ErrorCode: '30003' }));
+    // The hub's message reaches this socket a few turns after the publish returned: wait for it (as test/worker/import/live.test.ts).
+    const figure = () => pushed.find((e) => e.type === 'broadcast.progress' && e.broadcast?.id === id)?.broadcast?.engagement.undelivered;
+    for (const deadline = Date.now() + 10_000; figure() === undefined && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+    expect(figure()).toBe(1);
+    res.webSocket!.close(1000, 'done');
   });
 
   it('finds the message its StatusCallback names (?m=), even before the provider id is recorded, and only in its organisation', async () => {
