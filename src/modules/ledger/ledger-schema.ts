@@ -211,8 +211,13 @@ export const LEDGER_STEPS: readonly string[] = [
   // 7. The days' bounces and complaints (migration 0021), counted with the message's delivery report.
   `ALTER TABLE org_daily_stats ADD bounces INTEGER DEFAULT 0 NOT NULL;
   ALTER TABLE org_daily_stats ADD complaints INTEGER DEFAULT 0 NOT NULL`,
-  // 8. A broadcast's undelivered SMS (migration 0025): the Twilio receipt moves it, bumping rev itself.
-  `ALTER TABLE broadcasts ADD undelivered INTEGER DEFAULT 0 NOT NULL`,
+  // 8. A broadcast's undelivered SMS (migration 0025): the Twilio receipt moves it, bumping rev itself. SMS broadcasts
+  // started before it are counted once here by the outcome rule's condition (each a seek on its own messages), so their
+  // figure agrees with their Undelivered filter too; the bumped rev projects the counts into D1.
+  `ALTER TABLE broadcasts ADD undelivered INTEGER DEFAULT 0 NOT NULL;
+  UPDATE broadcasts SET undelivered = (SELECT count(*) FROM messages m WHERE m.org_id = broadcasts.org_id AND m.broadcast_id = broadcasts.id
+      AND m.type = 'sms' AND m.status = 'sent' AND m.delivery_status IN ('undelivered', 'failed')), rev = rev + 1
+    WHERE type = 'phone'`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */

@@ -1,0 +1,42 @@
+// Ledger step 8 (src/modules/ledger/ledger-schema.ts): a ledger made before broadcasts counted their undelivered SMS
+// gains the counter with the counts of the SMS broadcasts it already holds, so their overview's Undelivered figure
+// agrees with their recipients' Undelivered filter (issue 35, finding 3), and D1 is told (rev bumped).
+import { runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { createDb } from '../../../src/db/client';
+import { LEDGER_STEPS, migrateLedger } from '../../../src/modules/ledger/ledger-schema';
+import { ledgerName } from '../../../src/modules/ledger/owner';
+import { ledgerStub, orgLedger } from '../../../src/modules/ledger/registry';
+import { deliverAll, E, runAlarm, setup, startable } from '../broadcast/run-helpers';
+import { ledgerSql } from '../helpers';
+
+describe('ledger step 8', () => {
+  it("counts the undelivered SMS of the broadcasts a ledger already holds, as the recipients' filter does", async () => {
+    const s = await setup('ub');
+    const id = await startable(s.o, s.body({ type: 'phone', sender_id: s.ch.phone.id, template_id: s.text.id }));
+    await deliverAll(await runAlarm(s.o, id));
+    const ledger = await ledgerSql(s.o.orgId);
+    // Reports written before the counter existed: one undelivered, one delivered.
+    for (const [phone, report] of [
+      ['+15550000001', 'failed'],
+      ['+15550000002', 'delivered'],
+    ])
+      await ledger.prepare('UPDATE messages SET delivery_status = ? WHERE broadcast_id = ? AND to_address = ?').bind(report, id, phone).run();
+    const before = (await ledger.prepare('SELECT rev FROM broadcasts WHERE id = ?').bind(id).first<number>('rev'))!;
+
+    // The ledger as it stood at step 7, brought up to date again.
+    const handle = (await orgLedger(E, createDb(E.DB), s.o.orgId))!;
+    const version = await runInDurableObject(ledgerStub(E, ledgerName(handle.owner.key, handle.owner.generation)), (_instance, state) => {
+      state.storage.sql.exec('ALTER TABLE broadcasts DROP COLUMN undelivered');
+      state.storage.sql.exec('UPDATE ledger_schema SET version = 7');
+      return migrateLedger(state.storage);
+    });
+    expect(version).toBe(LEDGER_STEPS.length);
+
+    expect(await ledger.prepare('SELECT undelivered, rev FROM broadcasts WHERE id = ?').bind(id).first()).toEqual({ undelivered: 1, rev: before + 1 });
+    const b = (await s.o.api('GET', `/broadcast/${id}`)).body.data;
+    const filtered = (await s.o.api('GET', `/broadcast/${id}/recipients?outcome=undelivered`)).body;
+    expect(filtered.meta.total).toBe(1);
+    expect(b.engagement.undelivered).toBe(filtered.meta.total);
+  });
+});
