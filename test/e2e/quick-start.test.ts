@@ -46,7 +46,10 @@ describe('npm start (the quick start)', () => {
       SMS_PORT: await freePort(port + 12),
       OIDC_PORT: await freePort(port + 13),
     };
-    const env = { ...process.env, STATE_DIR: state, NO_COLOR: '1', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
+    // A newcomer's shell: none of vitest's variables. With its NODE_ENV=test the console's build would be a development
+    // build (the JSX dev runtime, other chunks) written over the one the other browser tests load.
+    const shell = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_ENV' && k !== 'TEST' && !k.startsWith('VITEST')));
+    const env = { ...shell, STATE_DIR: state, NO_COLOR: '1', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
     const out = (await startOutput(env)).replace(/\x1b\[[0-9;]*m/g, '');
 
     const [before, block] = out.split('The platform is running.');
