@@ -2,6 +2,7 @@ import { Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/co
 import type { Contact } from '@shared/contracts/contact';
 import type { Field } from '@shared/contracts/field';
 import { useTranslation } from 'react-i18next';
+import { TagChips } from './contact-config';
 import { attributeText, namedAttributes } from './contact-view';
 
 /** One labelled block of the profile. */
@@ -50,13 +51,7 @@ export function ContactProfile({ contact, fields }: { contact: Contact; fields: 
         </Section>
         <Section titleKey="contacts.fields.tags" testId="contact-tags">
           {contact.tags.length ? (
-            <Group gap={4}>
-              {contact.tags.map((tag) => (
-                <Badge key={tag.id} variant="light" tt="none" data-testid="tag-chip">
-                  {tag.name}
-                </Badge>
-              ))}
-            </Group>
+            <TagChips contact={contact} />
           ) : (
             <Text size="sm" c="dimmed">
               {t('contacts.view.noTags')}

@@ -64,7 +64,8 @@ function AddressesCell({ contact }: { contact: Contact }) {
   );
 }
 
-function TagChips({ contact }: { contact: Contact }) {
+/** A contact's tags as chips: the list's column and the contact page show them alike. */
+export function TagChips({ contact }: { contact: Contact }) {
   return (
     <Group gap={4}>
       {contact.tags.map((tag) => (
