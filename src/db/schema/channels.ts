@@ -1,6 +1,7 @@
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { organizations, timestamps } from './core';
 import { contacts, subscriptions } from './audience';
+import type { SendOptions } from '../../shared/contracts/transactional';
 
 // How messages leave: integrations (SMTP servers, the SMS provider) and their senders, the content
 // (templates with attachments, campaigns) and the messages themselves.
@@ -274,6 +275,12 @@ export const messages = sqliteTable(
     deliveryStatus: text('delivery_status'),
     /** The provider's error code with an undelivered or failed report (Twilio's ErrorCode). */
     deliveryErrorCode: text('delivery_error_code'),
+    /** The organisation API key a transactional message was sent with (POST /send); null for the console's and broadcasts'. */
+    apiKeyId: integer('api_key_id'),
+    /** The caller's own strings kept with a transactional message and echoed in its events ({ key: value }). */
+    metadata: text('metadata', { mode: 'json' }).$type<Record<string, string>>(),
+    /** How a transactional message goes out beyond its row (src/shared/contracts/transactional.ts). */
+    sendOptions: text('send_options', { mode: 'json' }).$type<SendOptions>(),
     ...timestamps,
   },
   (t) => [

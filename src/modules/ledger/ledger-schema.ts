@@ -218,6 +218,13 @@ export const LEDGER_STEPS: readonly string[] = [
   UPDATE broadcasts SET undelivered = (SELECT count(*) FROM messages m WHERE m.org_id = broadcasts.org_id AND m.broadcast_id = broadcasts.id
       AND m.type = 'sms' AND m.status = 'sent' AND m.delivery_status IN ('undelivered', 'failed')), rev = rev + 1
     WHERE type = 'phone'`,
+  // 9. Transactional messages (migration 0027, src/modules/transactional): the key that sent one, the caller's metadata
+  // and how it goes out. The lane's watch (lane.ts) finds the single messages still to send by this partial index:
+  // broadcasts' millions of rows are not in it.
+  `ALTER TABLE messages ADD api_key_id INTEGER;
+  ALTER TABLE messages ADD metadata TEXT;
+  ALTER TABLE messages ADD send_options TEXT;
+  CREATE INDEX messages_lane ON messages (status, updated_at) WHERE broadcast_id IS NULL;`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */

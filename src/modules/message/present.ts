@@ -1,5 +1,13 @@
 import type { messages } from '../../db/schema';
-import { messageOutcome, type DeliveryStatus, type Message, type MessageListItem, type MessageStatus, type MessageType } from '../../shared/contracts/message';
+import {
+  messageKind,
+  messageOutcome,
+  type DeliveryStatus,
+  type Message,
+  type MessageListItem,
+  type MessageStatus,
+  type MessageType,
+} from '../../shared/contracts/message';
 import type { MessageContent } from './content';
 
 type Row = typeof messages.$inferSelect;
@@ -17,6 +25,14 @@ export function presentMessage(row: Row, content: MessageContent | null): Messag
     status: (row.status === 'sending' ? 'queued' : row.status) as MessageStatus,
     outcome: messageOutcome(row.status, row.deliveryStatus),
     is_test: row.isTest,
+    kind: messageKind(row),
+    metadata: row.metadata ?? null,
+    api_key_id: row.apiKeyId,
+    cc: row.sendOptions?.cc ?? [],
+    bcc: row.sendOptions?.bcc ?? [],
+    reply_to: row.sendOptions?.replyTo ?? null,
+    subscription_id: row.sendOptions?.subscriptionId ?? null,
+    sandbox: row.sendOptions?.sandbox ?? false,
     sender_id: row.senderId,
     template_id: row.templateId,
     contact_id: row.contactId,

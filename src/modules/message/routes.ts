@@ -1,11 +1,11 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { messages } from '../../db/schema';
-import { messageFilterShape, type Message, type MessageListItem, type MessageOutcome } from '../../shared/contracts/message';
+import { messageFilterShape, type Message, type MessageKind, type MessageListItem, type MessageOutcome } from '../../shared/contracts/message';
 import { crudRoutes } from '../crud/crud-routes';
 import { requestLedgers, requestMessageLedger } from '../ledger/request-ledger';
 import { messageContent } from './content';
-import { outcomeCondition } from './outcome-filter';
+import { kindCondition, outcomeCondition } from './outcome-filter';
 import { presentMessage } from './present';
 
 /** /message: list (newest first), read, delete one and in bulk. Messages are created by sending, never by hand. */
@@ -35,6 +35,7 @@ export const messageRoutes = crudRoutes<typeof messages, Record<string, never>, 
       // A message a consumer is sending right now is still queued to the user.
       f.status === 'queued' ? inArray(messages.status, ['queued', 'sending']) : f.status ? eq(messages.status, f.status as string) : undefined,
       f.outcome ? outcomeCondition(f.outcome as MessageOutcome) : undefined,
+      f.kind ? kindCondition(f.kind as MessageKind) : undefined,
       f.type ? eq(messages.type, f.type as string) : undefined,
       f.broadcast_id ? eq(messages.broadcastId, f.broadcast_id as number) : undefined,
       // The ledger's messages_contact index serves it.

@@ -50,8 +50,20 @@ const outcomeFilter = z
 /** The outcome filter of the message list and of a broadcast's recipients. */
 export const outcomeFilterShape = { outcome: outcomeFilter };
 
+/**
+ * Where a message came from: a broadcast's recipient, a test message sent from the console, or a transactional
+ * message sent through POST /send. One rule, from the row: messageKind.
+ */
+export const MESSAGE_KINDS = ['broadcast', 'test', 'transactional'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+export function messageKind(row: { broadcastId: number | null; isTest: boolean }): MessageKind {
+  return row.broadcastId !== null ? 'broadcast' : row.isTest ? 'test' : 'transactional';
+}
+
 /** Filters of GET /message (and of the bulk delete), next to page, sort and search. */
 export const messageFilterShape = {
+  kind: z.enum(MESSAGE_KINDS, { error: 'kind must be broadcast, test or transactional' }).optional(),
   status: z.enum(MESSAGE_STATUSES, { error: 'status must be queued, sent, failed or skipped' }).optional(),
   ...outcomeFilterShape,
   type: z.enum(MESSAGE_TYPES, { error: 'type must be email or sms' }).optional(),
@@ -76,6 +88,14 @@ export const messageSchema = answer({
     .enum(MESSAGE_OUTCOMES)
     .describe('The status as the console shows it: a sent message that bounced, was reported as spam or (SMS) not delivered reads as that'),
   is_test: z.boolean(),
+  kind: z.enum(MESSAGE_KINDS).describe('broadcast, test (sent from the console) or transactional (POST /send)'),
+  metadata: z.record(z.string(), z.string()).nullable().describe("A transactional message's metadata as the caller gave it"),
+  api_key_id: whole().nullable().describe('The organisation API key a transactional message was sent with'),
+  cc: z.array(z.string()).describe('Email only: the Cc addresses of a transactional message'),
+  bcc: z.array(z.string()),
+  reply_to: z.string().nullable(),
+  subscription_id: whole().nullable().describe("A transactional message's category: its unsubscribes apply"),
+  sandbox: z.boolean().describe('Sent with a test key: recorded as sent, never delivered'),
   sender_id: whole().nullable(),
   template_id: whole().nullable(),
   contact_id: whole().nullable(),
