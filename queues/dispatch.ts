@@ -6,6 +6,7 @@ import { eventHandlers } from './events';
 import { handle, isBodyOf, type HandlersOf, type InvocationContext } from './handlers';
 import { importHandlers } from './import';
 import { sendHandlers } from './send';
+import { consumeTransactional } from './transactional';
 import { countTrackingBatch, isTrackingHits } from './tracking-batch';
 
 /**
@@ -46,6 +47,8 @@ async function dispatchEach(batch: MessageBatch<AnyQueueBody>, env: Env, context
   switch (queueRole(queue)) {
     case 'send':
       return inLanes(messages, SEND_CONCURRENCY, (message) => dispatchOne(queue, sendHandlers, message, env, context));
+    case 'transactional':
+      return consumeTransactional(messages, env, context);
     case 'import':
       return inLanes(messages, 1, (message) => dispatchOne(queue, importHandlers, message, env, context));
     case 'events': {

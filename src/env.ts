@@ -1,7 +1,7 @@
 import type { BroadcastRunner } from './modules/broadcast/runner';
 import type { OrgHub } from './modules/live/org-hub';
 import type { OrgLedger } from './modules/ledger/org-ledger';
-import type { EventsQueueBody, ImportQueueBody, SendQueueBody } from './queue-bodies';
+import type { EventsQueueBody, ImportQueueBody, SendQueueBody, TransactionalQueueBody } from './queue-bodies';
 
 /** Bindings and vars the worker receives (wrangler.toml). */
 export interface Env {
@@ -9,6 +9,8 @@ export interface Env {
   FILES: R2Bucket;
   ASSETS: Fetcher;
   SEND_QUEUE: Queue<SendQueueBody>;
+  /** Single messages (transactional sends, test messages): src/modules/transactional. */
+  TRANSACTIONAL_QUEUE: Queue<TransactionalQueueBody>;
   IMPORT_QUEUE: Queue<ImportQueueBody>;
   EVENTS_QUEUE: Queue<EventsQueueBody>;
   BROADCAST: DurableObjectNamespace<BroadcastRunner>;

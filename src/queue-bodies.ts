@@ -18,6 +18,11 @@ export interface SendQueueBodies {
   'record-outcomes': OutcomeReportBody;
 }
 
+/** Single messages' batches (transactional sends, test messages), by the same consumer as a broadcast's. */
+export interface TransactionalQueueBodies {
+  'send-batch': SendBatchBody;
+}
+
 export interface ImportQueueBodies {
   'contact-import': ImportJobMessage;
 }
@@ -28,13 +33,19 @@ export interface EventsQueueBodies {
 }
 
 export type SendQueueBody = SendQueueBodies[keyof SendQueueBodies];
+export type TransactionalQueueBody = TransactionalQueueBodies[keyof TransactionalQueueBodies];
 export type ImportQueueBody = ImportQueueBodies[keyof ImportQueueBodies];
 export type EventsQueueBody = EventsQueueBodies[keyof EventsQueueBodies];
 /** What any of the queues (or their dead-letter queues) may hand the worker. */
-export type AnyQueueBody = SendQueueBody | ImportQueueBody | EventsQueueBody;
+export type AnyQueueBody = SendQueueBody | TransactionalQueueBody | ImportQueueBody | EventsQueueBody;
 
 /** true when every key of a body map is the `kind` of the body it names, never otherwise. */
 type KindsMatch<M> = false extends { [K in keyof M]: M[K] extends { kind: K } ? true : false }[keyof M] ? never : true;
 type Holds<T extends true> = T;
 /** Fails the compile when a map's key and its body's kind disagree. */
-export type QueueBodyMapsChecked = [Holds<KindsMatch<SendQueueBodies>>, Holds<KindsMatch<ImportQueueBodies>>, Holds<KindsMatch<EventsQueueBodies>>];
+export type QueueBodyMapsChecked = [
+  Holds<KindsMatch<SendQueueBodies>>,
+  Holds<KindsMatch<TransactionalQueueBodies>>,
+  Holds<KindsMatch<ImportQueueBodies>>,
+  Holds<KindsMatch<EventsQueueBodies>>,
+];

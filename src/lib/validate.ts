@@ -42,7 +42,7 @@ export function validJsonBy<T>(parse: (body: unknown, c: Context) => { success: 
 }
 
 /** Refuses a body that is not declared as JSON (415); every JSON body route goes through this. */
-function requireJsonType(contentType: string | undefined): void {
+export function requireJsonType(contentType: string | undefined): void {
   if (!JSON_TYPE.test(contentType ?? '')) {
     throw new ApiError(415, 'unsupported_media_type', 'Send the body as JSON (Content-Type: application/json)');
   }

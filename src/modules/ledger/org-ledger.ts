@@ -9,6 +9,9 @@ import { migrateLedger, startIdsAt } from './ledger-schema';
 import { localLedgerDb } from './ledger-db';
 import { runStatements, type LedgerResult, type LedgerStatement } from './ledger-statements';
 import { projectBroadcasts, projectionDue, PROJECTION_RETRY_MS } from './projection';
+import { acceptSends, nextLaneWatch, takeDueSingles, type AcceptRequest, type AcceptResult } from '../transactional/lane';
+import { acceptHooks, type HourlyLimits, type IdempotencyRef } from '../transactional/ledger-hooks';
+import { enqueueSingles } from '../transactional/enqueue';
 import { LEDGER_NOT_INITIALISED, LEDGER_WRONG_OWNER, sameOwner, type LedgerAnswer, type LedgerOwner } from './owner';
 
 /**
@@ -35,8 +38,9 @@ export class OrgLedger extends DurableObject<Env> {
       this.owner = this.storedOwner();
       if (this.owner) {
         migrateLedger(ctx.storage);
-        // A projection the last run of the object left undone (a restart forgets alarms locally).
+        // A projection the last run of the object left undone, and the single messages' watch (a restart forgets alarms locally).
         await this.projectLater();
+        await this.watchLaneLater();
       }
     });
   }
@@ -71,10 +75,46 @@ export class OrgLedger extends DurableObject<Env> {
     return answer;
   }
 
-  /** Writes the broadcasts whose status or counters changed into D1 (projection.ts); the alarm's work. */
+  /**
+   * Takes a send call's messages (src/modules/transactional): its hourly limits, the rows and its Idempotency-Key's
+   * answer in one transaction, then makes sure the lane's watch looks after them (lane.ts).
+   */
+  async acceptSends(
+    owner: LedgerOwner,
+    req: AcceptRequest,
+    limits: HourlyLimits | null,
+    idempotency: IdempotencyRef | null,
+    now: number,
+  ): Promise<LedgerAnswer<AcceptResult>> {
+    const answer = this.serve(owner, () => acceptSends(this.ctx.storage, req, acceptHooks(limits, idempotency, now), now));
+    if (answer.ok && answer.value.ok) await this.watchLaneLater();
+    return answer;
+  }
+
+  /** Hands the queue the single messages due or lost (lane.ts); a failure is retried by the next watch. */
+  private async watchLane(): Promise<void> {
+    const owner = this.owner!;
+    const ids = takeDueSingles(this.ctx.storage.sql, Date.now());
+    if (ids.length === 0) return;
+    try {
+      await enqueueSingles(this.env, owner.orgId, ids);
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'error', ledger: 'lane', org: owner.orgId, error: String(error) }));
+    }
+  }
+
+  /** Sets the alarm for the lane's next watch, if any single message is unfinished. */
+  private async watchLaneLater(): Promise<void> {
+    const next = nextLaneWatch(this.ctx.storage.sql, Date.now());
+    if (next !== null) await this.setAlarmAt(next);
+  }
+
+  /** The alarm's work: the lane's watch, then the broadcasts whose status or counters changed into D1 (projection.ts). */
   async alarm(): Promise<void> {
     this.alarmAt = null;
     if (!this.owner) return;
+    await this.watchLane();
+    await this.watchLaneLater();
     try {
       await projectBroadcasts(this.ctx.storage, createDb(this.env.DB));
       this.projectedAt = Date.now();

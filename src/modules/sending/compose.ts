@@ -9,11 +9,14 @@ import type { OutgoingAttachment, OutgoingMessage } from '../../lib/transport/ty
 import { TEMPLATE_LIMITS, TEMPLATE_MESSAGES } from '../../shared/contracts/template';
 import { orgOrigin } from '../../lib/org-url';
 import type { TrackingOptions } from '../tracking/compile';
-import { bulkHeaders, listHeaders } from './bulk-headers';
+import { bulkHeaders, FEEDBACK_SENDER_ID, listHeaders } from './bulk-headers';
 import { prepareBroadcastContent, prepareFinishedContent, renderMessage, type MessageContent, type PreparedContent } from './message-content';
 import { sendTimeSkips } from './send-time-skips';
 import { backgroundStep } from '../../lib/requests-first';
 import type { BroadcastSnapshot } from '../broadcast/snapshot';
+import { messageToken, unsubscribeUrlOf } from '../../lib/templating/unsubscribe-link';
+import type { SendOptions } from '../../shared/contracts/transactional';
+import { UNSUBSCRIBE_MARK } from '../transactional/unsubscribe-mark';
 
 // Claimed message rows -> what the transport sends. A test message carries its rendered body in the row; a
 // broadcast message is rendered here, per recipient, from the broadcast's content prepared once per invocation
@@ -37,6 +40,9 @@ export interface ClaimedMessage {
   body: string;
   body_plain: string | null;
   attempts: number;
+  is_test: boolean | number;
+  /** A transactional message's SendOptions as stored (JSON text), else null. */
+  send_options: string | null;
 }
 
 /** The columns of a claimed message that composing and recording read (the claim answers only these). */
@@ -56,6 +62,8 @@ export const CLAIMED_COLUMNS = [
   'body',
   'body_plain',
   'attempts',
+  'is_test',
+  'send_options',
 ] as const satisfies readonly (keyof ClaimedMessage)[];
 
 export type Composed =
@@ -135,7 +143,18 @@ export async function composeBatch(env: Env, db: Database, orgId: number, rows: 
       db,
       orgId,
       rule,
-      rows.filter((r) => r.broadcast_id === broadcastId),
+      rows.filter((r) => r.broadcast_id === broadcastId && (broadcastId !== null || categoryOf(r) === null)),
+    );
+    for (const [id, reason] of found) skips.set(id, reason);
+  }
+  // Single messages with a category (transactional sends): that category's unsubscribes apply too.
+  for (const subscriptionId of new Set(rows.filter((r) => r.broadcast_id === null).map(categoryOf))) {
+    if (subscriptionId === null) continue;
+    const found = await sendTimeSkips(
+      db,
+      orgId,
+      { subscriptionId, skipUnsubscribed: true },
+      rows.filter((r) => r.broadcast_id === null && categoryOf(r) === subscriptionId),
     );
     for (const [id, reason] of found) skips.set(id, reason);
   }
@@ -242,7 +261,10 @@ async function composeBroadcastRows(env: Env, db: Database, orgId: number, rows:
   );
 }
 
-/** A message whose content is in its row (test messages): its sender and template's files. */
+/**
+ * A message whose content is in its row (test messages, transactional sends): its sender, its template's files and
+ * its own (send_options: cc, bcc, reply-to, headers, files, tracking, category).
+ */
 async function composeStoredRow(env: Env, db: Database, row: ClaimedMessage, cache: ComposeCache): Promise<Composed> {
   const sender = row.sender_id ? await new TenantScope(db, senders, row.org_id).findById(row.sender_id) : undefined;
   if (!sender) return { row, failure: 'The sender of this message no longer exists' };
@@ -253,38 +275,52 @@ async function composeStoredRow(env: Env, db: Database, row: ClaimedMessage, cac
     body: row.body,
   };
   if (row.type !== 'email') return { row, integrationId: sender.integrationId, message: base };
+  const options = sendOptionsOf(row);
   let templateType: string | null = null;
-  let attachments: OutgoingAttachment[] = [];
+  const files: { filename: string; contentType: string; key: string; size: number }[] = [];
   if (row.template_id) {
     const [template] = await db
       .select({ type: templates.type })
       .from(templates)
       .where(and(eq(templates.id, row.template_id), eq(templates.orgId, row.org_id)));
     templateType = template?.type ?? null;
-    const files = await new TenantScope(db, templateAttachments, row.org_id)
+    const own = await new TenantScope(db, templateAttachments, row.org_id)
       .selectWhere(sql`${templateAttachments.templateId} = ${row.template_id}`)
       .orderBy(asc(templateAttachments.id));
-    const read = await readAttachments(
-      env,
-      cache,
-      files.map((f) => ({ filename: f.fileName, contentType: f.contentType, key: f.fileKey, size: f.size })),
-    );
-    if (typeof read === 'string') return { row, failure: read };
-    attachments = read;
+    files.push(...own.map((f) => ({ filename: f.fileName, contentType: f.contentType, key: f.fileKey, size: f.size })));
   }
+  files.push(...(options.attachments ?? []));
+  const attachments = await readAttachments(env, cache, files);
+  if (typeof attachments === 'string') return { row, failure: attachments };
   const subject = row.subject ?? '';
-  // Text templates sent by email are plain text; html and email templates are html. Test messages are tracked
-  // as the organisation's defaults say, so their opens and clicks show on the message like any other, by the
-  // same two steps as a broadcast's messages.
-  if (templateType === 'text')
-    return { row, integrationId: sender.integrationId, message: { ...base, subject, bodyPlain: row.body_plain, html: false, attachments } };
   const org = await cache.organization(db, row.org_id);
-  const tracking = org?.tracking ?? { opens: false, clicks: false };
   const origin = orgOrigin(env, org?.domain ?? '');
+  // A category's unsubscribe link, made now that the message has its id (transactional/unsubscribe-mark.ts).
+  const unsubscribeUrl = options.subscriptionId
+    ? unsubscribeUrlOf(origin, await messageToken(env, { orgId: row.org_id, contactId: row.contact_id, messageId: row.id, broadcastId: null }))
+    : null;
+  const withLink = (text: string | null) => (text && unsubscribeUrl ? text.replaceAll(UNSUBSCRIBE_MARK, unsubscribeUrl) : text);
+  const extra = {
+    attachments,
+    ...(options.cc && { cc: options.cc }),
+    ...(options.bcc && { bcc: options.bcc }),
+    ...(options.replyTo && { replyTo: options.replyTo }),
+    headers: storedRowHeaders(row, options, unsubscribeUrl),
+  };
+  // Text templates sent by email, and inline text without html, are plain text; html and email templates are html.
+  if (templateType === 'text' || options.plain)
+    return {
+      row,
+      integrationId: sender.integrationId,
+      message: { ...base, body: withLink(row.body)!, subject, bodyPlain: withLink(row.body_plain), html: false, ...extra },
+    };
+  // Tracked as the message says (transactional) or as the organisation's defaults say (test messages), so their
+  // opens and clicks show on the message like any other, by the same two steps as a broadcast's messages.
+  const tracking = options.tracking ?? org?.tracking ?? { opens: false, clicks: false };
   const content = await prepareFinishedContent(
     env,
     { orgId: row.org_id, messageId: row.id, origin },
-    { subject, body: row.body, bodyPlain: row.body_plain },
+    { subject, body: withLink(row.body)!, bodyPlain: withLink(row.body_plain) },
     tracking,
   );
   const made = await renderMessage(
@@ -293,7 +329,18 @@ async function composeStoredRow(env: Env, db: Database, row: ClaimedMessage, cac
     { id: row.id, contactId: row.contact_id },
     { contact: {}, organization: { name: '', domain: org?.domain ?? '' } },
   );
-  return { row, integrationId: sender.integrationId, message: { ...base, body: made.body, subject, bodyPlain: made.bodyPlain, html: true, attachments } };
+  return { row, integrationId: sender.integrationId, message: { ...base, body: made.body, subject, bodyPlain: made.bodyPlain, html: true, ...extra } };
+}
+
+/**
+ * A stored row's own headers: the caller's (allow-listed when the call was checked), and for a category send its
+ * one-click unsubscribe (RFC 8058) and a Feedback-ID naming the stream. A message without a category carries no
+ * List-Unsubscribe: a receipt or a code is not something one unsubscribes from.
+ */
+function storedRowHeaders(row: ClaimedMessage, options: SendOptions, unsubscribeUrl: string | null): Record<string, string> | null {
+  if (row.is_test) return null;
+  const category = options.subscriptionId ? `category-${options.subscriptionId}` : 'transactional';
+  return bulkHeaders({ ...options.headers, 'Feedback-ID': `${category}:${row.org_id}:transactional:${FEEDBACK_SENDER_ID}` }, unsubscribeUrl);
 }
 
 /** Reads the files of a message from R2, or says why it cannot carry them. */
@@ -314,3 +361,16 @@ async function readAttachments(
   }
   return out;
 }
+
+/** A stored row's send options (transactional messages), or none. */
+export function sendOptionsOf(row: Pick<ClaimedMessage, 'send_options'>): SendOptions {
+  if (!row.send_options) return {};
+  try {
+    return JSON.parse(row.send_options) as SendOptions;
+  } catch {
+    return {};
+  }
+}
+
+/** The category (subscription) of a single message, if it has one. */
+const categoryOf = (row: ClaimedMessage) => sendOptionsOf(row).subscriptionId ?? null;

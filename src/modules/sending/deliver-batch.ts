@@ -180,12 +180,14 @@ export async function deliverBatch(
   const ledger = await channels.messageLedgerDb(orgId, ids[0]);
   if (!ledger) return;
   const lease = leaseMs(env);
-  // Only rows of this organisation, and of a broadcast only while it is sending (paused or cancelled: left queued).
+  // Only rows of this organisation, of a broadcast only while it is sending (paused or cancelled: left queued), and a
+  // scheduled single message only once its time came (the ledger's watch hands it over then: transactional/lane.ts).
   const claim = await claimRows<ClaimedMessage>(ledger, {
     table: 'messages',
     ids,
     columns: CLAIMED_COLUMNS,
-    where: sql`+org_id = ${orgId} AND (+broadcast_id IS NULL OR +broadcast_id IN (SELECT id FROM broadcasts WHERE org_id = ${orgId} AND status = 'sending'))`,
+    where: sql`+org_id = ${orgId} AND (+broadcast_id IS NULL OR +broadcast_id IN (SELECT id FROM broadcasts WHERE org_id = ${orgId} AND status = 'sending'))
+      AND (+delayed_at IS NULL OR +delayed_at <= ${new Date().toISOString()})`,
     leaseMs: lease,
   });
   if (claim.rows.length === 0) return;

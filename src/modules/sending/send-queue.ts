@@ -1,7 +1,8 @@
 import type { Env } from '../../env';
 
-// The producer side of the send queue for broadcasts: message ids go in batches of BATCH_SIZE, one queue message
-// each, which the consumer (deliver-batch.ts) claims, renders and sends together.
+// The producer side of the send queues: message ids go in batches of BATCH_SIZE, one queue message each, which the
+// consumer (deliver-batch.ts) claims, renders and sends together. A broadcast's go on the send queue; single messages
+// (of no broadcast: transactional sends, test messages) on the transactional queue, so they never wait behind one.
 
 export const SEND_BATCH_KIND = 'send-batch';
 /** Recipients per queue message: one claim, one render pass, one pipelined run, one write. */
@@ -14,9 +15,9 @@ export type SendBatchBody = {
   broadcastId?: number | null;
 };
 
-/** Puts message ids on the send queue, BATCH_SIZE per queue message (optionally delayed). */
+/** Puts message ids on their queue, BATCH_SIZE per queue message (optionally delayed). */
 export async function enqueueBatches(
-  env: Pick<Env, 'SEND_QUEUE'>,
+  env: Pick<Env, 'SEND_QUEUE' | 'TRANSACTIONAL_QUEUE'>,
   orgId: number,
   broadcastId: number | null,
   ids: readonly number[],
@@ -27,5 +28,6 @@ export async function enqueueBatches(
     bodies.push({ body: { kind: SEND_BATCH_KIND, orgId, broadcastId, ids: ids.slice(i, i + BATCH_SIZE) }, ...(delaySeconds ? { delaySeconds } : {}) });
   }
   // sendBatch takes at most 100 messages (and 256 KB: 100 bodies of 100 ids stay well under it).
-  for (let i = 0; i < bodies.length; i += 100) await env.SEND_QUEUE.sendBatch(bodies.slice(i, i + 100));
+  const queue = broadcastId === null ? env.TRANSACTIONAL_QUEUE : env.SEND_QUEUE;
+  for (let i = 0; i < bodies.length; i += 100) await queue.sendBatch(bodies.slice(i, i + 100));
 }

@@ -18,7 +18,7 @@ export const UNSUBSCRIBE_LIMIT: Limit = { max: 30, windowSeconds: 60 };
 
 export interface LinkTarget extends MessageOf {
   orgName: string;
-  /** The category of the message's broadcast: what the page asks about and a one-click POST leaves. */
+  /** The category of the message (its broadcast's, or a transactional message's own): what the page asks about and a one-click POST leaves. */
   subscriptionId: number | null;
 }
 
@@ -49,14 +49,18 @@ export async function readLink(c: Context<AppEnv>, token: string | undefined): P
   // The message is in the ledger its id names (src/modules/ledger); the organisation and contact in D1.
   const handle = ref.messageId ? await ledgerOfMessage(c.env, c.var.db, ref.orgId, ref.messageId) : null;
   const message = handle
-    ? await ledgerDb(handle).get<{ broadcast_id: number | null } | undefined>(sql`
-        SELECT broadcast_id FROM messages WHERE id = ${ref.messageId} AND org_id = ${ref.orgId} AND contact_id = ${ref.contactId}`)
+    ? await ledgerDb(handle).get<{ broadcast_id: number | null; category: number | null } | undefined>(sql`
+        SELECT broadcast_id, send_options ->> 'subscriptionId' AS category FROM messages
+        WHERE id = ${ref.messageId} AND org_id = ${ref.orgId} AND contact_id = ${ref.contactId}`)
     : undefined;
   const broadcastId = message ? message.broadcast_id : (ref.broadcastId ?? null);
+  // A transactional message's category is its own (src/modules/transactional), checked to be the organisation's.
+  const category = message?.category ?? null;
   const row = await c.var.db.get<{ name: string; broadcast_id: number | null; subscription_id: number | null } | undefined>(sql`
-    SELECT o.name, b.id AS broadcast_id, b.subscription_id
+    SELECT o.name, b.id AS broadcast_id, coalesce(b.subscription_id, s.id) AS subscription_id
     FROM organizations o JOIN contacts ct ON ct.org_id = o.id AND ct.id = ${ref.contactId}
       LEFT JOIN broadcasts b ON b.id = ${broadcastId} AND b.org_id = o.id
+      LEFT JOIN subscriptions s ON s.id = ${category} AND s.org_id = o.id
     WHERE o.id = ${ref.orgId}`);
   if (!row) throw invalid;
   return {

@@ -56,6 +56,7 @@ export const TRANSACTIONAL_MESSAGES = {
   suppressedComplaint: 'This address reported a message as spam: nothing was sent',
   optedOut: 'This number replied STOP: nothing is sent to it until it replies START',
   unsubscribed: 'This contact unsubscribed from this category: nothing was sent',
+  smsTooLong: `The text is longer than the 1600 characters an SMS can carry`,
   batchTooLarge: `At most ${TRANSACTIONAL_LIMITS.batch} messages in one batch`,
   batchEmpty: 'Give at least one message',
 } as const;
@@ -161,6 +162,8 @@ export interface SendOptions {
   /** Files besides the template's own: stored R2 keys. */
   attachments?: { key: string; filename: string; contentType: string; size: number }[];
   tracking?: { opens: boolean; clicks: boolean };
+  /** An email whose body is plain text (inline `text` without `html`); html otherwise. */
+  plain?: boolean;
   /** The category: its unsubscribes apply and the mail carries one-click unsubscribe. */
   subscriptionId?: number;
   /** Sent with a test key: recorded as sent, never delivered. */

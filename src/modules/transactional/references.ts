@@ -1,0 +1,120 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { contactAddresses, organizations, senders, subscriptions, templateAttachments, templates } from '../../db/schema';
+import { normalizeAddress, PHONE_PATTERN, type AddressType } from '../../shared/address';
+import type { SendMessageInput } from '../../shared/contracts/transactional';
+
+// Everything a call's messages name, read in one D1 round trip whatever their number (a batch of 500 costs what one
+// message costs): senders, templates with their files, files named by id, categories, contacts named by id or found
+// by the recipient's address, and what suppresses the addresses (blacklist with its reason, STOP replies, a
+// category's unsubscribes). Every row is the organisation's: a foreign id finds nothing and is refused as unknown.
+
+type Sender = { id: number; type: string; value: string; name: string | null; integrationId: number };
+type Template = { id: number; type: string; subject: string | null; body: string; bodyPlain: string | null };
+type File = { id: number; templateId: number; fileName: string; fileKey: string; contentType: string; size: number };
+
+export interface SendReferences {
+  senders: Map<number, Sender>;
+  templates: Map<number, Template>;
+  /** Files by their own id (attachment_ids), and each template's files in order. */
+  files: Map<number, File>;
+  templateFiles: Map<number, File[]>;
+  subscriptions: Map<number, { id: number; name: string }>;
+  /** Contacts that exist, by id. */
+  contacts: Set<number>;
+  /** A contact by `${type}:${normalised address}`. */
+  contactOfAddress: Map<string, number>;
+  /** Blacklisted addresses by `${type}:${value}`, with the entry's reason (null: added by a person). */
+  blacklisted: Map<string, string | null>;
+  /** Numbers that replied STOP. */
+  optedOut: Set<string>;
+  /** `${contactId}:${subscriptionId}` pairs that unsubscribed. */
+  unsubscribed: Set<string>;
+  /** The organisation's tracking defaults. */
+  tracking: { opens: boolean; clicks: boolean };
+}
+
+export const addressKeyOf = (type: AddressType, value: string) => `${type}:${normalizeAddress(type, value)}`;
+
+const ids = (values: (number | undefined)[]) => JSON.stringify([...new Set(values.filter((v): v is number => typeof v === 'number'))]);
+
+/** The addresses of a message that the blacklist and the contacts are searched by. */
+export function addressesOf(input: SendMessageInput, type: AddressType): { type: AddressType; value: string }[] {
+  const copies = type === 'email' ? [...(input.cc ?? []), ...(input.bcc ?? [])] : [];
+  return [input.to, ...copies].map((value) => ({ type, value: normalizeAddress(type, value) }));
+}
+
+/**
+ * The channel a recipient's address reads as: a phone number (+ and digits) or an email address. The sender decides
+ * the message's channel; a `to` of the other kind is refused (prepare.ts), so reading it this way finds the same rows.
+ */
+export const addressTypeOf = (to: string): AddressType => (PHONE_PATTERN.test(to.trim()) ? 'phone' : 'email');
+
+/** Reads what `inputs` name, in one D1 round trip. */
+export async function loadReferences(db: Database, orgId: number, inputs: SendMessageInput[]): Promise<SendReferences> {
+  const templateIds = ids(inputs.map((i) => i.template_id));
+  const addresses = inputs.flatMap((input) => addressesOf(input, addressTypeOf(input.to)));
+  const addressJson = JSON.stringify(addresses.map((a) => ({ t: a.type, v: a.value })));
+  const phones = JSON.stringify(addresses.filter((a) => a.type === 'phone').map((a) => a.value));
+  const subscriptionIds = ids(inputs.map((i) => i.subscription_id));
+  const [orgRows, senderRows, templateRows, fileRows, ownFileRows, subscriptionRows, contactRows, addressRows, blacklistRows, optOutRows, unsubscribeRows] =
+    await db.batch([
+      db.select({ opens: organizations.trackOpens, clicks: organizations.trackClicks }).from(organizations).where(eq(organizations.id, orgId)),
+      db
+        .select({ id: senders.id, type: senders.type, value: senders.value, name: senders.name, integrationId: senders.integrationId })
+        .from(senders)
+        .where(sql`${senders.orgId} = ${orgId} AND ${senders.id} IN (SELECT value FROM json_each(${ids(inputs.map((i) => i.sender_id))}))`),
+      db
+        .select({ id: templates.id, type: templates.type, subject: templates.subject, body: templates.body, bodyPlain: templates.bodyPlain })
+        .from(templates)
+        .where(sql`${templates.orgId} = ${orgId} AND ${templates.id} IN (SELECT value FROM json_each(${templateIds}))`),
+      db
+        .select()
+        .from(templateAttachments)
+        .where(sql`${templateAttachments.orgId} = ${orgId} AND ${templateAttachments.templateId} IN (SELECT value FROM json_each(${templateIds}))`)
+        .orderBy(templateAttachments.id),
+      db
+        .select()
+        .from(templateAttachments)
+        .where(
+          sql`+${templateAttachments.orgId} = ${orgId} AND ${templateAttachments.id} IN (SELECT value FROM json_each(${ids(inputs.flatMap((i) => i.attachment_ids ?? []))}))`,
+        ),
+      db
+        .select({ id: subscriptions.id, name: subscriptions.name })
+        .from(subscriptions)
+        .where(sql`${subscriptions.orgId} = ${orgId} AND ${subscriptions.id} IN (SELECT value FROM json_each(${subscriptionIds}))`),
+      db.all<{ id: number }>(
+        sql`SELECT id FROM contacts WHERE +org_id = ${orgId} AND id IN (SELECT value FROM json_each(${ids(inputs.map((i) => i.contact_id))}))`,
+      ),
+      db
+        .select({ contactId: contactAddresses.contactId, type: contactAddresses.type, value: contactAddresses.value })
+        .from(contactAddresses)
+        .where(
+          sql`${contactAddresses.orgId} = ${orgId} AND (${contactAddresses.type}, ${contactAddresses.value}) IN (SELECT value ->> 't', value ->> 'v' FROM json_each(${addressJson}))`,
+        ),
+      db.all<{ type: string; value: string; reason: string | null }>(
+        sql`SELECT type, value, reason FROM blacklist WHERE org_id = ${orgId} AND (type, value) IN (SELECT value ->> 't', value ->> 'v' FROM json_each(${addressJson}))`,
+      ),
+      db.all<{ phone: string }>(sql`SELECT phone FROM sms_opt_outs WHERE org_id = ${orgId} AND phone IN (SELECT value FROM json_each(${phones}))`),
+      db.all<{ contact_id: number; subscription_id: number }>(
+        sql`SELECT contact_id, subscription_id FROM unsubscribes WHERE org_id = ${orgId} AND subscription_id IN (SELECT value FROM json_each(${subscriptionIds}))
+        AND contact_id IN (SELECT contact_id FROM contact_addresses WHERE org_id = ${orgId} AND (type, value) IN (SELECT value ->> 't', value ->> 'v' FROM json_each(${addressJson}))
+          UNION SELECT value FROM json_each(${ids(inputs.map((i) => i.contact_id))}))`,
+      ),
+    ]);
+  const templateFiles = new Map<number, File[]>();
+  for (const f of fileRows) templateFiles.set(f.templateId, [...(templateFiles.get(f.templateId) ?? []), f]);
+  return {
+    senders: new Map(senderRows.map((r) => [r.id, r])),
+    templates: new Map(templateRows.map((t) => [t.id, t])),
+    files: new Map(ownFileRows.map((f) => [f.id, f])),
+    templateFiles,
+    subscriptions: new Map(subscriptionRows.map((s) => [s.id, s])),
+    contacts: new Set(contactRows.map((r) => Number(r.id))),
+    contactOfAddress: new Map(addressRows.map((a) => [`${a.type}:${a.value}`, a.contactId])),
+    blacklisted: new Map(blacklistRows.map((b) => [`${b.type}:${b.value}`, b.reason])),
+    optedOut: new Set(optOutRows.map((o) => o.phone)),
+    unsubscribed: new Set(unsubscribeRows.map((u) => `${u.contact_id}:${u.subscription_id}`)),
+    tracking: { opens: orgRows[0]?.opens ?? false, clicks: orgRows[0]?.clicks ?? false },
+  };
+}
