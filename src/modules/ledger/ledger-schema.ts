@@ -218,6 +218,21 @@ export const LEDGER_STEPS: readonly string[] = [
   UPDATE broadcasts SET undelivered = (SELECT count(*) FROM messages m WHERE m.org_id = broadcasts.org_id AND m.broadcast_id = broadcasts.id
       AND m.type = 'sms' AND m.status = 'sent' AND m.delivery_status IN ('undelivered', 'failed')), rev = rev + 1
     WHERE type = 'phone'`,
+  // 9. The send API's idempotency keys (src/modules/idempotency/ledger-side.ts): a key's first answer, kept 24 hours per
+  // scope (caller and path). Each begin deletes a few expired rows, oldest first through the created_at index, so the
+  // table stays small without a sweep or a cron.
+  `CREATE TABLE idempotency_keys (
+    scope TEXT NOT NULL,
+    key TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    state TEXT NOT NULL,
+    status INTEGER,
+    body TEXT,
+    created_at INTEGER NOT NULL,
+    locked_until INTEGER NOT NULL,
+    PRIMARY KEY (scope, key)
+  );
+  CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at)`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */
