@@ -27,7 +27,12 @@ export type ErrorCode =
   | 'webhook_invalid'
   | 'provider_unavailable'
   // Broadcasts: an action the broadcast's status does not allow (pause a finished one, start it twice...)
-  | 'invalid_transition';
+  | 'invalid_transition'
+  // Idempotency keys of the send API (src/modules/idempotency): a malformed key (400), a retry while the first call
+  // runs (409), a used key with another request (422)
+  | 'invalid_idempotency_key'
+  | 'idempotency_in_flight'
+  | 'idempotency_key_reused';
 
 export interface ErrorBody {
   error: {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { API_KEY_HEADER } from '../../shared/contracts/account';
+import { idempotencyKeyParameter, idempotencyResponses, idempotentReplayedHeader } from '../idempotency/openapi';
 import { API_OPERATIONS, type ApiOperation } from './operations';
 import { ANSWER_SCHEMAS } from './answer-schemas';
 import { zodJsonSchema, type Json } from './json-schema';
@@ -95,15 +96,18 @@ function successResponse(op: ApiOperation): Json {
   }
 }
 
-function operationObject(op: ApiOperation): Json {
+/** One operation of the document (exported for the tests of what a flag adds). */
+export function operationObject(op: ApiOperation): Json {
   const access = op.access ?? 'user';
-  const responses: Json = { [String(op.status ?? 200)]: successResponse(op) };
+  const success = successResponse(op);
+  const responses: Json = { [String(op.status ?? 200)]: op.idempotent ? { ...success, headers: idempotentReplayedHeader() } : success };
   if (op.body || op.query) responses['422'] = { $ref: '#/components/responses/ValidationFailed' };
   if (access === 'user') {
     responses['401'] = { $ref: '#/components/responses/Unauthorized' };
     responses['403'] = { $ref: '#/components/responses/Forbidden' };
   }
   if (access !== 'platform' || op.path.includes('{')) responses['404'] = { $ref: '#/components/responses/NotFound' };
+  if (op.idempotent) Object.assign(responses, idempotencyResponses(ref('Error')));
   responses.default = { $ref: '#/components/responses/Error' };
 
   const security = access === 'user' ? [{ bearerAuth: [] }, { apiKey: [], organization: [] }] : access === 'guest' ? [{}, { organization: [] }] : [];
@@ -112,7 +116,7 @@ function operationObject(op: ApiOperation): Json {
     summary: op.summary,
     operationId: `${op.method}${op.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`,
     security,
-    parameters: [...pathParameters(op.path), ...(op.query ? queryParameters(op.query) : [])],
+    parameters: [...pathParameters(op.path), ...(op.query ? queryParameters(op.query) : []), ...(op.idempotent ? [idempotencyKeyParameter()] : [])],
     ...(op.body ? { requestBody: requestBody(op.body) } : {}),
     responses,
   };

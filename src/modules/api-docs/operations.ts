@@ -60,6 +60,8 @@ export interface ApiOperation {
   data?: DataSchema;
   /** Success status (default 200). */
   status?: number;
+  /** Wrapped in `idempotent` (src/modules/idempotency): takes an Idempotency-Key header and may answer its refusals. */
+  idempotent?: boolean;
 }
 
 type CrudOp = 'list' | 'read' | 'create' | 'update' | 'delete' | 'bulkDelete' | 'priorities';

@@ -225,6 +225,21 @@ export const LEDGER_STEPS: readonly string[] = [
   ALTER TABLE messages ADD metadata TEXT;
   ALTER TABLE messages ADD send_options TEXT;
   CREATE INDEX messages_lane ON messages (status, updated_at) WHERE broadcast_id IS NULL;`,
+  // 10. The send API's idempotency keys (src/modules/idempotency/ledger-side.ts): a key's first answer, kept 24 hours per
+  // scope (caller and path). Each begin deletes a few expired rows, oldest first through the created_at index, so the
+  // table stays small without a sweep or a cron.
+  `CREATE TABLE idempotency_keys (
+    scope TEXT NOT NULL,
+    key TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    state TEXT NOT NULL,
+    status INTEGER,
+    body TEXT,
+    created_at INTEGER NOT NULL,
+    locked_until INTEGER NOT NULL,
+    PRIMARY KEY (scope, key)
+  );
+  CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at)`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */

@@ -3,6 +3,7 @@ import { createDb } from '../../db/client';
 import type { Env } from '../../env';
 import { countOrgHits } from '../tracking/count';
 import type { TrackingHit } from '../tracking/hit';
+import { beginIdempotentSql, finishIdempotentSql, releaseIdempotentSql, type IdempotentBegin } from '../idempotency/ledger-side';
 import { holdGate, releaseGate, reserveOnGate, type GateState, type Reservation } from '../sending/send-gate';
 import { blockStart } from './ids';
 import { migrateLedger, startIdsAt } from './ledger-schema';
@@ -19,8 +20,9 @@ import { LEDGER_NOT_INITIALISED, LEDGER_WRONG_OWNER, sameOwner, type LedgerAnswe
  * the single writer of the organisation's per-send state, so that state never goes through the platform's shared,
  * single-threaded D1: its messages with their claims and outcomes, tracking events, link clicks, kept list totals,
  * daily figures, a started broadcast's status and counters (projected into D1 by the alarm: projection.ts) and the
- * send gates of its integrations. The worker reaches the tables through `run` (ledger-db.ts: drizzle queries written
- * for D1's tables of the same names); the gates and the tracking count have calls of their own.
+ * send gates of its integrations, and the send API's idempotency keys. The worker reaches the tables through `run`
+ * (ledger-db.ts: drizzle queries written for D1's tables of the same names); the gates, the tracking count and the
+ * idempotency keys have calls of their own.
  *
  * It is reached only through the D1 registry (registry.ts), refuses every call until `init` made it for its owner,
  * and checks the owner on every call: a name alone (idFromName makes an object for any name) reaches nothing.
@@ -181,6 +183,27 @@ export class OrgLedger extends DurableObject<Env> {
     this.counting = turn.catch(() => undefined);
     await turn;
     return allowed;
+  }
+
+  /** Claims an idempotency key for a request, or answers why not (src/modules/idempotency/ledger-side.ts). */
+  beginIdempotent(owner: LedgerOwner, scope: string, key: string, requestHash: string, now: number): LedgerAnswer<IdempotentBegin> {
+    return this.serve(owner, () => this.ctx.storage.transactionSync(() => beginIdempotentSql(this.ctx.storage.sql, scope, key, requestHash, now)));
+  }
+
+  /** Stores the answer of the request holding an idempotency key, for its retries to replay. */
+  finishIdempotent(owner: LedgerOwner, scope: string, key: string, status: number, body: string): LedgerAnswer<null> {
+    return this.serve(owner, () => {
+      finishIdempotentSql(this.ctx.storage.sql, scope, key, status, body);
+      return null;
+    });
+  }
+
+  /** Frees an idempotency key whose request did nothing, so the client may retry it. */
+  releaseIdempotent(owner: LedgerOwner, scope: string, key: string): LedgerAnswer<null> {
+    return this.serve(owner, () => {
+      releaseIdempotentSql(this.ctx.storage.sql, scope, key);
+      return null;
+    });
   }
 
   /** Bytes of the ledger's SQLite storage (the size guard's measure). */

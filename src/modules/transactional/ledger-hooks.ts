@@ -1,3 +1,4 @@
+import { finishIdempotentSql } from '../idempotency/ledger-side';
 import type { AcceptHooks } from './lane';
 
 // What a send call asks of its ledger besides the rows, as data (a Durable Object call carries no functions): its
@@ -17,7 +18,8 @@ export interface IdempotencyRef {
 /** The hooks acceptSends runs inside its transaction. */
 export function acceptHooks(limits: HourlyLimits | null, idempotency: IdempotencyRef | null, now: number): AcceptHooks {
   void limits;
-  void idempotency;
   void now;
-  return {};
+  return {
+    ...(idempotency && { remember: (sql, status, body) => finishIdempotentSql(sql, idempotency.scope, idempotency.key, status, body) }),
+  };
 }

@@ -44,6 +44,7 @@ describe('the ledger registry', () => {
     expect(await tablesOf(ledgerName(a!.owner.key, 0))).toEqual([
       'broadcast_links',
       'broadcasts',
+      'idempotency_keys',
       'ledger_owner',
       'ledger_schema',
       'list_counts',
