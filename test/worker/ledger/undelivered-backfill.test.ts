@@ -24,10 +24,11 @@ describe('ledger step 8', () => {
       await ledger.prepare('UPDATE messages SET delivery_status = ? WHERE broadcast_id = ? AND to_address = ?').bind(report, id, phone).run();
     const before = (await ledger.prepare('SELECT rev FROM broadcasts WHERE id = ?').bind(id).first<number>('rev'))!;
 
-    // The ledger as it stood at step 7, brought up to date again.
+    // The ledger as it stood at step 7 (what steps 8 and 9 made undone), brought up to date again.
     const handle = (await orgLedger(E, createDb(E.DB), s.o.orgId))!;
     const version = await runInDurableObject(ledgerStub(E, ledgerName(handle.owner.key, handle.owner.generation)), (_instance, state) => {
       state.storage.sql.exec('ALTER TABLE broadcasts DROP COLUMN undelivered');
+      state.storage.sql.exec('DROP TABLE idempotency_keys');
       state.storage.sql.exec('UPDATE ledger_schema SET version = 7');
       return migrateLedger(state.storage);
     });
