@@ -86,6 +86,9 @@ describe('locale files', () => {
         'engagement.classes.human',
         'engagement.link',
         'engagement.tracking',
+        // messages: Test (a kind), Sandbox
+        'messages.kinds.test',
+        'messages.sandbox',
       ],
       fr: [
         'nav.contacts',
@@ -126,10 +129,13 @@ describe('locale files', () => {
         // dashboard: Contacts
         'dashboard.series.contacts',
         'dashboard.charts.contacts.title',
+        // messages: Test (a kind), Cc
+        'messages.kinds.test',
+        'messages.fields.cc',
       ],
-      ro: ['nav.import', 'broadcasts.fields.alias', 'broadcasts.recipientColumns.contact', 'messages.fields.contact'],
+      ro: ['nav.import', 'broadcasts.fields.alias', 'broadcasts.recipientColumns.contact', 'messages.fields.contact', 'messages.kinds.test'],
       ru: [],
-      pt: ['broadcasts.fields.alias', 'engagement.link', 'dashboard.series.megabytes'],
+      pt: ['broadcasts.fields.alias', 'engagement.link', 'dashboard.series.megabytes', 'messages.fields.cc'],
       es: [
         'audience.no', // No
         // channels: Variable

@@ -16,6 +16,14 @@ export interface SelectFilterSpec {
   optionsKey?: string;
   /** ... or choices loaded from the API (a hook, called on every render of the select). */
   useOptions?: () => Option[];
+  /** The select's data-testid when not `filter-<name>`. */
+  testId?: string;
+}
+
+/** A filter's value as the query sends it: a fixed filter's unknown value (an edited address, an old saved one) is dropped, not sent for a 422. */
+function queryValue(spec: SelectFilterSpec, value: unknown): unknown {
+  if (!value) return undefined;
+  return spec.values && !spec.values.includes(String(value)) ? undefined : value;
 }
 
 const NO_OPTIONS = (): Option[] => [];
@@ -31,9 +39,9 @@ function FilterSelect({ spec, values, onChange }: { spec: SelectFilterSpec; valu
       searchable={data.length > 8}
       label={t(spec.labelKey)}
       placeholder={t('list.any')}
-      data-testid={`filter-${spec.name}`}
+      data-testid={spec.testId ?? `filter-${spec.name}`}
       data={data}
-      value={String(values[spec.name] ?? '') || null}
+      value={String(queryValue(spec, values[spec.name]) ?? '') || null}
       onChange={(value) => onChange({ [spec.name]: value ?? '' })}
     />
   );
@@ -41,14 +49,16 @@ function FilterSelect({ spec, values, onChange }: { spec: SelectFilterSpec; valu
 
 /**
  * A list's filters made of selects (spec 2: every list offers the filters its API has). Each starts empty
- * ("any"); only a chosen value reaches the query, and the values are saved with the list's other preferences.
- * Define the result once per list (module scope): its defaults are compared between renders.
+ * ("any"); only a chosen value reaches the query, and the values are saved with the list's other preferences, or
+ * with `inUrl` kept in the page's address. Define the result once per list (module scope): its defaults are compared
+ * between renders.
  */
-export function selectFilters(specs: readonly SelectFilterSpec[], defaults: Values = {}): ListFilters {
+export function selectFilters(specs: readonly SelectFilterSpec[], defaults: Values = {}, options: { inUrl?: boolean } = {}): ListFilters {
   const names = specs.map((spec) => spec.name);
   return {
     defaults: { ...Object.fromEntries(names.map((name) => [name, ''])), ...defaults },
-    toQuery: (values) => Object.fromEntries(names.map((name) => [name, values[name] || undefined])),
+    inUrl: options.inUrl,
+    toQuery: (values) => Object.fromEntries(specs.map((spec) => [spec.name, queryValue(spec, values[spec.name])])),
     render: (values, onChange) => (
       <Group gap="sm" mb="md" wrap="wrap" align="flex-end">
         {specs.map((spec) => (

@@ -1,4 +1,4 @@
-import { Anchor, Button, Code, Group, Paper, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Code, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import type { Message } from '@shared/contracts/message';
 import type { ItemBody } from '@shared/errors';
 import type { ReactNode } from 'react';
@@ -20,6 +20,8 @@ import { translateApiError, translateServerMessage } from '../../lib/server-mess
 import { DeliveryBadge } from '../engagement/labels';
 import { MessageEngagementTab } from '../engagement/MessageEngagementTab';
 import { useMessage, useMessageCalls } from './api';
+import { kindOf } from './KindBadges';
+import { MetadataTable, SandboxNotice, SendDetails } from './TransactionalDetails';
 
 /** The "content" tab: html in a sandboxed frame (no script runs, no same origin), text and SMS as text. */
 export function MessageContent({ message }: { message: Message }) {
@@ -70,7 +72,12 @@ function BaseInfo({ message: m }: { message: Message }) {
   };
   const rows: [string, ReactNode][] = [
     ['messages.fields.type', t(`messages.types.${m.type}`)],
+    ['messages.fields.kind', <span data-testid="message-kind">{t(`messages.kinds.${kindOf(m)}`)}</span>],
     ['messages.fields.status', <OutcomeBadge row={m} />],
+    // A message held for later (POST /send's send_at) says when it goes.
+    ...(m.delayed_at && Date.parse(m.delayed_at) > Date.now()
+      ? ([['messages.fields.delayed_at', <DateTime value={m.delayed_at} />]] as [string, ReactNode][])
+      : []),
     ['messages.fields.from', m.from_name ? `${m.from_name} <${m.from_address}>` : m.from_address],
     ['messages.fields.to_address', m.to_address || '—'],
     ['messages.fields.subject', m.subject ?? '—'],
@@ -97,13 +104,25 @@ function BaseInfo({ message: m }: { message: Message }) {
         <Table.Tbody>
           {rows.map(([key, value]) => (
             <Table.Tr key={key}>
-              <Table.Th w={220}>{t(key)}</Table.Th>
+              <Table.Th w={{ base: 110, sm: 220 }}>{t(key)}</Table.Th>
               <Table.Td>{value}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
     </Paper>
+  );
+}
+
+/** The "base info" tab: a sandbox's notice first, the base info, then what a transactional message carries. */
+function BaseTab({ message }: { message: Message }) {
+  return (
+    <Stack gap="md">
+      <SandboxNotice message={message} />
+      <BaseInfo message={message} />
+      <SendDetails message={message} />
+      <MetadataTable message={message} />
+    </Stack>
   );
 }
 
@@ -145,7 +164,7 @@ export function MessageViewPage({ params }: PageProps) {
             </Group>
             <DetailTabs
               tabs={[
-                { value: 'base', labelKey: 'messages.tabs.base', content: () => <BaseInfo message={message!} /> },
+                { value: 'base', labelKey: 'messages.tabs.base', content: () => <BaseTab message={message!} /> },
                 { value: 'content', labelKey: 'messages.tabs.content', content: () => <MessageContent message={message!} /> },
                 { value: 'engagement', labelKey: 'engagement.title', content: () => <MessageEngagementTab message={message!} /> },
               ]}

@@ -1,5 +1,5 @@
 import { Box, CopyButton, Tooltip, UnstyledButton } from '@mantine/core';
-import { MESSAGE_OUTCOMES, MESSAGE_TYPES, type MessageListItem } from '@shared/contracts/message';
+import { MESSAGE_KINDS, MESSAGE_OUTCOMES, MESSAGE_TYPES, type MessageListItem } from '@shared/contracts/message';
 import type { Broadcast } from '@shared/contracts/broadcast';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/common/DateTime';
@@ -7,6 +7,7 @@ import { OutcomeBadge } from '../../components/common/OutcomeBadge';
 import type { SelectFilterSpec } from '../../components/list/FilterSelect';
 import { useAllRows } from '../../components/list/use-client-list';
 import type { ListColumn } from '../../components/list/types';
+import { KindBadges } from './KindBadges';
 
 /**
  * The provider's id (the SMTP server's queue id or Twilio's SID; our Message-ID when the server named none) cut to 5
@@ -41,10 +42,12 @@ export const MESSAGE_COLUMNS: ListColumn<MessageListItem>[] = [
   {
     key: 'to_address',
     labelKey: 'messages.fields.to_address',
-    // On a phone the table scrolls sideways: the status rides with the address, in view without scrolling.
+    // On a phone the table scrolls sideways: the status rides with the address, in view without scrolling, and so
+    // do the kind's and the sandbox's badges (on every width).
     render: (row) => (
       <>
         {row.to_address}
+        <KindBadges row={row} />
         <Box hiddenFrom="sm" mt={4}>
           <OutcomeBadge row={row} />
         </Box>
@@ -68,11 +71,13 @@ function useBroadcastOptions() {
 }
 
 /**
- * The message list's filters: status, type and broadcast (spec 7). The status filter is by outcome (GET
- * /message?outcome=bounced), so it offers what the chips say; `?status=` still works for API clients.
+ * The message list's filters: status, type, broadcast (spec 7) and kind (broadcast, test, transactional). The status
+ * filter is by outcome (GET /message?outcome=bounced), so it offers what the chips say; `?status=` still works for
+ * API clients.
  */
 export const MESSAGE_FILTER_SPECS: SelectFilterSpec[] = [
   { name: 'outcome', labelKey: 'messages.fields.status', values: MESSAGE_OUTCOMES, optionsKey: 'messages.statuses' },
   { name: 'type', labelKey: 'messages.fields.type', values: MESSAGE_TYPES, optionsKey: 'messages.types' },
+  { name: 'kind', labelKey: 'messages.fields.kind', values: MESSAGE_KINDS, optionsKey: 'messages.kinds', testId: 'message-kind-filter' },
   { name: 'broadcast_id', labelKey: 'messages.fields.broadcast', useOptions: useBroadcastOptions },
 ];
