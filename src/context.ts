@@ -15,8 +15,19 @@ export interface AuthContext {
   /** Set when the call authenticated with an organisation API key (Authorization: Bearer rk_...). */
   orgKey?: OrgKeyAuth | null;
 }
-export interface OrgKeyAuth { id: number; name: string; scope: 'send' | 'read' | 'full'; test: boolean; limits: ApiLimits }
-export interface ApiLimits { keyRequestsPerSecond: number; keyMessagesPerHour: number; orgRequestsPerSecond: number; orgMessagesPerHour: number }
+export interface OrgKeyAuth {
+  id: number;
+  name: string;
+  scope: 'send' | 'read' | 'full';
+  test: boolean;
+  limits: ApiLimits;
+}
+export interface ApiLimits {
+  keyRequestsPerSecond: number;
+  keyMessagesPerHour: number;
+  orgRequestsPerSecond: number;
+  orgMessagesPerHour: number;
+}
 
 /** What middleware puts on the Hono context, in the order app.ts runs it. */
 export interface AppEnv {

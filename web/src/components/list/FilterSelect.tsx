@@ -20,7 +20,7 @@ export interface SelectFilterSpec {
   testId?: string;
 }
 
-/** A filter's value as the query sends it: a fixed filter's unknown value (an edited address, an old saved one) is dropped, not sent for a 422. */
+/** A filter's value as the query sends it: a fixed filter's unknown value (an old saved one) is dropped, not sent for a 422. */
 function queryValue(spec: SelectFilterSpec, value: unknown): unknown {
   if (!value) return undefined;
   return spec.values && !spec.values.includes(String(value)) ? undefined : value;
@@ -49,15 +49,13 @@ function FilterSelect({ spec, values, onChange }: { spec: SelectFilterSpec; valu
 
 /**
  * A list's filters made of selects (spec 2: every list offers the filters its API has). Each starts empty
- * ("any"); only a chosen value reaches the query, and the values are saved with the list's other preferences, or
- * with `inUrl` kept in the page's address. Define the result once per list (module scope): its defaults are compared
- * between renders.
+ * ("any"); only a chosen value reaches the query, and the values are saved with the list's other preferences.
+ * Define the result once per list (module scope): its defaults are compared between renders.
  */
-export function selectFilters(specs: readonly SelectFilterSpec[], defaults: Values = {}, options: { inUrl?: boolean } = {}): ListFilters {
+export function selectFilters(specs: readonly SelectFilterSpec[], defaults: Values = {}): ListFilters {
   const names = specs.map((spec) => spec.name);
   return {
     defaults: { ...Object.fromEntries(names.map((name) => [name, ''])), ...defaults },
-    inUrl: options.inUrl,
     toQuery: (values) => Object.fromEntries(specs.map((spec) => [spec.name, queryValue(spec, values[spec.name])])),
     render: (values, onChange) => (
       <Group gap="sm" mb="md" wrap="wrap" align="flex-end">

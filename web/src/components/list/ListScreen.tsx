@@ -19,7 +19,6 @@ import { ListToolbar } from './ListToolbar';
 import { moveById, priorityIds } from './reorder';
 import type { EntityListState, ListColumn, ListQuery, ListRow } from './types';
 import { useListPreferences } from './use-list-preferences';
-import { useUrlFilters } from './url-filters';
 
 export interface ListScreenProps<T extends ListRow> {
   /** Preferences key (dataTable:{user}:{org}:{listKey}). */
@@ -59,8 +58,6 @@ export interface ListFilters {
   defaults: Record<string, unknown>;
   /** Query parameters of the current values (empty ones are dropped by the query string). */
   toQuery?: (values: Record<string, unknown>) => Record<string, unknown>;
-  /** The values live in the page's address (?name=value, see url-filters.ts) instead of the saved preferences. */
-  inUrl?: boolean;
   render: (values: Record<string, unknown>, onChange: (patch: Record<string, unknown>) => void) => ReactNode;
 }
 
@@ -99,12 +96,7 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
   const sort = prefs.sortBy[0];
   const search = prefs.search.trim();
   const filterDefaults = props.filters?.defaults;
-  const [urlFilters, updateUrlFilters] = useUrlFilters(props.filters?.inUrl ? Object.keys(filterDefaults ?? {}) : null);
-  const filterValues = useMemo(
-    () => (urlFilters ? { ...filterDefaults, ...urlFilters } : savedFilters(prefs, filterDefaults ?? {})),
-    [urlFilters, prefs, filterDefaults],
-  );
-  const changeFilters = urlFilters ? updateUrlFilters : updatePrefs;
+  const filterValues = useMemo(() => savedFilters(prefs, filterDefaults ?? {}), [prefs, filterDefaults]);
   const toQuery = props.filters?.toQuery;
   const filtersJson = JSON.stringify(toQuery ? toQuery(filterValues) : filterValues);
   const filters = useMemo(() => {
@@ -211,7 +203,7 @@ export function ListScreen<T extends ListRow>(props: ListScreenProps<T>) {
           onDeleteAll={deletable ? confirmDeleteAll : undefined}
         />
         {deleteAll.progress && <DeleteAllProgressBar progress={deleteAll.progress} onStop={deleteAll.stop} />}
-        {props.filters && <div data-testid="list-filters">{props.filters.render(filterValues, (patch) => changeFilters(patch))}</div>}
+        {props.filters && <div data-testid="list-filters">{props.filters.render(filterValues, (patch) => updatePrefs(patch))}</div>}
         {list.error ? (
           <Alert color="red" mb="md" data-testid="list-error">
             {translateApiError(t, list.error)}

@@ -1,8 +1,9 @@
 import { ActionIcon } from '@mantine/core';
 import { IconEye } from '@tabler/icons-react';
 import type { MessageListItem } from '@shared/contracts/message';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { pathOf } from '../../lib/route-table';
 import { useRouteTable } from '../../lib/services-context';
 import { selectFilters } from '../../components/list/FilterSelect';
@@ -25,19 +26,16 @@ function ViewAction({ row }: { row: MessageListItem }) {
 }
 
 /**
- * The filters live in the address (/message?kind=transactional&outcome=bounced, ?broadcast_id= from a link): a link
- * or a reload shows the same messages.
- */
-const MESSAGE_FILTERS = selectFilters(MESSAGE_FILTER_SPECS, {}, { inUrl: true });
-
-/**
- * /message: server-paged messages with status, type, kind and broadcast filters kept in the address; view and
+ * /message: server-paged messages with status, type and broadcast filters (?broadcast_id= preselects one); view and
  * delete; beneath, where messages past the retention went and their monthly archives.
  */
 export function MessageListPage() {
   const calls = useMessageCalls();
+  const fromUrl = new URLSearchParams(useSearch()).get('broadcast_id');
+  const filters = useMemo(() => selectFilters(MESSAGE_FILTER_SPECS, fromUrl ? { broadcast_id: fromUrl } : {}), [fromUrl]);
   return (
     <ListScreen<MessageListItem>
+      key={fromUrl ?? 'all'}
       listKey="message"
       section="messages"
       titleKey="messages.title"
@@ -46,7 +44,7 @@ export function MessageListPage() {
       calls={calls}
       useList={useMessageList}
       itemLabel={(m) => m.to_address || `#${m.id}`}
-      filters={MESSAGE_FILTERS}
+      filters={filters}
       rowActions={(row) => <ViewAction row={row} />}
       footer={<MessageArchivePanel />}
     />
