@@ -14,7 +14,7 @@ export const HEADER_LIMITS = { count: 20, nameLength: 100, valueLength: 1000 } a
 export const THREADING_HEADERS = ['In-Reply-To', 'References'] as const;
 
 /**
- * X- headers a caller may not set (lower-case prefixes):
+ * X- headers a caller may not set, by prefix (any case):
  * - X-SMTPAPI: ours (src/modules/bounce/sendgrid-events.ts: the message id SendGrid's events come back with), and
  *   with the other providers' control headers read as instructions by the provider's SMTP relay an integration may
  *   be (more recipients, another account's settings, tracking): Mandrill (X-MC-), Mailgun, Amazon SES, Postmark
@@ -24,17 +24,17 @@ export const THREADING_HEADERS = ['In-Reply-To', 'References'] as const;
  *   phishing gets past a filter that trusts what it finds.
  */
 export const FORBIDDEN_X_PREFIXES = [
-  'x-smtpapi',
-  'x-mc-',
-  'x-mailgun-',
-  'x-ses-',
-  'x-pm-',
-  'x-msys-api',
-  'x-mailjet-',
-  'x-relay-',
-  'x-spam-',
-  'x-virus-',
-  'x-ms-exchange-',
+  'X-SMTPAPI',
+  'X-MC-',
+  'X-Mailgun-',
+  'X-SES-',
+  'X-PM-',
+  'X-MSYS-API',
+  'X-Mailjet-',
+  'X-Relay-',
+  'X-Spam-',
+  'X-Virus-',
+  'X-MS-Exchange-',
 ] as const;
 
 /** Letters, digits and hyphens, starting with a letter or digit (RFC 5322 allows more; nobody needs it). */
@@ -45,13 +45,14 @@ const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/;
 const MESSAGE_IDS = /^<[!-;=?A-~]+@[!-;=?A-~]+>(?:[ \t]*<[!-;=?A-~]+@[!-;=?A-~]+>)*$/;
 
 const THREADING = new Set(THREADING_HEADERS.map((name) => name.toLowerCase()));
+const FORBIDDEN = FORBIDDEN_X_PREFIXES.map((prefix) => prefix.toLowerCase());
 
 /** True when a caller may set a header of this name (any case). */
 export function isAllowedHeaderName(name: string): boolean {
   if (!NAME.test(name) || name.length > HEADER_LIMITS.nameLength) return false;
   const lower = name.toLowerCase();
   if (THREADING.has(lower)) return true;
-  return lower.startsWith('x-') && lower.length > 2 && !FORBIDDEN_X_PREFIXES.some((prefix) => lower.startsWith(prefix));
+  return lower.startsWith('x-') && lower.length > 2 && !FORBIDDEN.some((prefix) => lower.startsWith(prefix));
 }
 
 /** What is wrong with a caller's headers, one message per problem (empty when they may go as they are). */
@@ -97,5 +98,5 @@ function shown(name: string): string {
 }
 
 function forbiddenList(): string {
-  return FORBIDDEN_X_PREFIXES.map((p) => (p.endsWith('-') ? `${p.toUpperCase()}*` : p.toUpperCase())).join(', ');
+  return FORBIDDEN_X_PREFIXES.map((prefix) => (prefix.endsWith('-') ? `${prefix}*` : prefix)).join(', ');
 }

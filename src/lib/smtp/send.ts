@@ -172,6 +172,12 @@ async function oneByOne(conn: SmtpConnection, items: SmtpItem[], results: (SmtpD
         await conn.write(`RCPT TO:<${rcpt}>\r\n`);
         replies.push(await answer(conn, 'RCPT TO'));
       }
+      const { accepted, rejected } = sortRecipients(envelope.to, replies);
+      if (accepted.length === 0) {
+        results[index] = noRecipients(conn, rejected);
+        continue;
+      }
+      // The copies are named only once `to` is accepted: a message refused for `to` goes to nobody.
       let copyReplies: SmtpReply[] | null = null;
       if (envelope.copies) {
         copyReplies = [];
@@ -179,11 +185,6 @@ async function oneByOne(conn: SmtpConnection, items: SmtpItem[], results: (SmtpD
           await conn.write(`RCPT TO:<${rcpt}>\r\n`);
           copyReplies.push(await answer(conn, 'RCPT TO'));
         }
-      }
-      const { accepted, rejected } = sortRecipients(envelope.to, replies);
-      if (accepted.length === 0) {
-        results[index] = noRecipients(conn, rejected);
-        continue;
       }
       await conn.write('DATA\r\n');
       const data = await answer(conn, 'DATA');

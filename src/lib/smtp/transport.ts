@@ -2,11 +2,11 @@
 // sessions, reconnects when a server ends a session mid-batch, and maps every outcome to a SendResult.
 import { buildEmail } from '../mime/build';
 import { domainOf, messageIdFor } from '../mime/message-id';
-import type { OnAccepted, OutgoingMessage, RefusedCopy, SendResult, Transport } from '../transport/types';
+import type { OnAccepted, OutgoingMessage, SendResult, Transport } from '../transport/types';
 import { SmtpConnection, type SmtpConnectOptions } from './connection';
+import { copiesOf, invalidAddress, refusedCopies } from './copies';
 import { SmtpError } from './errors';
 import { providerIdOf } from './provider-id';
-import { formatReply, isTransient } from './reply';
 import { isValidAddress, sendBatch, type OnDelivered, type SmtpDelivery, type SmtpItem } from './send';
 
 export interface SmtpTransportOptions extends SmtpConnectOptions {
@@ -155,7 +155,7 @@ export class SmtpTransport implements Transport {
     ].find(([address]) => !isValidAddress(address));
     if (invalid) return { item: null, messageId, failure: invalidAddress(invalid[1], invalid[0]) };
     // Only a message with cc, bcc or a reply-to pays for them: the broadcast path stays as it was.
-    const extra = message.cc?.length || message.bcc?.length || message.replyTo ? extrasOf(message, to) : null;
+    const extra = message.cc?.length || message.bcc?.length || message.replyTo ? copiesOf(message, to) : null;
     if (extra && 'failure' in extra) return { item: null, messageId, failure: extra.failure };
     // Built when its turn on the session comes (send.ts), which also reports a message that cannot be built.
     const data = () =>
@@ -180,57 +180,6 @@ export class SmtpTransport implements Transport {
   }
 }
 
-function invalidAddress(what: string, address: string): SendResult {
-  return { ok: false, retryable: false, error: `The ${what} address "${address}" is not a valid email address.` };
-}
-
-interface Extras {
-  /** The Cc header's addresses: trimmed, each once, in the given order. */
-  cc?: string[];
-  replyTo?: string;
-  /** Envelope recipients besides `to`: cc then bcc, each address once (case aside), never `to` again. */
-  copies?: string[];
-  bccOnly?: ReadonlySet<string>;
-}
-
-/** A message's cc, bcc and reply-to checked and sorted out; an address that is not valid fails the message. */
-function extrasOf(message: OutgoingMessage, to: string): Extras | { failure: SendResult } {
-  const extras: Extras = {};
-  const replyTo = message.replyTo?.trim();
-  if (replyTo) {
-    if (!isValidAddress(replyTo)) return { failure: invalidAddress('reply-to', replyTo) };
-    extras.replyTo = replyTo;
-  }
-  const seen = new Set([to.toLowerCase()]);
-  const copies: string[] = [];
-  const cc: string[] = [];
-  const ccSeen = new Set<string>();
-  for (const raw of message.cc ?? []) {
-    const address = raw.trim();
-    if (!isValidAddress(address)) return { failure: invalidAddress('cc', address) };
-    const key = address.toLowerCase();
-    if (ccSeen.has(key)) continue;
-    ccSeen.add(key);
-    cc.push(address);
-    if (!seen.has(key)) copies.push(address);
-    seen.add(key);
-  }
-  const bccOnly = new Set<string>();
-  for (const raw of message.bcc ?? []) {
-    const address = raw.trim();
-    if (!isValidAddress(address)) return { failure: invalidAddress('bcc', address) };
-    const key = address.toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    copies.push(address);
-    bccOnly.add(key);
-  }
-  if (cc.length > 0) extras.cc = cc;
-  if (copies.length > 0) extras.copies = copies;
-  if (bccOnly.size > 0) extras.bccOnly = bccOnly;
-  return extras;
-}
-
 /**
  * The success of a delivery. Copies the server refused ride along in `refused` (the message counts as sent to `to`,
  * which is what decides): the engine records them on the message, so a lost copy is seen, not silently dropped.
@@ -238,16 +187,7 @@ function extrasOf(message: OutgoingMessage, to: string): Extras | { failure: Sen
 function acceptedResult(delivery: SmtpDelivery, item: MailItem, messageId: string): Extract<SendResult, { ok: true }> {
   const externalId = providerIdOf(delivery.reply) ?? messageId;
   if (!delivery.rejectedCopies) return { ok: true, externalId };
-  return { ok: true, externalId, refused: refusedCopies(delivery, item) };
-}
-
-function refusedCopies(delivery: SmtpDelivery, item: MailItem): RefusedCopy[] {
-  return (delivery.rejectedCopies ?? []).map(({ recipient, reply }) => ({
-    address: recipient,
-    field: item.bccOnly?.has(recipient.toLowerCase()) ? 'bcc' : 'cc',
-    error: formatReply(reply),
-    retryable: isTransient(reply),
-  }));
+  return { ok: true, externalId, refused: refusedCopies(delivery.rejectedCopies, item.bccOnly) };
 }
 
 /** SMTP's "try later" replies: service not available, mailbox busy, local error (often a rate limit). */
