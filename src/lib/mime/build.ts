@@ -1,7 +1,8 @@
 // Building the message that goes over SMTP. The MIME structure (multipart/alternative inside multipart/mixed,
 // boundaries, Date, MIME-Version) comes from `mimetext`; what it leaves to the caller is done here: every part
-// encoded to short 7-bit lines, headers encoded per RFC 2047, file names made safe, and no Bcc header ever.
-import { createMimeMessage, type Mailbox, type MIMEMessage } from 'mimetext/browser';
+// encoded to short 7-bit lines, headers encoded per RFC 2047, file names made safe, and no Bcc header ever (bcc
+// recipients exist only in the SMTP envelope, src/lib/smtp/transport.ts).
+import { createMimeMessage, Mailbox, type MIMEMessage } from 'mimetext/browser';
 import type { OutgoingAttachment } from '../transport/types';
 import { base64Lines, encodeFileName, encodeHeaderValue, encodeStructuredHeader, encodeTextBody, formatMailbox, headerSafe } from './encode';
 import { htmlToText } from './html-to-text';
@@ -11,6 +12,10 @@ export interface EmailContent {
   messageId: string;
   from: { address: string; name?: string | null };
   to: string;
+  /** Addresses for the Cc header (checked by the caller, as `to` is). */
+  cc?: string[];
+  /** The Reply-To address (checked by the caller). */
+  replyTo?: string | null;
   subject?: string | null;
   /** The html (when `html`) or the plain text. */
   body: string;
@@ -29,6 +34,7 @@ const RESERVED = new Set([
   'from',
   'to',
   'cc',
+  'reply-to',
   'subject',
   'date',
   'message-id',
@@ -47,6 +53,8 @@ export function buildEmail(content: EmailContent): string {
   const msg = createMimeMessage();
   msg.setSender({ addr: content.from.address, name: content.from.name ?? '' });
   msg.setTo({ addr: content.to });
+  if (content.cc?.length) msg.setCc(content.cc.map((addr) => ({ addr })));
+  if (content.replyTo) msg.setHeader('Reply-To', new Mailbox({ addr: content.replyTo }));
   msg.setSubject(content.subject ?? '');
   applyOwnHeaderEncoding(msg);
   msg.setHeader('Message-ID', `<${content.messageId}>`);
@@ -86,14 +94,31 @@ function addText(msg: MIMEMessage, contentType: 'text/plain' | 'text/html', text
 function applyOwnHeaderEncoding(msg: MIMEMessage): void {
   for (const field of msg.headers.fields) {
     const name = field.name.toLowerCase();
-    if (name === 'subject') field.dump = (v) => (typeof v === 'string' ? encodeHeaderValue(v) : '');
-    if (name === 'from' || name === 'to') {
-      field.dump = (v) => {
-        const boxes = (Array.isArray(v) ? v : v ? [v] : []) as Mailbox[];
-        return boxes.map((box) => formatMailbox(box.addr, box.name)).join(', ');
-      };
-    }
+    if (name === 'subject') field.dump = dumpSubject;
+    if (name === 'from' || name === 'to' || name === 'cc' || name === 'reply-to') field.dump = dumpMailboxes;
     // Never written: mimetext knows the header, we never set it, and this makes sure it stays out.
     if (name === 'bcc') field.disabled = true;
   }
+}
+
+function dumpSubject(value: unknown): string {
+  return typeof value === 'string' ? encodeHeaderValue(value) : '';
+}
+
+/** Mailboxes as a header value: one as it is, several separated by commas, folded after one when a line grows long. */
+function dumpMailboxes(value: unknown): string {
+  const boxes = (Array.isArray(value) ? value : value ? [value] : []) as Mailbox[];
+  let text = '';
+  let line = 0;
+  for (const box of boxes) {
+    const mailbox = formatMailbox(box.addr, box.name);
+    if (text) {
+      const fold = line + 2 + mailbox.length > 76;
+      text += fold ? ',\r\n ' : ', ';
+      line = fold ? 1 : line + 2;
+    }
+    text += mailbox;
+    line += mailbox.length;
+  }
+  return text;
 }

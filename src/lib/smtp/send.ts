@@ -1,5 +1,10 @@
 // Sending messages over an open SMTP session: many per connection, PIPELINING (RFC 2920) when the server offers
 // it and one command at a time when it does not, per-recipient results, RSET after a failed transaction.
+//
+// Copies (cc, bcc) are envelope recipients whose refusal does not fail the message: the message goes when a `to`
+// recipient is accepted, and not at all when none is (nobody gets a copy of a message that failed, so a retry
+// cannot send a cc twice). That needs the RCPT replies before DATA: a message with copies pipelines
+// MAIL + RCPT... and sends DATA after reading them, one round trip more; a message without copies is unchanged.
 import { Buffer } from 'node:buffer';
 import type { SmtpConnection } from './connection';
 import { SmtpError } from './errors';
@@ -10,6 +15,8 @@ export interface SmtpEnvelope {
   /** Reverse-path (MAIL FROM); '' sends the null sender <>. */
   from: string;
   to: string[];
+  /** Recipients (cc, bcc) whose refusal does not fail the message; refused ones come back in `rejectedCopies`. */
+  copies?: string[];
 }
 
 export interface SmtpItem {
@@ -27,12 +34,22 @@ export interface SmtpDelivery {
   ok: boolean;
   /** For failures: true when trying again later may work (4xx, lost connection). */
   retryable: boolean;
+  /** The recipients (to and copies) the server took the message for. */
   accepted: string[];
-  rejected: { recipient: string; reply: SmtpReply }[];
+  /** The `to` recipients the server refused. */
+  rejected: Refusal[];
+  /** On a success: the copies the server refused (only when there are some). */
+  rejectedCopies?: Refusal[];
   /** The reply that decided (final reply after the content, or the refusal). */
   reply: SmtpReply | null;
   /** For failures: what went wrong, in words. */
   error?: string;
+}
+
+/** A recipient the server refused, and its answer. */
+export interface Refusal {
+  recipient: string;
+  reply: SmtpReply;
 }
 
 /** Told of each message the server accepted (its final 2xx), as soon as it is known. */
@@ -85,7 +102,8 @@ export async function sendBatch(conn: SmtpConnection, items: SmtpItem[], onAccep
 interface Open {
   index: number;
   accepted: string[];
-  rejected: { recipient: string; reply: SmtpReply }[];
+  rejected: Refusal[];
+  rejectedCopies?: Refusal[];
   /** Dot-stuffed content, or just the end-of-data line when a server said 354 with no valid recipient. */
   body: string;
   discard: boolean;
@@ -159,13 +177,22 @@ async function oneByOne(conn: SmtpConnection, items: SmtpItem[], results: (SmtpD
         results[index] = noRecipients(conn, rejected);
         continue;
       }
+      // The copies are named only once `to` is accepted: a message refused for `to` goes to nobody.
+      let copyReplies: SmtpReply[] | null = null;
+      if (envelope.copies) {
+        copyReplies = [];
+        for (const rcpt of envelope.copies) {
+          await conn.write(`RCPT TO:<${rcpt}>\r\n`);
+          copyReplies.push(await answer(conn, 'RCPT TO'));
+        }
+      }
       await conn.write('DATA\r\n');
       const data = await answer(conn, 'DATA');
       if (data.code !== 354) {
         results[index] = refused(conn, data, 'The server refused to take the message content (DATA)');
         continue;
       }
-      bodySent = { index, accepted, rejected, body: dotStuff(content), discard: false };
+      bodySent = withCopies({ index, accepted, rejected, body: dotStuff(content), discard: false }, envelope, copyReplies);
       await conn.write(bodySent.body);
       results[index] = finalDelivery(conn, await answer(conn, 'the message content', conn.timeouts.data), bodySent);
       bodySent = null;
@@ -177,19 +204,25 @@ async function oneByOne(conn: SmtpConnection, items: SmtpItem[], results: (SmtpD
   }
 }
 
+/** MAIL, RCPT for each recipient, and DATA, unless the envelope has copies (DATA then waits, see the top). */
 function transactionCommands(conn: SmtpConnection, envelope: SmtpEnvelope): string {
   let text = mailCommand(conn, envelope);
   for (const rcpt of envelope.to) text += `RCPT TO:<${rcpt}>\r\n`;
+  if (envelope.copies) {
+    for (const rcpt of envelope.copies) text += `RCPT TO:<${rcpt}>\r\n`;
+    return text;
+  }
   return `${text}DATA\r\n`;
 }
 
 function mailCommand(_conn: SmtpConnection, envelope: SmtpEnvelope): string {
-  const needsUtf8 = !ASCII.test(envelope.from) || envelope.to.some((a) => !ASCII.test(a));
+  const needsUtf8 = !ASCII.test(envelope.from) || envelope.to.some((a) => !ASCII.test(a)) || (envelope.copies?.some((a) => !ASCII.test(a)) ?? false);
   return `MAIL FROM:<${envelope.from}>${needsUtf8 ? ' SMTPUTF8' : ''}\r\n`;
 }
 
 /** Reads the replies to one pipelined MAIL/RCPT/DATA group and decides whether the content may follow. */
 async function readTransaction(conn: SmtpConnection, item: SmtpItem, content: string, index: number, results: (SmtpDelivery | null)[]): Promise<Open | null> {
+  if (item.envelope.copies) return readTransactionWithCopies(conn, item, content, index, results);
   const mail = await answer(conn, 'MAIL FROM');
   const replies: SmtpReply[] = [];
   for (let i = 0; i < item.envelope.to.length; i++) replies.push(await answer(conn, 'RCPT TO'));
@@ -204,6 +237,50 @@ async function readTransaction(conn: SmtpConnection, item: SmtpItem, content: st
   else results[index] = refused(conn, data, 'The server refused to take the message content (DATA)');
   // A server that still says 354 waits for content: end it at once, and ignore what it says about it.
   return data.code === 354 ? { index, accepted: [], rejected: [], body: '.\r\n', discard: true } : null;
+}
+
+/**
+ * The same for an envelope with copies, whose group ended with the last RCPT: DATA goes only once a `to` recipient
+ * is accepted, so a message refused for `to` reaches nobody (RSET then drops the copies the server took).
+ */
+async function readTransactionWithCopies(
+  conn: SmtpConnection,
+  item: SmtpItem,
+  content: string,
+  index: number,
+  results: (SmtpDelivery | null)[],
+): Promise<Open | null> {
+  const { envelope } = item;
+  const mail = await answer(conn, 'MAIL FROM');
+  const replies: SmtpReply[] = [];
+  for (let i = 0; i < envelope.to.length; i++) replies.push(await answer(conn, 'RCPT TO'));
+  const copyReplies: SmtpReply[] = [];
+  for (let i = 0; i < (envelope.copies?.length ?? 0); i++) copyReplies.push(await answer(conn, 'RCPT TO'));
+  const { accepted, rejected } = sortRecipients(envelope.to, replies);
+  if (mail.code < 200 || mail.code >= 300) {
+    results[index] = refused(conn, mail, `The server refused the sender <${envelope.from}>`);
+    return null;
+  }
+  if (accepted.length === 0) {
+    results[index] = noRecipients(conn, rejected);
+    return null;
+  }
+  await conn.write('DATA\r\n');
+  const data = await answer(conn, 'DATA');
+  if (data.code !== 354) {
+    results[index] = refused(conn, data, 'The server refused to take the message content (DATA)');
+    return null;
+  }
+  return withCopies({ index, accepted, rejected, body: dotStuff(content), discard: false }, envelope, copyReplies);
+}
+
+/** Adds the copies' answers to a transaction that goes: accepted ones join `accepted`, refused ones `rejectedCopies`. */
+function withCopies(open: Open, envelope: SmtpEnvelope, copyReplies: SmtpReply[] | null): Open {
+  if (!envelope.copies || !copyReplies) return open;
+  const copies = sortRecipients(envelope.copies, copyReplies);
+  open.accepted.push(...copies.accepted);
+  if (copies.rejected.length > 0) open.rejectedCopies = copies.rejected;
+  return open;
 }
 
 /** Reads a reply; a 421 means the server is closing the session, which ends this connection's batch. */
@@ -221,7 +298,7 @@ async function expectReset(conn: SmtpConnection): Promise<void> {
 
 function sortRecipients(to: string[], replies: SmtpReply[]) {
   const accepted: string[] = [];
-  const rejected: { recipient: string; reply: SmtpReply }[] = [];
+  const rejected: Refusal[] = [];
   to.forEach((recipient, i) => {
     const reply = replies[i];
     if (reply.code === 250 || reply.code === 251) accepted.push(recipient);
@@ -232,7 +309,9 @@ function sortRecipients(to: string[], replies: SmtpReply[]) {
 
 function finalDelivery(conn: SmtpConnection, reply: SmtpReply, open: Open): SmtpDelivery {
   if (reply.code >= 200 && reply.code < 300) {
-    return { ok: true, retryable: false, accepted: open.accepted, rejected: open.rejected, reply };
+    const delivery: SmtpDelivery = { ok: true, retryable: false, accepted: open.accepted, rejected: open.rejected, reply };
+    if (open.rejectedCopies) delivery.rejectedCopies = open.rejectedCopies;
+    return delivery;
   }
   conn.needsReset = true;
   return {
@@ -250,7 +329,7 @@ function refused(conn: SmtpConnection, reply: SmtpReply, what: string): SmtpDeli
   return { ok: false, retryable: isTransient(reply), accepted: [], rejected: [], reply, error: `${what}: ${formatReply(reply)}` };
 }
 
-function noRecipients(conn: SmtpConnection, rejected: { recipient: string; reply: SmtpReply }[]): SmtpDelivery {
+function noRecipients(conn: SmtpConnection, rejected: Refusal[]): SmtpDelivery {
   conn.needsReset = true;
   return {
     ok: false,
@@ -307,12 +386,12 @@ function precheck(conn: SmtpConnection, item: SmtpItem): { content: string } | {
 }
 
 /** What is wrong with an envelope's addresses for this server, if anything. */
-function addressProblem(conn: SmtpConnection, { from, to }: SmtpEnvelope): string | null {
+function addressProblem(conn: SmtpConnection, { from, to, copies }: SmtpEnvelope): string | null {
   if (from !== '' && !ADDRESS.test(from)) return `The sender address "${from}" is not a valid email address.`;
   if (to.length === 0) return 'The message has no recipient.';
-  const bad = to.find((a) => !ADDRESS.test(a));
+  const bad = to.find((a) => !ADDRESS.test(a)) ?? copies?.find((a) => !ADDRESS.test(a));
   if (bad !== undefined) return `The recipient address "${bad}" is not a valid email address.`;
-  const international = !ASCII.test(from) || to.some((a) => !ASCII.test(a));
+  const international = !ASCII.test(from) || to.some((a) => !ASCII.test(a)) || (copies?.some((a) => !ASCII.test(a)) ?? false);
   if (international && !conn.capabilities.smtpUtf8) {
     return 'An address has non-ASCII characters and the server does not support international addresses (SMTPUTF8).';
   }

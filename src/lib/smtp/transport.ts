@@ -4,6 +4,7 @@ import { buildEmail } from '../mime/build';
 import { domainOf, messageIdFor } from '../mime/message-id';
 import type { OnAccepted, OutgoingMessage, SendResult, Transport } from '../transport/types';
 import { SmtpConnection, type SmtpConnectOptions } from './connection';
+import { copiesOf, invalidAddress, refusedCopies } from './copies';
 import { SmtpError } from './errors';
 import { providerIdOf } from './provider-id';
 import { isValidAddress, sendBatch, type OnDelivered, type SmtpDelivery, type SmtpItem } from './send';
@@ -18,8 +19,13 @@ export interface SmtpTransportOptions extends SmtpConnectOptions {
 /** How often one sendMany may open a new session after the server ended one (per connection slot). */
 const MAX_RECONNECTS = 20;
 
+/** An SMTP item and, when the message has bcc recipients, which copies are bcc only (lower case). */
+interface MailItem extends SmtpItem {
+  bccOnly?: ReadonlySet<string>;
+}
+
 interface Prepared {
-  item: SmtpItem | null;
+  item: MailItem | null;
   messageId: string;
   /** Set when an address is not valid; the message is then never sent (one that cannot be built fails in send.ts). */
   failure: SendResult | null;
@@ -33,13 +39,13 @@ class Slot {
 
   constructor(private options: SmtpConnectOptions) {}
 
-  run(items: SmtpItem[], onAccepted?: OnDelivered): Promise<SendResult[]> {
+  run(items: MailItem[], onAccepted?: OnDelivered): Promise<SendResult[]> {
     const next = this.queue.then(() => this.deliver(items, onAccepted));
     this.queue = next.catch(() => {});
     return next;
   }
 
-  private async deliver(items: SmtpItem[], onAccepted?: OnDelivered): Promise<SendResult[]> {
+  private async deliver(items: MailItem[], onAccepted?: OnDelivered): Promise<SendResult[]> {
     const out: SendResult[] = new Array(items.length);
     let pending = items.map((_, i) => i);
     for (let round = 0; pending.length > 0; round++) {
@@ -117,11 +123,15 @@ export class SmtpTransport implements Transport {
         if (share.length === 0) return;
         const outcome = await slot.run(
           share.map((i) => prepared[i].item!),
-          onAccepted && ((k, delivery) => onAccepted(share[k], { ok: true, externalId: providerIdOf(delivery.reply) ?? prepared[share[k]].messageId })),
+          onAccepted &&
+            ((k, delivery) => {
+              const { item, messageId } = prepared[share[k]];
+              return onAccepted(share[k], acceptedResult(delivery, item!, messageId));
+            }),
         );
         share.forEach((i, k) => {
           const result = outcome[k];
-          results[i] = result.ok ? { ok: true, externalId: result.externalId || prepared[i].messageId } : result;
+          results[i] = result.ok && !result.externalId ? { ...result, externalId: prepared[i].messageId } : result;
         });
       }),
     );
@@ -143,19 +153,18 @@ export class SmtpTransport implements Transport {
       [to, 'recipient'],
       [returnPath, 'return path'],
     ].find(([address]) => !isValidAddress(address));
-    if (invalid) {
-      return {
-        item: null,
-        messageId,
-        failure: { ok: false, retryable: false, error: `The ${invalid[1]} address "${invalid[0]}" is not a valid email address.` },
-      };
-    }
+    if (invalid) return { item: null, messageId, failure: invalidAddress(invalid[1], invalid[0]) };
+    // Only a message with cc, bcc or a reply-to pays for them: the broadcast path stays as it was.
+    const extra = message.cc?.length || message.bcc?.length || message.replyTo ? copiesOf(message, to) : null;
+    if (extra && 'failure' in extra) return { item: null, messageId, failure: extra.failure };
     // Built when its turn on the session comes (send.ts), which also reports a message that cannot be built.
     const data = () =>
       buildEmail({
         messageId,
         from: { address: from, name: message.from.name },
         to,
+        cc: extra?.cc,
+        replyTo: extra?.replyTo,
         subject: message.subject,
         body: message.body,
         html: message.html,
@@ -164,15 +173,28 @@ export class SmtpTransport implements Transport {
         returnPath,
         headers: message.headers,
       });
-    return { item: { envelope: { from: returnPath, to: [to] }, data }, messageId, failure: null };
+    if (!extra?.copies) return { item: { envelope: { from: returnPath, to: [to] }, data }, messageId, failure: null };
+    const item: MailItem = { envelope: { from: returnPath, to: [to], copies: extra.copies }, data };
+    if (extra.bccOnly) item.bccOnly = extra.bccOnly;
+    return { item, messageId, failure: null };
   }
+}
+
+/**
+ * The success of a delivery. Copies the server refused ride along in `refused` (the message counts as sent to `to`,
+ * which is what decides): the engine records them on the message, so a lost copy is seen, not silently dropped.
+ */
+function acceptedResult(delivery: SmtpDelivery, item: MailItem, messageId: string): Extract<SendResult, { ok: true }> {
+  const externalId = providerIdOf(delivery.reply) ?? messageId;
+  if (!delivery.rejectedCopies) return { ok: true, externalId };
+  return { ok: true, externalId, refused: refusedCopies(delivery.rejectedCopies, item.bccOnly) };
 }
 
 /** SMTP's "try later" replies: service not available, mailbox busy, local error (often a rate limit). */
 const THROTTLE_CODES = new Set([421, 450, 451]);
 
-function toSendResult(delivery: SmtpDelivery, item: SmtpItem): SendResult {
-  if (delivery.ok) return { ok: true, externalId: providerIdOf(delivery.reply) ?? '' };
+function toSendResult(delivery: SmtpDelivery, item: MailItem): SendResult {
+  if (delivery.ok) return acceptedResult(delivery, item, '');
   const code = delivery.reply?.code ?? delivery.rejected[0]?.reply.code;
   const error = delivery.error ?? `Not sent to ${item.envelope.to.join(', ')}`;
   const cause = code && THROTTLE_CODES.has(code) ? 'throttled' : mailboxRefused(delivery) ? 'mailbox' : undefined;

@@ -24,6 +24,26 @@ export interface OutgoingMessage {
   returnPath?: string | null;
   /** Email only: extra headers (e.g. List-Unsubscribe). Bcc and the headers the transport sets are dropped. */
   headers?: Record<string, string> | null;
+  /** Email only: more visible recipients (a Cc header and envelope recipients). */
+  cc?: string[];
+  /** Email only: hidden recipients: envelope recipients only, never in a header. */
+  bcc?: string[];
+  /** Email only: the Reply-To address. */
+  replyTo?: string | null;
+}
+
+/**
+ * A cc or bcc recipient the provider refused for a message it accepted for `to`. The message's outcome follows
+ * `to` alone, so such a refusal does not fail it; it comes back on the success (`SendResult.refused`) for the engine
+ * to record on the message (its error/note), so the sender can see who did not get a copy.
+ */
+export interface RefusedCopy {
+  address: string;
+  field: 'cc' | 'bcc';
+  /** The provider's answer, in words (e.g. "550 5.1.1 No such user"). */
+  error: string;
+  /** True when the refusal was temporary (4xx): that copy was still not sent, and no retry will send it. */
+  retryable: boolean;
 }
 
 /**
@@ -35,7 +55,8 @@ export interface OutgoingMessage {
 export type FailureCause = 'throttled' | 'unreachable' | 'mailbox';
 
 export type SendResult =
-  | { ok: true; externalId: string }
+  /** `refused`: only when a cc or bcc was refused (see RefusedCopy); absent on every other success. */
+  | { ok: true; externalId: string; refused?: RefusedCopy[] }
   /** retryable: 4xx SMTP replies, 429/20429 from the SMS provider, timeouts, dropped connections. */
   | { ok: false; retryable: boolean; error: string; cause?: FailureCause };
 

@@ -25,6 +25,15 @@ function expectWellFormedLines(raw: string) {
   expect(raw.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
 }
 
+/** The message with its Date and its (random) boundaries replaced by fixed text, to compare whole messages. */
+function withoutDateAndBoundaries(raw: string): string {
+  let text = raw.replace(/^Date: .*$/m, 'Date: (date)');
+  [...raw.matchAll(/boundary=([0-9a-z]+)/g)].forEach(([, boundary], i) => {
+    text = text.split(boundary).join(`(boundary ${i + 1})`);
+  });
+  return text;
+}
+
 describe('MIME building', () => {
   it('encodes a long UTF-8 subject and display name in RFC 2047 words that read back exactly', async () => {
     const subject = `Привет, ${'мир 🌍 '.repeat(30)}— déjà vu`;
@@ -70,6 +79,50 @@ describe('MIME building', () => {
     expect(Object.fromEntries(headers)['x-campaign']).toBe('spring Bcc: injected@example.test');
     const email = await PostalMime.parse(raw);
     expect(email.bcc ?? []).toEqual([]);
+  });
+
+  it('writes Cc and Reply-To as mailbox lists folded after a comma, readable back, and never a Bcc', async () => {
+    const cc = ['first@example.test', 'second.with.a.longer.local.part@example.test', 'third@example.test', 'fourth@example.test'];
+    const raw = buildEmail({ ...base, cc, replyTo: 'support@acme.test', headers: { 'Reply-To': 'evil@example.test', Cc: 'evil2@example.test' } });
+    expectWellFormedLines(raw);
+    const head = raw.slice(0, raw.indexOf('\r\n\r\n'));
+    // Folded after a comma so no line grows past 78 characters; unfolded, the list reads as given.
+    expect(head).toContain('Cc: <first@example.test>, <second.with.a.longer.local.part@example.test>,\r\n <third@example.test>, <fourth@example.test>\r\n');
+    for (const line of head.split('\r\n')) expect(line.length).toBeLessThanOrEqual(78);
+    const headers = rawHeaders(raw);
+    expect(headers.filter(([k]) => k === 'reply-to')).toEqual([['reply-to', '<support@acme.test>']]);
+    expect(headers.filter(([k]) => k === 'cc')).toHaveLength(1);
+    expect(headers.map(([k]) => k)).not.toContain('bcc');
+    expect(raw).not.toMatch(/evil/);
+    const email = await PostalMime.parse(raw);
+    expect(email.cc?.map((a) => (a as { address: string }).address)).toEqual(cc);
+    expect(email.replyTo?.map((a) => (a as { address: string }).address)).toEqual(['support@acme.test']);
+    expect(email.bcc ?? []).toEqual([]);
+  });
+
+  it('builds a message without cc or reply-to exactly as before they existed', () => {
+    // What the builder wrote before cc and reply-to were added (its own output then), Date and boundaries aside: the
+    // broadcast path must not change by a byte.
+    const before =
+      'Date: (date)\r\nFrom: =?UTF-8?B?QWNtZSBDYWbDqQ==?= <news@acme.test>\r\nTo: <ada@example.test>\r\nMessage-ID: <relay-42@acme.test>\r\nSubject: Your order\r\nMIME-Version: 1.0\r\nReturn-Path: <bounces@acme.test>\r\nList-Id: "Acme: News" <subscription-1.acme.localhost>\r\nList-Unsubscribe: <https://acme.test/u/42>\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\nContent-Type: multipart/mixed; boundary=(boundary 1)\r\n\r\n--(boundary 1)\r\nContent-Type: multipart/alternative; boundary=(boundary 2)\r\n\r\n--(boundary 2)\r\nContent-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: 7bit\r\n\r\nThanks, Ada.\r\n\r\n--(boundary 2)\r\nContent-Type: text/html; charset=UTF-8\r\nContent-Transfer-Encoding: 7bit\r\n\r\n<p>Thanks, Ada.</p>\r\n\r\n--(boundary 2)--\r\n--(boundary 1)\r\nContent-Type: text/plain; name="a.txt"\r\nContent-Transfer-Encoding: base64\r\nContent-Disposition: attachment; filename="a.txt"\r\n\r\naGVsbG8=\r\n--(boundary 1)--';
+    const content: EmailContent = {
+      messageId: 'relay-42@acme.test',
+      from: { address: 'news@acme.test', name: 'Acme Café' },
+      to: 'ada@example.test',
+      subject: 'Your order',
+      body: '<p>Thanks, Ada.</p>',
+      html: true,
+      returnPath: 'bounces@acme.test',
+      headers: {
+        'List-Id': '"Acme: News" <subscription-1.acme.localhost>',
+        'List-Unsubscribe': '<https://acme.test/u/42>',
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
+      attachments: [{ filename: 'a.txt', contentType: 'text/plain', content: new TextEncoder().encode('hello') }],
+    };
+    for (const absent of [{}, { cc: [], replyTo: null }, { cc: undefined, replyTo: '' }]) {
+      expect(withoutDateAndBoundaries(buildEmail({ ...content, ...absent }))).toBe(before);
+    }
   });
 
   it('sets a traceable Message-ID and the Return-Path', async () => {
