@@ -51,6 +51,7 @@ import { apiDocsRoutes } from './modules/api-docs/routes';
 import { demoOperatorRoutes } from './modules/demo/operator-routes';
 import { messageArchiveRoutes } from './modules/retention/routes';
 import { healthRoutes } from './modules/health/routes';
+import { sendRoutes } from './modules/transactional/routes';
 
 /** Entity collections that need a signed-in user; each gets the shared contract from crudRoutes. */
 const entities = {
@@ -74,6 +75,8 @@ const entities = {
   session: sessionRoutes,
   'internal-api-key': apiKeyRoutes,
   dashboard: dashboardRoutes,
+  // POST /send and /send/batch: an organisation's own software sends (src/modules/transactional).
+  send: sendRoutes,
 } as const;
 
 /** More routes under an entity's path (same sign-in): engagement reports and a contact's opt-outs. */

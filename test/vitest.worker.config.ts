@@ -13,6 +13,10 @@ export default defineConfig(async () => ({
     cloudflareTest({
       wrangler: { configPath: path.join(root, 'wrangler.toml') },
       miniflare: {
+        // The tests deliver single messages themselves, with a recording transport (deliverMessage): the real consumer
+        // of the transactional queue, which takes them at once (max_batch_timeout 0), would race them for the claim.
+        // A minute's batch timeout keeps it from ever running within a test.
+        queueConsumers: { 'relay-transactional': { maxBatchTimeout: 60, maxBatchSize: 100 } },
         bindings: {
           JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
           SECRETS_KEY: 'test1:test-secrets-key-test-secrets-key-0123456789',

@@ -41,7 +41,8 @@ export interface Claim<Row> {
 
 /** What became of one claimed row. */
 export type RowOutcome =
-  | { id: number; status: 'sent'; externalId: string | null; subject?: string | null }
+  /** `note`: what the provider said of a copy it refused (a cc or bcc), kept as the message's error text. */
+  | { id: number; status: 'sent'; externalId: string | null; subject?: string | null; note?: string }
   | { id: number; status: 'failed'; error: string; retryable: boolean }
   /** Left out at send time (the contact unsubscribed or opted out since the broadcast started): never sent. */
   | { id: number; status: 'skipped'; error: string }
@@ -79,7 +80,7 @@ export function outcomesJson(outcomes: readonly RowOutcome[]): string {
     outcomes.map((o) => ({
       i: o.id,
       s: o.status,
-      e: o.status === 'sent' ? null : o.error,
+      e: o.status === 'sent' ? (o.note ?? null) : o.error,
       x: o.status === 'sent' ? o.externalId : null,
       r: o.status === 'failed' ? (o.retryable ? 1 : 0) : null,
       f: o.status === 'queued' && o.refund ? 1 : 0,

@@ -39,7 +39,13 @@ export const THROTTLED_TRIES = 20;
 
 /** The outcome of one send result for a row that has now been tried `attempts` times. */
 function outcomeOf(id: number, result: SendResult, attempts: number): RowOutcome {
-  if (result.ok) return { id, status: 'sent', externalId: result.externalId };
+  if (result.ok) {
+    // A cc or bcc the server refused does not undo the send to `to`: the message says which and why.
+    const note = result.refused?.length
+      ? `Sent; refused by the server: ${result.refused.map((r) => `${r.field} ${r.address}: ${r.error}`).join('; ')}`.slice(0, 500)
+      : undefined;
+    return { id, status: 'sent', externalId: result.externalId, ...(note && { note }) };
+  }
   if (result.cause === 'throttled' && attempts < THROTTLED_TRIES) return { id, status: 'queued', error: result.error, later: true };
   if (result.retryable && attempts < QUEUE_MAX_DELIVERIES) return { id, status: 'queued', error: result.error };
   return { id, status: 'failed', error: result.error, retryable: result.retryable };

@@ -37,6 +37,8 @@ export const isTrackable = (href: string) => /^https?:\/\//i.test(href);
 
 const LIQUID = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/;
 const UNSUBSCRIBE_PLACEHOLDER = /^\{\{-?\s*unsubscribe_url\s*-?\}\}$/;
+/** A finished message's own unsubscribe link (a transactional category send's, a test message's): never a click. */
+const UNSUBSCRIBE_LINK = /^https?:\/\/[^/?#]+\/unsubscribe\?m=/i;
 
 /**
  * Marks the links of `html` for tracking. `liquid` says the html is a template (placeholders are rendered per
@@ -55,7 +57,7 @@ export async function compileTracking(source: string, options: TrackingOptions, 
         if (liquid && LIQUID.test(href)) {
           if (UNSUBSCRIBE_PLACEHOLDER.test(href)) return;
           a.setAttribute('href', personalisedMarker(links.push(null) - 1, raw));
-        } else if (isTrackable(href)) {
+        } else if (isTrackable(href) && !UNSUBSCRIBE_LINK.test(href)) {
           a.setAttribute('href', linkMarker(links.push(href) - 1));
         }
       },

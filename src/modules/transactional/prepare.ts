@@ -4,7 +4,7 @@ import { addressError, normalizeAddress, type AddressType } from '../../shared/a
 import { senderFitsTemplate, senderMismatchMessage, TEMPLATE_LIMITS, type TemplateType } from '../../shared/contracts/template';
 import { TRANSACTIONAL_LIMITS, TRANSACTIONAL_MESSAGES as M, type SendMessageInput, type SendOptions } from '../../shared/contracts/transactional';
 import { SUPPRESSION_REASONS } from '../../shared/contracts/suppression';
-import { headerErrors } from './headers';
+import { headerErrors } from '../../shared/email-headers';
 import { addressKeyOf, addressTypeOf, type SendReferences } from './references';
 import { missingDataNames } from './template-data';
 import { UNSUBSCRIBE_MARK } from './unsubscribe-mark';

@@ -1,6 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { contactAddresses, organizations, senders, subscriptions, templateAttachments, templates } from '../../db/schema';
+import {
+  blacklist,
+  contactAddresses,
+  contacts,
+  organizations,
+  senders,
+  smsOptOuts,
+  subscriptions,
+  templateAttachments,
+  templates,
+  unsubscribes,
+} from '../../db/schema';
 import { normalizeAddress, PHONE_PATTERN, type AddressType } from '../../shared/address';
 import type { SendMessageInput } from '../../shared/contracts/transactional';
 
@@ -83,24 +94,35 @@ export async function loadReferences(db: Database, orgId: number, inputs: SendMe
         .select({ id: subscriptions.id, name: subscriptions.name })
         .from(subscriptions)
         .where(sql`${subscriptions.orgId} = ${orgId} AND ${subscriptions.id} IN (SELECT value FROM json_each(${subscriptionIds}))`),
-      db.all<{ id: number }>(
-        sql`SELECT id FROM contacts WHERE +org_id = ${orgId} AND id IN (SELECT value FROM json_each(${ids(inputs.map((i) => i.contact_id))}))`,
-      ),
+      db
+        .select({ id: contacts.id })
+        .from(contacts)
+        .where(sql`+${contacts.orgId} = ${orgId} AND ${contacts.id} IN (SELECT value FROM json_each(${ids(inputs.map((i) => i.contact_id))}))`),
       db
         .select({ contactId: contactAddresses.contactId, type: contactAddresses.type, value: contactAddresses.value })
         .from(contactAddresses)
         .where(
           sql`${contactAddresses.orgId} = ${orgId} AND (${contactAddresses.type}, ${contactAddresses.value}) IN (SELECT value ->> 't', value ->> 'v' FROM json_each(${addressJson}))`,
         ),
-      db.all<{ type: string; value: string; reason: string | null }>(
-        sql`SELECT type, value, reason FROM blacklist WHERE org_id = ${orgId} AND (type, value) IN (SELECT value ->> 't', value ->> 'v' FROM json_each(${addressJson}))`,
-      ),
-      db.all<{ phone: string }>(sql`SELECT phone FROM sms_opt_outs WHERE org_id = ${orgId} AND phone IN (SELECT value FROM json_each(${phones}))`),
-      db.all<{ contact_id: number; subscription_id: number }>(
-        sql`SELECT contact_id, subscription_id FROM unsubscribes WHERE org_id = ${orgId} AND subscription_id IN (SELECT value FROM json_each(${subscriptionIds}))
-        AND contact_id IN (SELECT contact_id FROM contact_addresses WHERE org_id = ${orgId} AND (type, value) IN (SELECT value ->> 't', value ->> 'v' FROM json_each(${addressJson}))
-          UNION SELECT value FROM json_each(${ids(inputs.map((i) => i.contact_id))}))`,
-      ),
+      db
+        .select({ type: blacklist.type, value: blacklist.value, reason: blacklist.reason })
+        .from(blacklist)
+        .where(
+          sql`${blacklist.orgId} = ${orgId} AND (${blacklist.type}, ${blacklist.value}) IN (SELECT value ->> 't', value ->> 'v' FROM json_each(${addressJson}))`,
+        ),
+      db
+        .select({ phone: smsOptOuts.phone })
+        .from(smsOptOuts)
+        .where(sql`${smsOptOuts.orgId} = ${orgId} AND ${smsOptOuts.phone} IN (SELECT value FROM json_each(${phones}))`),
+      db
+        .select({ contactId: unsubscribes.contactId, subscriptionId: unsubscribes.subscriptionId })
+        .from(unsubscribes)
+        .where(
+          sql`${unsubscribes.orgId} = ${orgId} AND ${unsubscribes.subscriptionId} IN (SELECT value FROM json_each(${subscriptionIds}))
+            AND ${unsubscribes.contactId} IN (SELECT contact_id FROM contact_addresses WHERE org_id = ${orgId}
+              AND (type, value) IN (SELECT value ->> 't', value ->> 'v' FROM json_each(${addressJson}))
+              UNION SELECT value FROM json_each(${ids(inputs.map((i) => i.contact_id))}))`,
+        ),
     ]);
   const templateFiles = new Map<number, File[]>();
   for (const f of fileRows) templateFiles.set(f.templateId, [...(templateFiles.get(f.templateId) ?? []), f]);
@@ -114,7 +136,7 @@ export async function loadReferences(db: Database, orgId: number, inputs: SendMe
     contactOfAddress: new Map(addressRows.map((a) => [`${a.type}:${a.value}`, a.contactId])),
     blacklisted: new Map(blacklistRows.map((b) => [`${b.type}:${b.value}`, b.reason])),
     optedOut: new Set(optOutRows.map((o) => o.phone)),
-    unsubscribed: new Set(unsubscribeRows.map((u) => `${u.contact_id}:${u.subscription_id}`)),
+    unsubscribed: new Set(unsubscribeRows.map((u) => `${u.contactId}:${u.subscriptionId}`)),
     tracking: { opens: orgRows[0]?.opens ?? false, clicks: orgRows[0]?.clicks ?? false },
   };
 }
