@@ -240,6 +240,10 @@ export const LEDGER_STEPS: readonly string[] = [
     PRIMARY KEY (scope, key)
   );
   CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at)`,
+  // 11. The send gate's line for single messages (src/modules/sending/send-gate.ts: SINGLES_SHARE), beside the broadcasts'.
+  `ALTER TABLE send_gates ADD next_single_at INTEGER DEFAULT 0 NOT NULL;
+  ALTER TABLE send_gates ADD last_single_at INTEGER DEFAULT 0 NOT NULL;
+  ALTER TABLE send_gates ADD last_bulk_at INTEGER DEFAULT 0 NOT NULL;`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */

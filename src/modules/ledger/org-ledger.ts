@@ -4,7 +4,7 @@ import type { Env } from '../../env';
 import { countOrgHits } from '../tracking/count';
 import type { TrackingHit } from '../tracking/hit';
 import { beginIdempotentSql, finishIdempotentSql, releaseIdempotentSql, type IdempotentBegin } from '../idempotency/ledger-side';
-import { holdGate, releaseGate, reserveOnGate, type GateState, type Reservation } from '../sending/send-gate';
+import { holdGate, releaseGate, reserveOnGate, type GateLane, type GateState, type Reservation } from '../sending/send-gate';
 import { blockStart } from './ids';
 import { migrateLedger, startIdsAt } from './ledger-schema';
 import { localLedgerDb } from './ledger-db';
@@ -148,10 +148,17 @@ export class OrgLedger extends DurableObject<Env> {
   }
 
   /** Reserves `count` sends on an integration's gate at `maxRate` messages per second (send-gate.ts). */
-  reserveSends(owner: LedgerOwner, integrationId: number, maxRate: number | null, count: number, now: number): LedgerAnswer<Reservation> {
+  reserveSends(
+    owner: LedgerOwner,
+    integrationId: number,
+    maxRate: number | null,
+    count: number,
+    now: number,
+    lane: GateLane = 'bulk',
+  ): LedgerAnswer<Reservation> {
     return this.serve(owner, () =>
       this.ctx.storage.transactionSync(() => {
-        const { state, reservation } = reserveOnGate(this.gate(integrationId), maxRate, count, now);
+        const { state, reservation } = reserveOnGate(this.gate(integrationId), maxRate, count, now, lane);
         if (state) this.saveGate(integrationId, state);
         return reservation;
       }),
@@ -238,24 +245,35 @@ export class OrgLedger extends DurableObject<Env> {
 
   private gate(integrationId: number): GateState {
     const row = this.ctx.storage.sql
-      .exec<{ next_slot_at: number; held_until: number; throttle_level: number }>(
-        'SELECT next_slot_at, held_until, throttle_level FROM send_gates WHERE integration_id = ?',
+      .exec<{ next_slot_at: number; held_until: number; throttle_level: number; next_single_at: number; last_single_at: number; last_bulk_at: number }>(
+        'SELECT next_slot_at, held_until, throttle_level, next_single_at, last_single_at, last_bulk_at FROM send_gates WHERE integration_id = ?',
         integrationId,
       )
       .toArray()[0];
     return row
-      ? { nextSlotAt: Number(row.next_slot_at), heldUntil: Number(row.held_until), throttleLevel: Number(row.throttle_level) }
-      : { nextSlotAt: 0, heldUntil: 0, throttleLevel: 0 };
+      ? {
+          nextSlotAt: Number(row.next_slot_at),
+          heldUntil: Number(row.held_until),
+          throttleLevel: Number(row.throttle_level),
+          nextSingleAt: Number(row.next_single_at),
+          lastSingleAt: Number(row.last_single_at),
+          lastBulkAt: Number(row.last_bulk_at),
+        }
+      : { nextSlotAt: 0, heldUntil: 0, throttleLevel: 0, nextSingleAt: 0, lastSingleAt: 0, lastBulkAt: 0 };
   }
 
   private saveGate(integrationId: number, state: GateState): GateState {
     this.ctx.storage.sql.exec(
-      `INSERT INTO send_gates (integration_id, next_slot_at, held_until, throttle_level) VALUES (?, ?, ?, ?)
-       ON CONFLICT (integration_id) DO UPDATE SET next_slot_at = excluded.next_slot_at, held_until = excluded.held_until, throttle_level = excluded.throttle_level`,
+      `INSERT INTO send_gates (integration_id, next_slot_at, held_until, throttle_level, next_single_at, last_single_at, last_bulk_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (integration_id) DO UPDATE SET next_slot_at = excluded.next_slot_at, held_until = excluded.held_until, throttle_level = excluded.throttle_level,
+         next_single_at = excluded.next_single_at, last_single_at = excluded.last_single_at, last_bulk_at = excluded.last_bulk_at`,
       integrationId,
       state.nextSlotAt,
       state.heldUntil,
       state.throttleLevel,
+      state.nextSingleAt,
+      state.lastSingleAt,
+      state.lastBulkAt,
     );
     return state;
   }

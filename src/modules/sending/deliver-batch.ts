@@ -131,7 +131,9 @@ async function sendGroup(
       return { deferMs: 1_000, reach, waitedUntil };
     }
     if (gated) {
-      const reservation = await reserveSends(await channels.ledger(db, orgId), channel.integration, part.length);
+      // Single messages (no broadcast) reserve on their own line: a broadcast cannot take their share.
+      const lane = part[0].row.broadcast_id === null ? 'single' : 'bulk';
+      const reservation = await reserveSends(await channels.ledger(db, orgId), channel.integration, part.length, lane);
       if (!reservation.granted) {
         for (const { row } of items.slice(start)) outcomes.set(row.id, { id: row.id, status: 'queued', error: null, later: true, refund: true });
         return { deferMs: reservation.retryInMs, reach, waitedUntil };

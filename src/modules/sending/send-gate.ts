@@ -19,11 +19,27 @@ export const MAX_HOLD_MS = 300_000;
 
 export type Reservation = { granted: true; waitMs: number } | { granted: false; retryInMs: number };
 
-/** An integration's gate, epoch ms: when the next message may start at its rate, and the provider's hold. */
+/**
+ * The share of an integration's rate kept for single messages (transactional sends, test messages) while they are
+ * being sent: a broadcast's batches cannot take it, so a password reset never waits behind a newsletter. Singles and
+ * broadcasts each keep a line of their own; together they never pass the rate.
+ */
+export const SINGLES_SHARE = 0.25;
+/** Singles seen within this long keep their share from the broadcasts; a broadcast reserving within it makes singles keep to theirs. */
+export const LANE_ACTIVE_MS = 30_000;
+
+/** Which line a reservation is for: a broadcast's batch, or single messages. */
+export type GateLane = 'bulk' | 'single';
+
+/** An integration's gate, epoch ms: when the next message may start at its rate on each line, and the provider's hold. */
 export interface GateState {
   nextSlotAt: number;
   heldUntil: number;
   throttleLevel: number;
+  /** The singles' line: when its next message may start, and when each line last reserved. */
+  nextSingleAt: number;
+  lastSingleAt: number;
+  lastBulkAt: number;
 }
 
 /**
@@ -31,12 +47,27 @@ export interface GateState {
  * MAX_WAIT_MS, that nothing was reserved and when to try again. The new state, or null when it is unchanged
  * (no rate: only a hold makes a batch wait).
  */
-export function reserveOnGate(gate: GateState, maxRate: number | null, count: number, now: number): { state: GateState | null; reservation: Reservation } {
+export function reserveOnGate(
+  gate: GateState,
+  maxRate: number | null,
+  count: number,
+  now: number,
+  lane: GateLane = 'bulk',
+): { state: GateState | null; reservation: Reservation } {
   const rate = maxRate && maxRate > 0 ? maxRate : 0;
-  const start = Math.max(now, rate ? gate.nextSlotAt : 0, gate.heldUntil);
+  const single = lane === 'single';
+  const start = Math.max(now, rate ? (single ? gate.nextSingleAt : gate.nextSlotAt) : 0, gate.heldUntil);
   if (start > now + MAX_WAIT_MS) return { state: null, reservation: { granted: false, retryInMs: Math.max(1_000, start - now - MAX_WAIT_MS / 2) } };
   const reservation: Reservation = { granted: true, waitMs: start - now };
-  return { state: rate ? { ...gate, nextSlotAt: start + Math.floor((count * 1000) / rate) } : null, reservation };
+  if (!rate) return { state: null, reservation };
+  // Each line's rate: the whole rate while the other line is quiet, its share while both send.
+  const otherActive = now - (single ? gate.lastBulkAt : gate.lastSingleAt) < LANE_ACTIVE_MS;
+  const share = otherActive ? (single ? SINGLES_SHARE : 1 - SINGLES_SHARE) : 1;
+  const next = start + Math.floor((count * 1000) / (rate * share));
+  return {
+    state: single ? { ...gate, nextSingleAt: next, lastSingleAt: now } : { ...gate, nextSlotAt: next, lastBulkAt: now },
+    reservation,
+  };
 }
 
 /** A provider said "try later": hold the integration, twice as long as last time if it keeps saying so. */
@@ -68,9 +99,15 @@ export async function gateLedger(env: Env, db: Database, orgId: number): Promise
   return ledger;
 }
 
-/** Reserves `count` sends on the integration's gate (see reserveOnGate). */
-export async function reserveSends({ stub, owner }: LedgerHandle, integration: GatedIntegration, count: number, now = Date.now()): Promise<Reservation> {
-  return served(await stub.reserveSends(owner, integration.id, integration.maxRate, count, now));
+/** Reserves `count` sends on the integration's gate, on the lane's line (see reserveOnGate). */
+export async function reserveSends(
+  { stub, owner }: LedgerHandle,
+  integration: GatedIntegration,
+  count: number,
+  lane: GateLane = 'bulk',
+  now = Date.now(),
+): Promise<Reservation> {
+  return served(await stub.reserveSends(owner, integration.id, integration.maxRate, count, now, lane));
 }
 
 /** Holds the integration (see holdGate) and copies the hold onto its D1 row; answers until when, epoch ms. */

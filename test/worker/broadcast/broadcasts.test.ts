@@ -371,12 +371,12 @@ describe('the send limits of an integration', () => {
     const integration = { id: ch.smtp.id, maxRate: 10, heldUntil: 0, throttleLevel: 0 };
     const gate = await gateLedger(E, db, o.orgId);
     const now = Date.now();
-    expect(await reserveSends(gate, integration, 10, now)).toEqual({ granted: true, waitMs: 0 });
+    expect(await reserveSends(gate, integration, 10, 'bulk', now)).toEqual({ granted: true, waitMs: 0 });
     // Ten more at 10 per second start a second later; 200 more would start beyond the wait a consumer accepts.
-    expect(await reserveSends(gate, integration, 10, now)).toEqual({ granted: true, waitMs: 1000 });
-    const far = await reserveSends(gate, integration, 250, now);
+    expect(await reserveSends(gate, integration, 10, 'bulk', now)).toEqual({ granted: true, waitMs: 1000 });
+    const far = await reserveSends(gate, integration, 250, 'bulk', now);
     expect(far).toMatchObject({ granted: true });
-    const refused = await reserveSends(gate, integration, 10, now);
+    const refused = await reserveSends(gate, integration, 10, 'bulk', now);
     expect(refused.granted).toBe(false);
     // A provider's "try later" holds the integration, longer each time it repeats, and the hold is copied onto its row.
     const first = await holdIntegration(gate, db, ch.smtp.id, now);

@@ -9,7 +9,7 @@ import { drainLedgerDeletions } from '../../../src/modules/ledger/drain';
 import { LEDGER_NOT_INITIALISED, LEDGER_WRONG_OWNER, LedgerRefused, ledgerName, served } from '../../../src/modules/ledger/owner';
 import { ledgerStub, orgLedger } from '../../../src/modules/ledger/registry';
 import { measureLedgers } from '../../../src/modules/ledger/size-guard';
-import { gateLedger, holdGate, releaseGate, reserveOnGate, reserveSends } from '../../../src/modules/sending/send-gate';
+import { gateLedger, holdGate, LANE_ACTIVE_MS, releaseGate, reserveOnGate, reserveSends, SINGLES_SHARE } from '../../../src/modules/sending/send-gate';
 import { newOrg } from '../channel-helpers';
 import { operator } from '../signup/helpers';
 
@@ -168,11 +168,11 @@ describe('the size guard', () => {
 
 describe('the send gate', () => {
   const at = 1_000_000;
-  const open = { nextSlotAt: 0, heldUntil: 0, throttleLevel: 0 };
+  const open = { nextSlotAt: 0, heldUntil: 0, throttleLevel: 0, nextSingleAt: 0, lastSingleAt: 0, lastBulkAt: 0 };
 
   it('reserves at the rate from where the last reservation ended, refuses beyond the wait, and holds twice as long each time', () => {
     const first = reserveOnGate(open, 10, 10, at);
-    expect(first).toEqual({ state: { ...open, nextSlotAt: at + 1000 }, reservation: { granted: true, waitMs: 0 } });
+    expect(first).toEqual({ state: { ...open, nextSlotAt: at + 1000, lastBulkAt: at }, reservation: { granted: true, waitMs: 0 } });
     const second = reserveOnGate(first.state!, 10, 10, at);
     expect(second.reservation).toEqual({ granted: true, waitMs: 1000 });
     const far = reserveOnGate({ ...open, nextSlotAt: at + 25_000 }, 10, 10, at);
@@ -180,20 +180,38 @@ describe('the send gate', () => {
     // Without a rate only a hold makes a batch wait, and nothing is written.
     expect(reserveOnGate({ ...open, heldUntil: at + 3000 }, null, 500, at)).toEqual({ state: null, reservation: { granted: true, waitMs: 3000 } });
     const held = holdGate(holdGate(open, at), at);
-    expect(held).toEqual({ nextSlotAt: 0, heldUntil: at + 4000, throttleLevel: 2 });
+    expect(held).toEqual({ ...open, heldUntil: at + 4000, throttleLevel: 2 });
     expect(releaseGate(held)).toEqual({ ...held, throttleLevel: 0 });
+  });
+
+  it("keeps the singles' share from a broadcast while both send, and gives each line the whole rate when the other is quiet", () => {
+    // A broadcast alone: the whole rate (10 per second: 10 in a second).
+    const bulk = reserveOnGate(open, 10, 10, at, 'bulk');
+    expect(bulk.state!.nextSlotAt).toBe(at + 1000);
+    // A single message beside it: its own line, not behind the broadcast's slots, at its share of the rate.
+    const single = reserveOnGate(bulk.state!, 10, 1, at, 'single');
+    expect(single.reservation).toEqual({ granted: true, waitMs: 0 });
+    expect(single.state!.nextSingleAt).toBe(at + Math.floor(1000 / (10 * SINGLES_SHARE)));
+    // The broadcast's next batch, singles active: only the rest of the rate.
+    const after = reserveOnGate(single.state!, 10, 10, at, 'bulk');
+    expect(after.reservation).toEqual({ granted: true, waitMs: 1000 });
+    expect(after.state!.nextSlotAt).toBe(at + 1000 + Math.floor(10_000 / (10 * (1 - SINGLES_SHARE))));
+    // Long after the last single, the broadcast has the whole rate again; singles alone have it too.
+    const later = at + LANE_ACTIVE_MS + 1;
+    expect(reserveOnGate(after.state!, 10, 10, later, 'bulk').state!.nextSlotAt).toBe(later + 1000);
+    expect(reserveOnGate({ ...open }, 10, 10, at, 'single').state!.nextSingleAt).toBe(at + 1000);
   });
 
   it("keeps each organisation's gates in its own ledger: the same integration id elsewhere is another gate", async () => {
     const [a, b] = [await newOrg('ga'), await newOrg('gb')];
     const now = Date.now();
     const gate = { id: 42, maxRate: 10, heldUntil: 0, throttleLevel: 0 };
-    expect(await reserveSends(await gateLedger(E, db(), a.orgId), gate, 10, now)).toEqual({ granted: true, waitMs: 0 });
-    expect(await reserveSends(await gateLedger(E, db(), a.orgId), gate, 10, now)).toEqual({ granted: true, waitMs: 1000 });
-    expect(await reserveSends(await gateLedger(E, db(), b.orgId), gate, 10, now)).toEqual({ granted: true, waitMs: 0 });
+    expect(await reserveSends(await gateLedger(E, db(), a.orgId), gate, 10, 'bulk', now)).toEqual({ granted: true, waitMs: 0 });
+    expect(await reserveSends(await gateLedger(E, db(), a.orgId), gate, 10, 'bulk', now)).toEqual({ granted: true, waitMs: 1000 });
+    expect(await reserveSends(await gateLedger(E, db(), b.orgId), gate, 10, 'bulk', now)).toEqual({ granted: true, waitMs: 0 });
     // Concurrent reservations never share a slot.
     const ledgerB = await gateLedger(E, db(), b.orgId);
-    const waits = await Promise.all(Array.from({ length: 8 }, () => reserveSends(ledgerB, { ...gate, id: 43 }, 1, now)));
+    const waits = await Promise.all(Array.from({ length: 8 }, () => reserveSends(ledgerB, { ...gate, id: 43 }, 1, 'bulk', now)));
     expect(waits.map((w) => (w.granted ? w.waitMs : -1)).sort((x, y) => x - y)).toEqual([0, 100, 200, 300, 400, 500, 600, 700]);
   });
 });

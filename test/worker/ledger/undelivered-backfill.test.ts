@@ -24,11 +24,14 @@ describe('ledger step 8', () => {
       await ledger.prepare('UPDATE messages SET delivery_status = ? WHERE broadcast_id = ? AND to_address = ?').bind(report, id, phone).run();
     const before = (await ledger.prepare('SELECT rev FROM broadcasts WHERE id = ?').bind(id).first<number>('rev'))!;
 
-    // The ledger as it stood at step 7 (what steps 8 and 9 made undone), brought up to date again.
+    // The ledger as it stood at step 7 (what the later steps made undone), brought up to date again.
     const handle = (await orgLedger(E, createDb(E.DB), s.o.orgId))!;
     const version = await runInDurableObject(ledgerStub(E, ledgerName(handle.owner.key, handle.owner.generation)), (_instance, state) => {
       state.storage.sql.exec('ALTER TABLE broadcasts DROP COLUMN undelivered');
       state.storage.sql.exec('DROP TABLE idempotency_keys');
+      state.storage.sql.exec('DROP INDEX messages_lane');
+      for (const column of ['api_key_id', 'metadata', 'send_options']) state.storage.sql.exec(`ALTER TABLE messages DROP COLUMN ${column}`);
+      for (const column of ['next_single_at', 'last_single_at', 'last_bulk_at']) state.storage.sql.exec(`ALTER TABLE send_gates DROP COLUMN ${column}`);
       state.storage.sql.exec('UPDATE ledger_schema SET version = 7');
       return migrateLedger(state.storage);
     });
