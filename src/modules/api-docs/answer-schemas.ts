@@ -1,3 +1,4 @@
+import { sendAcceptedSchema, sendBatchAnswerSchema } from '../../shared/contracts/transactional';
 import type { z } from 'zod';
 import { apiKeyRowSchema, organizationSettingsSchema, sessionRowSchema } from '../../shared/contracts/account';
 import { activityLogEntrySchema } from '../../shared/contracts/activity-log';
@@ -45,6 +46,9 @@ export const ANSWER_SCHEMAS = {
   MessageListItem: messageListItemSchema,
   Broadcast: broadcastSchema,
   BroadcastRecipient: broadcastRecipientSchema,
+  // The send API.
+  SendAccepted: sendAcceptedSchema,
+  SendBatchAnswer: sendBatchAnswerSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type AnswerSchema = keyof typeof ANSWER_SCHEMAS;

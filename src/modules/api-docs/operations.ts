@@ -24,6 +24,7 @@ import { socialAuthorizeSchema, socialLinkSchema, socialUserLoadSchema } from '.
 import { subscriptionInputSchema } from '../../shared/contracts/subscription';
 import { tagInputSchema } from '../../shared/contracts/tag';
 import { resubscribeBody, unsubscribeBody } from '../../shared/contracts/unsubscribe';
+import { sendBatchDocSchema, sendMessageSchema } from '../../shared/contracts/transactional';
 import { TEMPLATE_TYPES, templateInputSchema, templatePreviewSchema, templateUpdateSchema, testMessageSchema } from '../../shared/contracts/template';
 import { sessionRevokeSchema } from '../account/session-routes';
 import type { AnswerSchema } from './answer-schemas';
@@ -440,6 +441,26 @@ const EXTRA: ApiOperation[] = [
   { method: 'post', path: '/integration/{id}/test', tag: 'integration', summary: 'Test the connection with the stored settings' },
   { method: 'post', path: '/template/{id}/preview', tag: 'template', summary: 'Render a template, optionally for a contact', body: templatePreviewSchema },
   { method: 'post', path: '/template/{id}/test', tag: 'template', summary: 'Queue a test message of a template', body: testMessageSchema, status: 202 },
+  {
+    method: 'post',
+    path: '/send',
+    tag: 'send',
+    summary: 'Send one message to one recipient, from a template with data or inline content (transactional)',
+    body: sendMessageSchema,
+    data: 'SendAccepted',
+    status: 202,
+    idempotent: true,
+  },
+  {
+    method: 'post',
+    path: '/send/batch',
+    tag: 'send',
+    summary: 'Send up to 500 messages, each answered on its own (202 with its message, or its 422)',
+    body: sendBatchDocSchema,
+    data: 'SendBatchAnswer',
+    status: 202,
+    idempotent: true,
+  },
   {
     method: 'post',
     path: '/broadcast/preview',

@@ -153,6 +153,20 @@ export const sendAcceptedSchema = answer({
 });
 export type SendAccepted = z.infer<typeof sendAcceptedSchema>;
 
+/** POST /send/batch as the API description shows it (each message is checked on its own: sendMessageSchema). */
+export const sendBatchDocSchema = z.object({ messages: z.array(sendMessageSchema).min(1).max(TRANSACTIONAL_LIMITS.batch) }).strict();
+
+/** Each message's answer in a batch, in order: 202 with the message, or 422 with the one error envelope's error. */
+export const sendBatchItemSchema = z
+  .object({
+    index: whole(),
+    status: z.union([z.literal(202), z.literal(422)]),
+    data: sendAcceptedSchema.optional(),
+    error: z.object({ code: z.string(), message: z.string(), fields: z.record(z.string(), z.array(z.string())).optional() }).optional(),
+  })
+  .strict();
+export const sendBatchAnswerSchema = z.array(sendBatchItemSchema);
+
 /** How a transactional message goes out beyond its row (stored as JSON in messages.send_options). */
 export interface SendOptions {
   cc?: string[];
