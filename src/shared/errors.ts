@@ -27,7 +27,10 @@ export type ErrorCode =
   | 'webhook_invalid'
   | 'provider_unavailable'
   // Broadcasts: an action the broadcast's status does not allow (pause a finished one, start it twice...)
-  | 'invalid_transition';
+  | 'invalid_transition'
+  // Organisation API keys (issue 36): a key used on another organisation's host, or beyond its scope.
+  | 'wrong_organization'
+  | 'scope';
 
 export interface ErrorBody {
   error: {

@@ -218,6 +218,9 @@ export const LEDGER_STEPS: readonly string[] = [
   UPDATE broadcasts SET undelivered = (SELECT count(*) FROM messages m WHERE m.org_id = broadcasts.org_id AND m.broadcast_id = broadcasts.id
       AND m.type = 'sms' AND m.status = 'sent' AND m.delivery_status IN ('undelivered', 'failed')), rev = rev + 1
     WHERE type = 'phone'`,
+  // 9. The token buckets of the organisation's API keys (src/modules/api-key/rate-limit.ts): requests per second and
+  // messages per hour of each key and of the organisation, kept in its first ledger so a call never costs a D1 write.
+  `CREATE TABLE IF NOT EXISTS api_buckets (name TEXT PRIMARY KEY, tokens REAL NOT NULL, updated_at INTEGER NOT NULL)`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */

@@ -1,6 +1,8 @@
 import { DurableObject } from 'cloudflare:workers';
 import { createDb } from '../../db/client';
 import type { Env } from '../../env';
+import type { ApiLimits } from '../../context';
+import { admitRequest, type ApiAdmission } from '../api-key/rate-limit';
 import { countOrgHits } from '../tracking/count';
 import type { TrackingHit } from '../tracking/hit';
 import { holdGate, releaseGate, reserveOnGate, type GateState, type Reservation } from '../sending/send-gate';
@@ -124,6 +126,15 @@ export class OrgLedger extends DurableObject<Env> {
   /** A batch got through: the provider stopped pushing back. */
   releaseSends(owner: LedgerOwner, integrationId: number): LedgerAnswer<GateState> {
     return this.serve(owner, () => this.ctx.storage.transactionSync(() => this.saveGate(integrationId, releaseGate(this.gate(integrationId)))));
+  }
+
+  /**
+   * Admits one request of organisation API key `keyId`: a token from the key's requests-per-second bucket and one
+   * from the organisation's, both or neither (src/modules/api-key/rate-limit.ts). Called on the first ledger, which
+   * holds the organisation-wide state.
+   */
+  admitApiRequest(owner: LedgerOwner, keyId: number, limits: ApiLimits, now: number): LedgerAnswer<ApiAdmission> {
+    return this.serve(owner, () => admitRequest(this.ctx.storage.sql, keyId, limits, now));
   }
 
   /**
