@@ -70,6 +70,9 @@ async function apiKeyUserId(c: Context<AppEnv>, header: string | undefined): Pro
  * (sessionId null); organisation-key calls carry no user either (userId null, orgKey set).
  */
 export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
+  // Once per request: app.ts mounts it on `/x` and `/x/*`, and Hono's `/x/*` matches `/x` too, so it would otherwise
+  // look the caller up twice (and take two of an organisation key's requests-per-second tokens).
+  if (c.var.auth) return next();
   const token = bearerToken(c.req.header('authorization')) ?? webSocketToken(c.req.raw);
   if (token && isOrgKeyToken(token)) {
     const auth = await authenticateOrgKey(c, token);

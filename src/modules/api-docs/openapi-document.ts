@@ -116,7 +116,12 @@ function operationObject(op: ApiOperation): Json {
   if (access !== 'platform' || op.path.includes('{')) responses['404'] = { $ref: '#/components/responses/NotFound' };
   responses.default = { $ref: '#/components/responses/Error' };
 
-  const security = access === 'user' ? [{ bearerAuth: [] }, { apiKey: [], organization: [] }] : access === 'guest' ? [{}, { organization: [] }] : [];
+  const security =
+    access === 'user'
+      ? [{ bearerAuth: [] }, { apiKey: [], organization: [] }, { orgApiKey: [], organization: [] }]
+      : access === 'guest'
+        ? [{}, { organization: [] }]
+        : [];
   return {
     tags: [op.tag],
     summary: op.summary,
@@ -163,10 +168,12 @@ export function buildOpenApiDocument(version: string): Json {
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The access_token of POST /internal-auth/token-create' },
+        orgApiKey: {
           type: 'http',
           scheme: 'bearer',
-          description: 'The access_token of POST /internal-auth/token-create, or an organisation API key (rk_live_... or rk_test_...) with X-ORG',
+          bearerFormat: 'rk_live_... or rk_test_...',
+          description: "An organisation API key (POST /organization-api-key); send X-ORG with it, or call on the organisation's host",
         },
         apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'An API key as `<username>:<key>`; send X-ORG with it' },
         organization: { type: 'apiKey', in: 'header', name: 'X-ORG', description: "The organisation's domain (subdomain), e.g. acme" },
