@@ -17,9 +17,10 @@ import { LEDGER_NOT_INITIALISED, LEDGER_WRONG_OWNER, sameOwner, type LedgerAnswe
  * The tenant ledger: one Durable Object with SQLite storage per organisation (design: ../shared/design/tenant-ledger.md),
  * the single writer of the organisation's per-send state, so that state never goes through the platform's shared,
  * single-threaded D1: its messages with their claims and outcomes, tracking events, link clicks, kept list totals,
- * daily figures, a started broadcast's status and counters (projected into D1 by the alarm: projection.ts) and the
- * send gates of its integrations. The worker reaches the tables through `run` (ledger-db.ts: drizzle queries written
- * for D1's tables of the same names); the gates and the tracking count have calls of their own.
+ * daily figures, a started broadcast's status and counters (projected into D1 by the alarm: projection.ts), the
+ * send gates of its integrations and the token buckets of its API keys' limits. The worker reaches the tables through
+ * `run` (ledger-db.ts: drizzle queries written for D1's tables of the same names); the gates, the buckets and the
+ * tracking count have calls of their own.
  *
  * It is reached only through the D1 registry (registry.ts), refuses every call until `init` made it for its owner,
  * and checks the owner on every call: a name alone (idFromName makes an object for any name) reaches nothing.
