@@ -75,19 +75,42 @@ export interface ApiLimitRefusal {
 /** The admission of one org-key request: `ok`, or the limit that refused it. */
 export type ApiAdmission = { ok: true } | ({ ok: false } & ApiLimitRefusal);
 
+/** Takes from limits' buckets together or not at all, answering the limit that refused. */
+function admit(sql: SqlStorage, takes: (BucketTake & { limit: ApiLimitName })[], now: number): ApiAdmission {
+  const answer = takeAllTokens(sql, takes, now);
+  if (answer.ok) return answer;
+  const refused = takes[answer.index];
+  return { ok: false, limit: refused.limit, capacity: refused.capacity, retryAfterMs: answer.retryAfterMs };
+}
+
 /**
  * One request of key `keyId` against its requests-per-second limit and its organisation's, both or neither: the
  * OrgLedger's admitApiRequest runs it.
  */
 export function admitRequest(sql: SqlStorage, keyId: number, limits: ApiLimits, now: number): ApiAdmission {
-  const takes: (BucketTake & { limit: ApiLimitName })[] = [
-    { name: keyRequestsBucket(keyId), capacity: limits.keyRequestsPerSecond, periodMs: SECOND_MS, count: 1, limit: 'key_requests_per_second' },
-    { name: ORG_REQUESTS_BUCKET, capacity: limits.orgRequestsPerSecond, periodMs: SECOND_MS, count: 1, limit: 'org_requests_per_second' },
-  ];
-  const answer = takeAllTokens(sql, takes, now);
-  if (answer.ok) return answer;
-  const refused = takes[answer.index];
-  return { ok: false, limit: refused.limit, capacity: refused.capacity, retryAfterMs: answer.retryAfterMs };
+  return admit(
+    sql,
+    [
+      { name: keyRequestsBucket(keyId), capacity: limits.keyRequestsPerSecond, periodMs: SECOND_MS, count: 1, limit: 'key_requests_per_second' },
+      { name: ORG_REQUESTS_BUCKET, capacity: limits.orgRequestsPerSecond, periodMs: SECOND_MS, count: 1, limit: 'org_requests_per_second' },
+    ],
+    now,
+  );
+}
+
+/**
+ * `count` messages of key `keyId` against its messages-per-hour limit and its organisation's, all or none: for the
+ * send module, inside its own call on the organisation's first ledger (where the buckets live), before it queues.
+ */
+export function admitMessages(sql: SqlStorage, keyId: number, limits: ApiLimits, count: number, now: number): ApiAdmission {
+  return admit(
+    sql,
+    [
+      { name: keyMessagesBucket(keyId), capacity: limits.keyMessagesPerHour, periodMs: HOUR_MS, count, limit: 'key_messages_per_hour' },
+      { name: ORG_MESSAGES_BUCKET, capacity: limits.orgMessagesPerHour, periodMs: HOUR_MS, count, limit: 'org_messages_per_hour' },
+    ],
+    now,
+  );
 }
 
 const LIMIT_TEXT: Record<ApiLimitName, (capacity: string) => string> = {

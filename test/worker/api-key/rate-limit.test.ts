@@ -5,7 +5,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../../src/db/client';
-import { apiLimitError, admitRequest, takeAllTokens, takeTokens } from '../../../src/modules/api-key/rate-limit';
+import { admitMessages, admitRequest, apiLimitError, takeAllTokens, takeTokens } from '../../../src/modules/api-key/rate-limit';
 import { ledgerName } from '../../../src/modules/ledger/owner';
 import { ledgerStub, orgLedger } from '../../../src/modules/ledger/registry';
 import { platform, operator } from '../signup/helpers';
@@ -62,7 +62,16 @@ describe('takeTokens', () => {
       const admissions = [admitRequest(sql, 1, LIMITS, t), admitRequest(sql, 2, LIMITS, t), admitRequest(sql, 1, LIMITS, t), admitRequest(sql, 2, LIMITS, t)];
       const roomy = { ...LIMITS, orgRequestsPerSecond: 100 };
       const keyLimited = [admitRequest(sql, 7, roomy, t + 5000), admitRequest(sql, 7, roomy, t + 5000), admitRequest(sql, 7, roomy, t + 5000)];
-      return { first, second, aAlone, admissions, keyLimited };
+      // Messages per hour: a batch of 60 against the key's 100 and the organisation's 1,000, all or none.
+      const messages = [
+        admitMessages(sql, 9, LIMITS, 60, t),
+        admitMessages(sql, 9, LIMITS, 60, t),
+        admitMessages(sql, 9, LIMITS, 40, t),
+        // The operator lowered the organisation's limit to 150: its bucket holds no more than that now.
+        admitMessages(sql, 10, { ...LIMITS, keyMessagesPerHour: 1000, orgMessagesPerHour: 150 }, 160, t),
+        admitMessages(sql, 10, { ...LIMITS, keyMessagesPerHour: 1000, orgMessagesPerHour: 150 }, 150, t),
+      ];
+      return { first, second, aAlone, admissions, keyLimited, messages };
     });
     expect(result.first).toEqual({ ok: true });
     expect(result.second).toEqual({ ok: false, index: 1, retryAfterMs: 1000 });
@@ -72,6 +81,15 @@ describe('takeTokens', () => {
       { ok: true },
       { ok: true },
       { ok: false, limit: 'org_requests_per_second', capacity: 3, retryAfterMs: 334 },
+    ]);
+    expect(result.messages).toEqual([
+      { ok: true },
+      // 40 left of the key's 100: 20 more would come in 12 minutes (100 an hour).
+      { ok: false, limit: 'key_messages_per_hour', capacity: 100, retryAfterMs: 720_000 },
+      { ok: true },
+      // Key 10 is fresh, but 160 is more than the organisation's 150: nothing is taken, and 150 then fit.
+      { ok: false, limit: 'org_messages_per_hour', capacity: 150, retryAfterMs: 240_000 },
+      { ok: true },
     ]);
     expect(result.keyLimited).toEqual([{ ok: true }, { ok: true }, { ok: false, limit: 'key_requests_per_second', capacity: 2, retryAfterMs: 500 }]);
   });
