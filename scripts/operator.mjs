@@ -4,6 +4,7 @@
 //   npm run operator -- approve <id> [note]      npm run operator -- decline <id> [note]
 //   npm run operator -- settings                 npm run operator -- set <key> <value>
 //   npm run operator -- demo-reset
+//   npm run operator -- api-limits <domain> [key-rps=<n>] [key-mph=<n>] [org-rps=<n>] [org-mph=<n>]
 // OPERATOR_URL (default http://localhost:8787) is the platform host; the token is OPERATOR_TOKEN, else the
 // OPERATOR_TOKEN line of .dev.vars. Plain Node, no dependencies.
 import { operatorToken } from './lib/operator-token.mjs';
@@ -14,7 +15,36 @@ const USAGE = `Usage: npm run operator -- <command>
   decline <id> [note]                    decline a request (mails the outcome)
   settings                               show the sign-up settings
   set <key> <value>                      change a setting: signup.enabled|signup.active true|false, signup.applicationUrl <url>
-  demo-reset                             reset the shared demo organisation now`;
+  demo-reset                             reset the shared demo organisation now
+  api-limits <domain> [name=<n> ...]     show an organisation's API key limits, or change them:
+                                         key-rps, key-mph (each key's requests per second, messages per hour),
+                                         org-rps, org-mph (the same for all the organisation's keys together)`;
+
+/** The command line's short names of the API key limits, and the API's. */
+const LIMIT_NAMES = {
+  'key-rps': 'key_requests_per_second',
+  'key-mph': 'key_messages_per_hour',
+  'org-rps': 'org_requests_per_second',
+  'org-mph': 'org_messages_per_hour',
+};
+
+/** `key-rps=5 org-mph=1000` as the API's body; a name or number it does not know ends the command (the API checks the ranges). */
+function limitChanges(pairs) {
+  const body = {};
+  for (const pair of pairs) {
+    const match = /^([a-z-]+)=(\d+)$/.exec(pair);
+    const name = match && LIMIT_NAMES[match[1]];
+    if (!name) fail(`Not a limit: ${pair}. Use ${Object.keys(LIMIT_NAMES).join(', ')} with a whole number, e.g. key-rps=20`);
+    body[name] = Number(match[2]);
+  }
+  return body;
+}
+
+function printLimits(limits) {
+  console.log(`${limits.domain}: API key limits`);
+  for (const [short, name] of Object.entries(LIMIT_NAMES))
+    console.log(`  ${short.padEnd(8)} ${String(limits[name]).padStart(10)}  ${name.replaceAll('_', ' ')}`);
+}
 
 /** One operator API call; prints the error envelope and exits non-zero on failure. */
 async function api(method, apiPath, body) {
@@ -98,6 +128,13 @@ switch (command) {
     const [key, ...rest] = args;
     if (!key || rest.length === 0) fail('Usage: npm run operator -- set <key> <value>');
     console.log(JSON.stringify(await api('PUT', '/settings', { [key]: settingValue(key, rest.join(' ')) }), null, 2));
+    break;
+  }
+  case 'api-limits': {
+    const [domain, ...pairs] = args;
+    if (!domain || !/^[a-z0-9-]+$/.test(domain)) fail('Usage: npm run operator -- api-limits <domain> [key-rps=<n>] [key-mph=<n>] [org-rps=<n>] [org-mph=<n>]');
+    const path = `/organizations/${domain}/api-limits`;
+    printLimits(pairs.length ? await api('PUT', path, limitChanges(pairs)) : await api('GET', path));
     break;
   }
   case 'demo-reset':

@@ -44,6 +44,7 @@ import { accountUserRoutes } from './modules/account/internal-user-routes';
 import { organizationRoutes } from './modules/account/organization-routes';
 import { sessionRoutes } from './modules/account/session-routes';
 import { apiKeyRoutes } from './modules/account/api-key-routes';
+import { orgApiKeyRoutes } from './modules/api-key/routes';
 import { socialRoutes } from './modules/social/routes';
 import { socialCallbackRoutes } from './modules/social/callback-routes';
 import { demoRoutes } from './modules/demo/routes';
@@ -74,6 +75,7 @@ const entities = {
   organization: organizationRoutes,
   session: sessionRoutes,
   'internal-api-key': apiKeyRoutes,
+  'organization-api-key': orgApiKeyRoutes,
   dashboard: dashboardRoutes,
   // POST /send and /send/batch: an organisation's own software sends (src/modules/transactional).
   send: sendRoutes,

@@ -8,13 +8,16 @@ export interface Organization {
 }
 
 export interface AuthContext {
-  userId: number;
+  /** The signed-in or personal-key user; null when an organisation key made the call. */
+  userId: number | null;
   /** The session of a console sign-in; null when the request authenticated with an API key. */
   sessionId: string | null;
   authTypeId: number;
   /** Set when the call authenticated with an organisation API key (Authorization: Bearer rk_...). */
-  orgKey?: OrgKeyAuth | null;
+  orgKey: OrgKeyAuth | null;
 }
+
+/** The organisation API key a call authenticated with (src/modules/api-key/authenticate.ts). */
 export interface OrgKeyAuth {
   id: number;
   name: string;
@@ -22,6 +25,8 @@ export interface OrgKeyAuth {
   test: boolean;
   limits: ApiLimits;
 }
+
+/** The operator's limits for the organisation's API keys (organizations.api_*), as the ledger's buckets use them. */
 export interface ApiLimits {
   keyRequestsPerSecond: number;
   keyMessagesPerHour: number;

@@ -5,10 +5,13 @@ import type { AppEnv, AuthContext } from '../context';
 import { apiKeys, sessions, users } from '../db/schema';
 import { TenantScope } from '../db/tenant-scope';
 import { ApiError, unauthorized } from '../lib/api-error';
-import { sha256Hex, verifyAccessToken } from '../lib/tokens';
+import { sameDigest, sha256Hex, verifyAccessToken } from '../lib/tokens';
 import { API_KEY_HEADER } from '../shared/contracts/account';
 import { AUTH_TYPE_API_KEY } from '../shared/contracts/auth';
+import { ORG_KEY_MESSAGES } from '../shared/contracts/org-api-key';
 import { MESSAGES } from '../shared/messages';
+import { authenticateOrgKey, isOrgKeyToken } from '../modules/api-key/authenticate';
+import { checkKeyScope } from '../modules/api-key/scopes';
 
 /** The answer to an API-key call on something only a console sign-in may do. */
 export const SESSION_REQUIRED_MESSAGE = MESSAGES.sessionRequired;
@@ -41,14 +44,6 @@ export function parseApiKeyHeader(header: string | undefined): { username: strin
   return { username: value.slice(0, at).trim().toLowerCase(), key: value.slice(at + 1).trim() };
 }
 
-/** Compares two equal-length hex digests without stopping at the first difference. */
-function sameDigest(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
-
 const NO_KEY_HASH = '0'.repeat(64);
 
 /** The user an `X-API-KEY` header proves, within this organisation, or null (unknown user, no key, wrong key). */
@@ -68,18 +63,29 @@ async function apiKeyUserId(c: Context<AppEnv>, header: string | undefined): Pro
 }
 
 /**
- * Requires a signed-in caller of this organisation: a valid access token whose session is still live (so
- * logout and revocation take effect at once), or else an API key (`X-API-KEY: <username>:<key>`, the
- * organisation from the host or X-ORG). API-key calls carry no session (sessionId null).
+ * Requires a signed-in caller of this organisation: an organisation API key (`Authorization: Bearer rk_...`,
+ * told from a JWT by its prefix before anything else: src/modules/api-key), limited and held to its scope here; or a
+ * valid access token whose session is still live (so logout and revocation take effect at once); or else a personal
+ * API key (`X-API-KEY: <username>:<key>`, the organisation from the host or X-ORG). API-key calls carry no session
+ * (sessionId null); organisation-key calls carry no user either (userId null, orgKey set).
  */
 export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
+  // Once per request: app.ts mounts it on `/x` and `/x/*`, and Hono's `/x/*` matches `/x` too, so it would otherwise
+  // look the caller up twice (and take two of an organisation key's requests-per-second tokens).
+  if (c.var.auth) return next();
   const token = bearerToken(c.req.header('authorization')) ?? webSocketToken(c.req.raw);
+  if (token && isOrgKeyToken(token)) {
+    const auth = await authenticateOrgKey(c, token);
+    c.set('auth', auth);
+    checkKeyScope(auth.orgKey!, c.req.method, c.req.path);
+    return next();
+  }
   if (!token) {
     const apiKey = c.req.header(API_KEY_HEADER);
     if (!apiKey) throw unauthorized();
     const userId = await apiKeyUserId(c, apiKey);
     if (userId === null) throw unauthorized();
-    c.set('auth', { userId, sessionId: null, authTypeId: AUTH_TYPE_API_KEY });
+    c.set('auth', { userId, sessionId: null, authTypeId: AUTH_TYPE_API_KEY, orgKey: null });
     return next();
   }
   c.set('auth', await sessionOfAccessToken(c, token));
@@ -100,7 +106,7 @@ export async function sessionOfAccessToken(c: Context<AppEnv>, token: string): P
     .where(scope.where(eq(sessions.id, claims.sid), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date().toISOString())))
     .limit(1);
   if (!session || String(session.userId) !== claims.sub) throw unauthorized(MESSAGES.sessionExpired);
-  return { userId: session.userId, sessionId: session.id, authTypeId: session.authTypeId };
+  return { userId: session.userId, sessionId: session.id, authTypeId: session.authTypeId, orgKey: null };
 }
 
 /**
@@ -110,6 +116,16 @@ export async function sessionOfAccessToken(c: Context<AppEnv>, token: string): P
 export function sessionIdOf(c: Context<AppEnv>): string {
   const id = c.var.auth?.sessionId;
   if (!id) throw new ApiError(403, 'forbidden', SESSION_REQUIRED_MESSAGE);
+  return id;
+}
+
+/**
+ * The user making the call. An organisation key has none, so a call that needs a person (their profile, their
+ * sign-in methods, the console's init) is refused with 403 when a key makes it.
+ */
+export function userIdOf(c: Context<AppEnv>): number {
+  const id = c.var.auth?.userId;
+  if (id === null || id === undefined) throw new ApiError(403, 'forbidden', ORG_KEY_MESSAGES.userRequired);
   return id;
 }
 

@@ -32,7 +32,10 @@ export type ErrorCode =
   // runs (409), a used key with another request (422)
   | 'invalid_idempotency_key'
   | 'idempotency_in_flight'
-  | 'idempotency_key_reused';
+  | 'idempotency_key_reused'
+  // Organisation API keys (issue 36): a key used on another organisation's host, or beyond its scope.
+  | 'wrong_organization'
+  | 'scope';
 
 export interface ErrorBody {
   error: {

@@ -194,12 +194,13 @@ describe('navigation', () => {
   it('lists only existing account-area routes, in the spec order', () => {
     expect(visibleAccountNav(t).map((e) => [e.key, e.href])).toEqual([
       ['organization', '/me/organization'],
+      ['organization-keys', '/me/organization-keys'],
       ['security', '/me/security'],
       ['api', '/me/api'],
       ['profile', '/me/profile'],
       ['session', '/me/session'],
     ]);
-    const without = t.filter((route) => route.name !== 'my_api');
+    const without = t.filter((route) => route.name !== 'my_api' && route.name !== 'my_organization_keys');
     expect(visibleAccountNav(without).map((e) => e.key)).toEqual(['organization', 'security', 'profile', 'session']);
   });
 });

@@ -218,6 +218,8 @@ export const imports = sqliteTable(
     id: integer('id').primaryKey({ autoIncrement: true }),
     orgId: orgId(),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The organisation API key that started the import when no user did (org_api_keys.id). */
+    apiKeyId: integer('api_key_id'),
     fileName: text('file_name').notNull(),
     /** R2 key of the uploaded CSV. */
     fileKey: text('file_key').notNull(),
@@ -248,13 +250,15 @@ export const imports = sqliteTable(
   (t) => [index('imports_org_created').on(t.orgId, t.createdAt)],
 );
 
-/** One row per changed field of a create, update or delete made by a person. */
+/** One row per changed field of a create, update or delete made by a person, or by software with an organisation API key. */
 export const activityLog = sqliteTable(
   'activity_log',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     orgId: orgId(),
     userId: integer('user_id'),
+    /** The organisation API key that made the change (org_api_keys.id); null when a person did. */
+    apiKeyId: integer('api_key_id'),
     entity: text('entity').notNull(),
     entityId: integer('entity_id'),
     /** create | update | delete */

@@ -26,6 +26,14 @@ export const organizations = sqliteTable('organizations', {
    */
   softBounceLimit: integer('soft_bounce_limit').notNull().default(3),
   softBounceDays: integer('soft_bounce_days').notNull().default(30),
+  /**
+   * Limits of the organisation's API keys (src/modules/api-key/rate-limit.ts), set by the operator: each key's
+   * requests per second and messages per hour, and the same for all its keys together.
+   */
+  apiKeyRequestsPerSecond: integer('api_key_requests_per_second').notNull().default(20),
+  apiKeyMessagesPerHour: integer('api_key_messages_per_hour').notNull().default(10000),
+  apiOrgRequestsPerSecond: integer('api_org_requests_per_second').notNull().default(100),
+  apiOrgMessagesPerHour: integer('api_org_messages_per_hour').notNull().default(50000),
   ...timestamps,
 });
 

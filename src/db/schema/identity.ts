@@ -149,6 +149,34 @@ export const apiKeys = sqliteTable(
   (t) => [uniqueIndex('api_keys_org_user').on(t.orgId, t.userId)],
 );
 
+/**
+ * Organisation API keys: keys for the organisation's software rather than a person (several per organisation, each
+ * named and scoped, src/modules/api-key). Only a hash of the key is kept; a revoked key stays listed as revoked.
+ */
+export const orgApiKeys = sqliteTable(
+  'org_api_keys',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** send | read | full (src/shared/contracts/org-api-key.ts). */
+    scope: text('scope').notNull(),
+    /** A test key (rk_test_...) runs everything but never delivers. */
+    test: integer('test', { mode: 'boolean' }).notNull().default(false),
+    /** The key's first characters (`rk_live_AbCdEf`), so a person can tell keys apart without the secret. */
+    prefix: text('prefix').notNull(),
+    /** Hex SHA-256 of the whole key. */
+    keyHash: text('key_hash').notNull().unique(),
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    lastUsedAt: text('last_used_at'),
+    revokedAt: text('revoked_at'),
+    ...timestamps,
+  },
+  (t) => [index('org_api_keys_org_created').on(t.orgId, t.createdAt)],
+);
+
 /** Mail the platform sends itself (reset, completion, pre-registration), delivered by the send queue. */
 export const systemMails = sqliteTable(
   'system_mails',

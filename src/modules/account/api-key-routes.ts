@@ -4,7 +4,7 @@ import type { AppEnv } from '../../context';
 import { apiKeys } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { ApiError } from '../../lib/api-error';
-import { requireSession } from '../../middleware/auth';
+import { requireSession, userIdOf } from '../../middleware/auth';
 import { validJson } from '../../lib/validate';
 import { apiKeyNoteSchema, type ApiKeyRow } from '../../shared/contracts/account';
 import type { ListResponse } from '../../shared/list';
@@ -22,7 +22,7 @@ const isUniqueViolation = (err: unknown) => /UNIQUE constraint failed/i.test(Str
 export const apiKeyRoutes = new Hono<AppEnv>()
   .use('*', requireSession)
   .get('/', async (c) => {
-    const rows = (await new TenantScope(c.var.db, apiKeys, c.var.org.id).selectWhere(eq(apiKeys.userId, c.var.auth.userId))) as ApiKeyRecord[];
+    const rows = (await new TenantScope(c.var.db, apiKeys, c.var.org.id).selectWhere(eq(apiKeys.userId, userIdOf(c)))) as ApiKeyRecord[];
     const body: ListResponse<ApiKeyRow> = {
       items: rows.map((row) => presentApiKey(row)),
       meta: { total: rows.length, page: 1, page_size: rows.length, total_pages: 1 },
@@ -31,12 +31,12 @@ export const apiKeyRoutes = new Hono<AppEnv>()
   })
   .post('/', validJson(apiKeyNoteSchema), async (c) => {
     const scope = new TenantScope(c.var.db, apiKeys, c.var.org.id);
-    const [existing] = await scope.selectWhere(eq(apiKeys.userId, c.var.auth.userId)).limit(1);
+    const [existing] = await scope.selectWhere(eq(apiKeys.userId, userIdOf(c))).limit(1);
     if (existing) throw keyExists();
     const fresh = await newApiKey();
     let row: ApiKeyRecord;
     try {
-      [row] = await scope.insert({ userId: c.var.auth.userId, name: fresh.name, note: c.req.valid('json').note, keyHash: fresh.keyHash });
+      [row] = await scope.insert({ userId: userIdOf(c), name: fresh.name, note: c.req.valid('json').note, keyHash: fresh.keyHash });
     } catch (err) {
       if (isUniqueViolation(err)) throw keyExists();
       throw err;

@@ -5,6 +5,7 @@ import { apiKeys } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { notFound } from '../../lib/api-error';
 import { parseId } from '../../lib/validate';
+import { userIdOf } from '../../middleware/auth';
 import { randomToken, sha256Hex } from '../../lib/tokens';
 import type { ApiKeyRow } from '../../shared/contracts/account';
 
@@ -33,7 +34,7 @@ export function presentApiKey(row: ApiKeyRecord, key?: string): ApiKeyRow {
 export async function ownApiKey(c: Ctx): Promise<ApiKeyRecord> {
   const id = parseId(c.req.param('id'));
   if (id === null) throw notFound();
-  const [row] = await new TenantScope(c.var.db, apiKeys, c.var.org.id).selectWhere(eq(apiKeys.userId, c.var.auth.userId)).limit(1);
+  const [row] = await new TenantScope(c.var.db, apiKeys, c.var.org.id).selectWhere(eq(apiKeys.userId, userIdOf(c))).limit(1);
   if (!row || row.id !== id) throw notFound();
   return row as ApiKeyRecord;
 }

@@ -4,6 +4,7 @@ import { users } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { notFound } from '../../lib/api-error';
 import { parseId } from '../../lib/validate';
+import { userIdOf } from '../../middleware/auth';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -13,7 +14,7 @@ export type UserRow = typeof users.$inferSelect;
  */
 export async function ownUser(c: Context<AppEnv>): Promise<UserRow> {
   const id = parseId(c.req.param('id'));
-  if (id === null || id !== c.var.auth.userId) throw notFound();
+  if (id === null || id !== userIdOf(c)) throw notFound();
   const row = await new TenantScope(c.var.db, users, c.var.org.id).findById(id);
   if (!row) throw notFound();
   return row;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../../context';
 import type { sessions } from '../../db/schema';
 import { notFound } from '../../lib/api-error';
-import { requireSession, sessionIdOf } from '../../middleware/auth';
+import { requireSession, sessionIdOf, userIdOf } from '../../middleware/auth';
 import { validJson } from '../../lib/validate';
 import type { SessionRow } from '../../shared/contracts/account';
 import type { ListResponse } from '../../shared/list';
@@ -49,7 +49,7 @@ export const sessionRoutes = new Hono<AppEnv>()
   .get('/', async (c) => {
     const current = sessionIdOf(c);
     // Every visitor of the shared demo signs in as the same user: show each only their own session.
-    const rows = (await liveSessions(c, c.var.auth.userId)).filter((row) => !isDemoOrganization(c.var.org.domain) || row.id === current);
+    const rows = (await liveSessions(c, userIdOf(c))).filter((row) => !isDemoOrganization(c.var.org.domain) || row.id === current);
     const body: ListResponse<SessionRow> = {
       items: rows.map((row) => presentSession(row, current)),
       meta: { total: rows.length, page: 1, page_size: rows.length, total_pages: 1 },
@@ -57,13 +57,13 @@ export const sessionRoutes = new Hono<AppEnv>()
     return c.json(body);
   })
   .delete('/:id', async (c) => {
-    const revoked = await revokeUserSessions(c, c.var.auth.userId, { ids: [c.req.param('id')] });
+    const revoked = await revokeUserSessions(c, userIdOf(c), { ids: [c.req.param('id')] });
     if (revoked.length === 0) throw notFound();
     await recordActivity(c, 'session', null, 'update', revokedChanges(revoked));
     return c.json({ data: { deleted: 1 } });
   })
   .delete('/', validJson(sessionRevokeSchema), async (c) => {
-    const revoked = await revokeUserSessions(c, c.var.auth.userId, { ids: c.req.valid('json').ids });
+    const revoked = await revokeUserSessions(c, userIdOf(c), { ids: c.req.valid('json').ids });
     await recordActivity(c, 'session', null, 'update', revokedChanges(revoked));
     return c.json({ data: { deleted: revoked.length } });
   });

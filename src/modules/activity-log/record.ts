@@ -23,7 +23,10 @@ export function changedFields(before: object | null, after: object | null) {
   return changes;
 }
 
-/** Writes one activity-log row per changed field of a change a person made, with their browser, OS and device. */
+/**
+ * Writes one activity-log row per changed field of a change a person made, with their browser, OS and device; a
+ * change made with an organisation API key names the key instead of a user.
+ */
 export async function recordActivity(
   c: Context<AppEnv>,
   entity: string,
@@ -36,6 +39,7 @@ export async function recordActivity(
   const rows = changes.map((change) => ({
     orgId: c.var.org.id,
     userId: c.var.auth?.userId ?? null,
+    apiKeyId: c.var.auth?.orgKey?.id ?? null,
     entity,
     entityId,
     action,
@@ -44,7 +48,7 @@ export async function recordActivity(
     newValue: change.next,
     ...client,
   }));
-  // 13 bound values a row: stay under D1's 100 parameters per statement; all chunks in one round trip.
+  // 14 bound values a row: stay under D1's 100 parameters per statement; all chunks in one round trip.
   const inserts = [];
   for (let i = 0; i < rows.length; i += 7) inserts.push(c.var.db.insert(activityLog).values(rows.slice(i, i + 7)));
   await c.var.db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);

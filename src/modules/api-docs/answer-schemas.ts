@@ -11,6 +11,7 @@ import { fieldSchema } from '../../shared/contracts/field';
 import { importSchema } from '../../shared/contracts/import';
 import { integrationSchema } from '../../shared/contracts/integration';
 import { messageListItemSchema, messageSchema } from '../../shared/contracts/message';
+import { orgKeyRowSchema } from '../../shared/contracts/org-api-key';
 import { senderSchema } from '../../shared/contracts/sender';
 import { signupViewSchema } from '../../shared/contracts/signup';
 import { subscriptionSchema } from '../../shared/contracts/subscription';
@@ -28,6 +29,7 @@ export const ANSWER_SCHEMAS = {
   OrganizationSettings: organizationSettingsSchema,
   Session: sessionRowSchema,
   ApiKey: apiKeyRowSchema,
+  OrgApiKey: orgKeyRowSchema,
   Signup: signupViewSchema,
   // The entities.
   Tag: tagSchema,

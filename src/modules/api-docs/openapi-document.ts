@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { API_KEY_HEADER } from '../../shared/contracts/account';
 import { idempotencyKeyParameter, idempotencyResponses, idempotentReplayedHeader } from '../idempotency/openapi';
+import { SEND_SCOPE_ROUTES } from '../../shared/contracts/org-api-key';
 import { API_OPERATIONS, type ApiOperation } from './operations';
 import { ANSWER_SCHEMAS } from './answer-schemas';
 import { zodJsonSchema, type Json } from './json-schema';
@@ -18,6 +19,14 @@ pre-registration are made on the bare platform host and name no organisation.
 \`Authorization: Bearer <access_token>\`, refreshed with \`POST /internal-auth/token-refresh\`), or an API key created
 under *My account → API*: send \`${API_KEY_HEADER}: <username>:<key>\` together with \`X-ORG: <domain>\`.
 In this page, use **Authorize** to set them once for every call.
+
+**Organisation API keys** (for the organisation's software; made under *My account → Organisation API keys* or with
+\`POST /organization-api-key\`): send \`Authorization: Bearer rk_live_...\` (or \`rk_test_...\`, a test key that never
+delivers) with \`X-ORG: <domain>\`. A key works only for its own organisation (403 \`wrong_organization\`). Its scope
+decides what it may call, else 403 \`scope\`: **send** only ${SEND_SCOPE_ROUTES.map((r) => `\`${r.method} ${r.path}\``).join(' and ')};
+**read** only GET; **full** what a personal key may. Keys have no user, so the account's own calls refuse them. Each key
+and the organisation as a whole have limits of requests per second and messages per hour (set by the operator): a call
+past one answers 429 \`rate_limited\` with \`Retry-After\` (seconds) and a message naming the limit.
 
 **Shapes.** An item answers \`{ "data": ... }\`; a list answers \`{ "items": [...], "meta": { total, page, page_size,
 total_pages } }\`; an error answers \`{ "error": { code, message, fields? } }\`, with per-field messages on 422.`;
@@ -105,12 +114,18 @@ export function operationObject(op: ApiOperation): Json {
   if (access === 'user') {
     responses['401'] = { $ref: '#/components/responses/Unauthorized' };
     responses['403'] = { $ref: '#/components/responses/Forbidden' };
+    responses['429'] = { $ref: '#/components/responses/TooManyRequests' };
   }
   if (access !== 'platform' || op.path.includes('{')) responses['404'] = { $ref: '#/components/responses/NotFound' };
   if (op.idempotent) Object.assign(responses, idempotencyResponses(ref('Error')));
   responses.default = { $ref: '#/components/responses/Error' };
 
-  const security = access === 'user' ? [{ bearerAuth: [] }, { apiKey: [], organization: [] }] : access === 'guest' ? [{}, { organization: [] }] : [];
+  const security =
+    access === 'user'
+      ? [{ bearerAuth: [] }, { apiKey: [], organization: [] }, { orgApiKey: [], organization: [] }]
+      : access === 'guest'
+        ? [{}, { organization: [] }]
+        : [];
   return {
     tags: [op.tag],
     summary: op.summary,
@@ -158,6 +173,12 @@ export function buildOpenApiDocument(version: string): Json {
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The access_token of POST /internal-auth/token-create' },
+        orgApiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'rk_live_... or rk_test_...',
+          description: "An organisation API key (POST /organization-api-key); send X-ORG with it, or call on the organisation's host",
+        },
         apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'An API key as `<username>:<key>`; send X-ORG with it' },
         organization: { type: 'apiKey', in: 'header', name: 'X-ORG', description: "The organisation's domain (subdomain), e.g. acme" },
       },
@@ -205,7 +226,14 @@ export function buildOpenApiDocument(version: string): Json {
       responses: {
         ValidationFailed: errorResponse('Some fields are filled incorrectly: error.fields has the messages per field'),
         Unauthorized: errorResponse('No valid access token or API key'),
-        Forbidden: errorResponse('Not allowed (e.g. a feature locked in the shared demo)'),
+        Forbidden: errorResponse(
+          "Not allowed (e.g. a feature locked in the shared demo; an organisation key beyond its scope, or on another organisation's host)",
+        ),
+        TooManyRequests: {
+          description: "An organisation key's limit, or its organisation's, is spent: wait the Retry-After seconds",
+          headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait' } },
+          content: jsonContent(ref('Error')),
+        },
         NotFound: errorResponse('Not found (or another organisation’s)'),
         Error: errorResponse('Any other error, in the same envelope'),
       },

@@ -17,6 +17,7 @@ import {
   twilioCredentialsSchema,
 } from '../../shared/contracts/integration';
 import { messageFilterShape } from '../../shared/contracts/message';
+import { orgKeyCreateSchema } from '../../shared/contracts/org-api-key';
 import { passwordRemindSchema, passwordResetSchema, passwordUpdateSchema } from '../../shared/contracts/password';
 import { SENDER_TYPES, senderInputSchema, senderUpdateSchema } from '../../shared/contracts/sender';
 import { preRegistrationSchema, signCompleteSchema, signupSchema } from '../../shared/contracts/signup';
@@ -327,6 +328,30 @@ const EXTRA: ApiOperation[] = [
     data: 'ApiKey',
   },
   { method: 'delete', path: '/internal-api-key/{id}', tag: 'account', summary: 'Delete the API key' },
+  {
+    method: 'get',
+    path: '/organization-api-key',
+    tag: 'account',
+    summary: "The organisation's API keys, newest first (revoked ones listed as revoked; console sign-in only)",
+    response: 'list',
+    data: 'OrgApiKey',
+  },
+  {
+    method: 'post',
+    path: '/organization-api-key',
+    tag: 'account',
+    summary: 'Create an organisation API key (the key is shown once, in this answer; a test key may only send or read)',
+    body: orgKeyCreateSchema,
+    status: 201,
+    data: 'OrgApiKey',
+  },
+  {
+    method: 'delete',
+    path: '/organization-api-key/{id}',
+    tag: 'account',
+    summary: 'Revoke an organisation API key: it stops working at once',
+    data: 'OrgApiKey',
+  },
   { method: 'get', path: '/social', tag: 'account', summary: 'Social sign-in providers and which are linked' },
   {
     method: 'post',

@@ -3,7 +3,7 @@ import type { AppEnv } from '../../context';
 import { requireAuth, sessionIdOf } from '../../middleware/auth';
 import { unauthorized } from '../../lib/api-error';
 import { validJson } from '../../lib/validate';
-import { AUTH_TYPE_API_KEY, AUTH_TYPE_PASSWORD, AUTH_TYPE_SOCIAL, tokenCreateSchema } from '../../shared/contracts/auth';
+import { AUTH_TYPE_API_KEY, AUTH_TYPE_ORG_KEY, AUTH_TYPE_PASSWORD, AUTH_TYPE_SOCIAL, tokenCreateSchema } from '../../shared/contracts/auth';
 import { checkCredentials } from './login';
 import { openSession, refreshTokenOf, revokeSession, rotateSession } from './sessions';
 
@@ -31,5 +31,6 @@ export function authMethods() {
     { id: AUTH_TYPE_PASSWORD, name: 'password', details: { header: 'Authorization', prefix: 'Bearer' } },
     { id: AUTH_TYPE_API_KEY, name: 'api_key', details: { header: 'X-API-KEY', prefix: '' } },
     { id: AUTH_TYPE_SOCIAL, name: 'social', details: { header: 'Authorization', prefix: 'Bearer' } },
+    { id: AUTH_TYPE_ORG_KEY, name: 'organization_api_key', details: { header: 'Authorization', prefix: 'Bearer' } },
   ];
 }

@@ -25,6 +25,8 @@ export const LOCKED_FEATURES: readonly LockedFeature[] = [
   { methods: WRITES, path: '/organization/*', why: 'organisation edit' },
   { methods: WRITES, path: '/internal-api-key', why: 'API keys' },
   { methods: WRITES, path: '/internal-api-key/*', why: 'API keys' },
+  { methods: WRITES, path: '/organization-api-key', why: 'organisation API keys' },
+  { methods: WRITES, path: '/organization-api-key/*', why: 'organisation API keys' },
   { methods: ['DELETE'], path: '/session', why: 'ending sessions' },
   { methods: ['DELETE'], path: '/session/*', why: 'ending sessions' },
   { methods: ['POST'], path: '/social/:provider/authorize', body: actionIs('link'), why: 'linking a social account' },

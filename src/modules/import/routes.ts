@@ -86,13 +86,14 @@ importRoutes.post('/', validJson(importCreateSchema), async (c) => {
 
   // One import per uploaded file, decided atomically (a retried or double-clicked start creates nothing twice).
   const created = await c.env.DB.prepare(
-    `INSERT INTO imports (org_id, user_id, file_name, file_key, file_size, status, skip_first_line, mapping, tag_ids, delimiter, encoding)
-     SELECT ?1, ?2, ?3, ?4, ?5, 'new', ?6, ?7, ?8, ?9, ?10
+    `INSERT INTO imports (org_id, user_id, file_name, file_key, file_size, status, skip_first_line, mapping, tag_ids, delimiter, encoding, api_key_id)
+     SELECT ?1, ?2, ?3, ?4, ?5, 'new', ?6, ?7, ?8, ?9, ?10, ?11
      WHERE NOT EXISTS (SELECT 1 FROM imports WHERE org_id = ?1 AND file_key = ?4)
      RETURNING id`,
   )
     .bind(
       orgId,
+      // Who started it: the user, or (no user) the organisation key that did.
       c.var.auth.userId,
       input.file_name,
       input.file_key,
@@ -102,6 +103,7 @@ importRoutes.post('/', validJson(importCreateSchema), async (c) => {
       JSON.stringify([...new Set(input.tag_ids)]),
       input.delimiter,
       input.encoding,
+      c.var.auth.orgKey?.id ?? null,
     )
     .first<{ id: number }>();
   if (!created) throw new ApiError(409, 'conflict', IMPORT_MESSAGES.alreadyStarted);

@@ -244,6 +244,9 @@ export const LEDGER_STEPS: readonly string[] = [
   `ALTER TABLE send_gates ADD next_single_at INTEGER DEFAULT 0 NOT NULL;
   ALTER TABLE send_gates ADD last_single_at INTEGER DEFAULT 0 NOT NULL;
   ALTER TABLE send_gates ADD last_bulk_at INTEGER DEFAULT 0 NOT NULL;`,
+  // 12. The token buckets of the organisation's API keys (src/modules/api-key/rate-limit.ts): requests per second and
+  // messages per hour of each key and of the organisation, kept in its first ledger so a call never costs a D1 write.
+  `CREATE TABLE IF NOT EXISTS api_buckets (name TEXT PRIMARY KEY, tokens REAL NOT NULL, updated_at INTEGER NOT NULL)`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */

@@ -1,6 +1,8 @@
 import { DurableObject } from 'cloudflare:workers';
 import { createDb } from '../../db/client';
 import type { Env } from '../../env';
+import type { ApiLimits } from '../../context';
+import { admitRequest, type ApiAdmission } from '../api-key/rate-limit';
 import { countOrgHits } from '../tracking/count';
 import type { TrackingHit } from '../tracking/hit';
 import { beginIdempotentSql, finishIdempotentSql, releaseIdempotentSql, type IdempotentBegin } from '../idempotency/ledger-side';
@@ -10,6 +12,7 @@ import { migrateLedger, startIdsAt } from './ledger-schema';
 import { localLedgerDb } from './ledger-db';
 import { runStatements, type LedgerResult, type LedgerStatement } from './ledger-statements';
 import { projectBroadcasts, projectionDue, PROJECTION_RETRY_MS } from './projection';
+import type { ApiLimitRefusal } from '../api-key/rate-limit';
 import { acceptSends, nextLaneWatch, takeDueSingles, type AcceptRequest, type AcceptResult } from '../transactional/lane';
 import { acceptHooks, type HourlyLimits, type IdempotencyRef } from '../transactional/ledger-hooks';
 import { enqueueSingles } from '../transactional/enqueue';
@@ -19,10 +22,10 @@ import { LEDGER_NOT_INITIALISED, LEDGER_WRONG_OWNER, sameOwner, type LedgerAnswe
  * The tenant ledger: one Durable Object with SQLite storage per organisation (design: ../shared/design/tenant-ledger.md),
  * the single writer of the organisation's per-send state, so that state never goes through the platform's shared,
  * single-threaded D1: its messages with their claims and outcomes, tracking events, link clicks, kept list totals,
- * daily figures, a started broadcast's status and counters (projected into D1 by the alarm: projection.ts) and the
- * send gates of its integrations, and the send API's idempotency keys. The worker reaches the tables through `run`
- * (ledger-db.ts: drizzle queries written for D1's tables of the same names); the gates, the tracking count and the
- * idempotency keys have calls of their own.
+ * daily figures, a started broadcast's status and counters (projected into D1 by the alarm: projection.ts), the
+ * send gates of its integrations, the token buckets of its API keys' limits and the send API's idempotency keys. The
+ * worker reaches the tables through `run` (ledger-db.ts: drizzle queries written for D1's tables of the same names);
+ * the gates, the buckets, the idempotency keys, the send lane and the tracking count have calls of their own.
  *
  * It is reached only through the D1 registry (registry.ts), refuses every call until `init` made it for its owner,
  * and checks the owner on every call: a name alone (idFromName makes an object for any name) reaches nothing.
@@ -87,7 +90,7 @@ export class OrgLedger extends DurableObject<Env> {
     limits: HourlyLimits | null,
     idempotency: IdempotencyRef | null,
     now: number,
-  ): Promise<LedgerAnswer<AcceptResult>> {
+  ): Promise<LedgerAnswer<AcceptResult<ApiLimitRefusal>>> {
     const answer = this.serve(owner, () => acceptSends(this.ctx.storage, req, acceptHooks(limits, idempotency, now), now));
     if (answer.ok && answer.value.ok) await this.watchLaneLater();
     return answer;
@@ -173,6 +176,15 @@ export class OrgLedger extends DurableObject<Env> {
   /** A batch got through: the provider stopped pushing back. */
   releaseSends(owner: LedgerOwner, integrationId: number): LedgerAnswer<GateState> {
     return this.serve(owner, () => this.ctx.storage.transactionSync(() => this.saveGate(integrationId, releaseGate(this.gate(integrationId)))));
+  }
+
+  /**
+   * Admits one request of organisation API key `keyId`: a token from the key's requests-per-second bucket and one
+   * from the organisation's, both or neither (src/modules/api-key/rate-limit.ts). Called on the first ledger, which
+   * holds the organisation-wide state.
+   */
+  admitApiRequest(owner: LedgerOwner, keyId: number, limits: ApiLimits, now: number): LedgerAnswer<ApiAdmission> {
+    return this.serve(owner, () => admitRequest(this.ctx.storage.sql, keyId, limits, now));
   }
 
   /**

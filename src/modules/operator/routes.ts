@@ -7,6 +7,7 @@ import { requireOperator } from '../../middleware/operator';
 import { preRegistrationReviewSchema } from '../../shared/contracts/signup';
 import { readSignupSettings, signupSettingsUpdateSchema, writeSignupSettings } from '../platform-settings/settings';
 import { createOrganization, operatorOrganizationSchema } from './organizations';
+import { apiLimitsUpdateSchema, readApiLimits, writeApiLimits } from './api-limits';
 import { listPreRegistrations, reviewPreRegistration } from './pre-registrations';
 import { listLedgerSizes } from '../ledger/size-guard';
 import { listKeptMail, readKeptMail } from '../bounce/kept-mail';
@@ -15,7 +16,10 @@ const listQuery = z.object({ status: z.enum(['pending', 'approved', 'declined'])
 const keptQuery = z.object({ cursor: z.string().max(1000).optional(), limit: z.coerce.number().int().min(1).max(1000).default(100) }).strict();
 const ledgersQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }).strict();
 
-/** /operator (platform host, operator token): pre-registration review, platform settings, demo reset, the ledgers' sizes, mail the bounce handler kept, organisations made by hand. */
+/**
+ * /operator (platform host, operator token): pre-registration review, platform settings, demo reset, the ledgers' sizes,
+ * mail the bounce handler kept, organisations made by hand and the limits of their API keys.
+ */
 export const operatorRoutes = new Hono<AppEnv>();
 operatorRoutes.use('*', requireOperator);
 operatorRoutes
@@ -23,6 +27,10 @@ operatorRoutes
   .put('/settings', validJson(signupSettingsUpdateSchema), async (c) => c.json({ data: await writeSignupSettings(c.env, c.var.db, c.req.valid('json')) }))
   .get('/ledgers', validQuery(ledgersQuery), async (c) => c.json({ data: await listLedgerSizes(c.var.db, c.req.valid('query').limit) }))
   .post('/organizations', validJson(operatorOrganizationSchema), async (c) => c.json({ data: await createOrganization(c.var.db, c.req.valid('json')) }, 201))
+  .get('/organizations/:domain/api-limits', async (c) => c.json({ data: await readApiLimits(c.var.db, c.req.param('domain')) }))
+  .put('/organizations/:domain/api-limits', validJson(apiLimitsUpdateSchema), async (c) =>
+    c.json({ data: await writeApiLimits(c.var.db, c.req.param('domain'), c.req.valid('json')) }),
+  )
   .get('/unrecognised-mail', validQuery(keptQuery), async (c) => {
     const { cursor, limit } = c.req.valid('query');
     return c.json({ data: await listKeptMail(c.env, cursor, limit) });

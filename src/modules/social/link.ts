@@ -4,6 +4,7 @@ import type { AppEnv } from '../../context';
 import { socialAccounts } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { ApiError } from '../../lib/api-error';
+import { userIdOf } from '../../middleware/auth';
 import { MESSAGES } from '../../shared/messages';
 import { recordActivity } from '../activity-log/record';
 import { consumeVerifiedLink } from './oauth-state';
@@ -31,7 +32,7 @@ export async function refreshDetails(c: Context<AppEnv>, accountId: number, prof
  */
 export async function confirmLink(c: Context<AppEnv>, providerId: string, state: string): Promise<void> {
   const org = c.var.org;
-  const userId = c.var.auth.userId;
+  const userId = userIdOf(c);
   const pending = await consumeVerifiedLink(c.var.db, { state, orgId: org.id, provider: providerId, userId });
   if (!pending) throw new ApiError(400, 'link_invalid', SOCIAL_ERRORS.invalidState);
   const profile: SocialProfile = { subject: pending.subject, email: pending.email, name: pending.displayName };

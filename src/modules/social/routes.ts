@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
 import { ApiError, notFound } from '../../lib/api-error';
 import { validJson } from '../../lib/validate';
-import { requireAuth, sessionIdOf } from '../../middleware/auth';
+import { requireAuth, sessionIdOf, userIdOf } from '../../middleware/auth';
 import { SOCIAL_STATUS, socialAuthorizeSchema, socialLinkSchema, type SocialProviderView } from '../../shared/contracts/social';
 import { unlinkKeepingAMethod } from '../account/login-methods';
 import { recordActivity } from '../activity-log/record';
@@ -30,7 +30,7 @@ async function requireSession(c: Context<AppEnv>): Promise<void> {
 /** /social: providers, authorize (login or link), link confirmation, unlink. */
 export const socialRoutes = new Hono<AppEnv>()
   .get('/', requireAuth, async (c) => {
-    const linked = await socialAccountsOf(c.var.db, c.var.org.id).forUser(c.var.auth.userId);
+    const linked = await socialAccountsOf(c.var.db, c.var.org.id).forUser(userIdOf(c));
     const views: SocialProviderView[] = configuredProviders(c.env).map(({ id, name }) => {
       const account = linked.find((a) => a.provider === id);
       return { id, name, linked: Boolean(account), account: account ? accountLabel(account) : null };
@@ -55,7 +55,7 @@ export const socialRoutes = new Hono<AppEnv>()
       orgId: c.var.org.id,
       provider: provider.id,
       action,
-      userId: action === 'link' ? c.var.auth.userId : null,
+      userId: action === 'link' ? userIdOf(c) : null,
       codeVerifier,
       device: c.req.header('x-device')?.slice(0, 300) || null,
     });
@@ -75,9 +75,9 @@ export const socialRoutes = new Hono<AppEnv>()
     await requireSession(c);
     const providerId = c.req.param('provider');
     const accounts = socialAccountsOf(c.var.db, c.var.org.id);
-    const account = await accounts.forUserAt(c.var.auth.userId, providerId);
+    const account = await accounts.forUserAt(userIdOf(c), providerId);
     if (!account) throw notFound();
-    await unlinkKeepingAMethod(c, c.var.auth.userId, account.id);
+    await unlinkKeepingAMethod(c, userIdOf(c), account.id);
     await recordActivity(c, SOCIAL_ENTITY, account.id, 'delete', [{ field: account.provider, previous: accountLabel(account), next: null }]);
     return c.json({ data: { status: SOCIAL_STATUS.unlink, provider: account.provider } });
   });

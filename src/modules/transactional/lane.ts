@@ -43,20 +43,20 @@ export interface AcceptRequest {
   plan: AnswerPlan;
 }
 
-export interface AcceptHooks {
-  /** Takes the call's messages from its hourly limits; a refusal stops the call before anything is written. */
-  limit?: (sql: SqlStorage, count: number) => { ok: true } | { ok: false; retryAfterMs: number; message: string };
+export interface AcceptHooks<Refusal> {
+  /** Takes the call's messages from its hourly limits; a refusal (not null) stops the call before anything is written. */
+  limit?: (sql: SqlStorage, count: number) => Refusal | null;
   /** Stores the answer under the call's Idempotency-Key, in the same transaction. */
   remember?: (sql: SqlStorage, status: number, body: string) => void;
 }
 
-export type AcceptResult = { ok: true; ids: number[]; status: number; body: string } | { ok: false; retryAfterMs: number; message: string };
+export type AcceptResult<Refusal> = { ok: true; ids: number[]; status: number; body: string } | { ok: false; refusal: Refusal };
 
 /** Writes a call's messages and its answer in one transaction (inside the ledger). */
-export function acceptSends(storage: DurableObjectStorage, req: AcceptRequest, hooks: AcceptHooks, now: number): AcceptResult {
-  return storage.transactionSync((): AcceptResult => {
-    const limited = hooks.limit?.(storage.sql, req.rows.length);
-    if (limited && !limited.ok) return limited;
+export function acceptSends<Refusal>(storage: DurableObjectStorage, req: AcceptRequest, hooks: AcceptHooks<Refusal>, now: number): AcceptResult<Refusal> {
+  return storage.transactionSync((): AcceptResult<Refusal> => {
+    const refusal = hooks.limit?.(storage.sql, req.rows.length) ?? null;
+    if (refusal !== null) return { ok: false, refusal };
     const stamp = new Date(now).toISOString();
     const ids = req.rows.map((row) => Number(storage.sql.exec<{ id: number }>(INSERT, ...LANE_COLUMNS.map((col) => row[col]), stamp, stamp).one().id));
     const { status, body } = sendAnswer(req.plan, ids);

@@ -16,7 +16,8 @@ import { storeInlineFiles } from './inline-files';
 import { laneRowOf } from './lane-row';
 import { contactOf, prepareSend, type Prepared, type ReadySend } from './prepare';
 import { loadReferences } from './references';
-import { hourlyLimitsOf, limitRefusal } from './limits';
+import { hourlyLimitsOf } from './limits';
+import { apiLimitError } from '../api-key/rate-limit';
 
 // POST /send and POST /send/batch: an organisation's own software sends one message (or up to 500) to one recipient
 // each. The flow: parse -> read what the messages name (one D1 round trip: references.ts) -> check and render each
@@ -96,7 +97,7 @@ async function send(c: Ctx, batch: boolean, claim: IdempotencyClaim | null) {
 
   const ledger = claim?.ledger ?? (await requestCurrentLedger(c));
   const accepted = served(await ledger.stub.acceptSends(ledger.owner, { rows, plan }, hourlyLimitsOf(c), claim && { scope: claim.scope, key: claim.key }, now));
-  if (!accepted.ok) throw limitRefusal(accepted);
+  if (!accepted.ok) throw apiLimitError(accepted.refusal);
   const queueNow = ready.flatMap((send, k) => (send.sendAt === null && !sandbox ? [accepted.ids[k]] : []));
   if (queueNow.length) {
     try {

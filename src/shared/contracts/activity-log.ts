@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { answer, moment, whole } from '../answer-schema';
 import { atMostCharacters } from '../messages';
 
-// The activity log: one row per changed field of each create, update or delete a person made. Read-only.
+// The activity log: one row per changed field of each create, update or delete a person (or an organisation API key)
+// made. Read-only.
 
 export const ACTIVITY_ACTIONS = ['create', 'update', 'delete'] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
@@ -19,6 +20,9 @@ export const activityLogEntrySchema = answer({
   os: z.string().nullable(),
   device: z.string().nullable(),
   user_id: whole().nullable(),
+  user_name: z.string().nullable().describe('The name of the user who made the change; null when a key did (or the user is gone)'),
+  api_key_id: whole().nullable().describe('The organisation API key that made the change; null when a person did'),
+  api_key_name: z.string().nullable().describe("That key's name"),
   created_at: moment(),
 });
 export type ActivityLogEntry = z.infer<typeof activityLogEntrySchema>;

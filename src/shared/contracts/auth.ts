@@ -10,6 +10,8 @@ export const AUTH_TYPE_PASSWORD = 1;
 export const AUTH_TYPE_API_KEY = 2;
 /** Sessions opened through a linked social account. */
 export const AUTH_TYPE_SOCIAL = 3;
+/** Calls made with an organisation API key (Authorization: Bearer rk_...): no user, no session. */
+export const AUTH_TYPE_ORG_KEY = 4;
 
 export const tokenCreateSchema = z
   .object({

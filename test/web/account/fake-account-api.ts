@@ -1,4 +1,6 @@
 import type { ApiKeyRow, SessionRow } from '@shared/contracts/account';
+import type { ActivityLogEntry } from '@shared/contracts/activity-log';
+import { ORG_KEY_MESSAGES, type OrgKeyRow } from '@shared/contracts/org-api-key';
 import type { SocialProviderView } from '@shared/contracts/social';
 import { MESSAGES } from '@shared/messages';
 import { fakeApi, USER } from '../fake-api';
@@ -14,6 +16,10 @@ export interface FakeAccountOptions {
   /** Removing the password is refused (no other login method). */
   lastMethod?: boolean;
   apiKeys?: ApiKeyRow[];
+  /** The organisation's API keys (GET /organization-api-key). */
+  orgKeys?: OrgKeyRow[];
+  /** The activity log's rows (GET /activity-log, one page). */
+  activityLog?: ActivityLogEntry[];
   sessions?: SessionRow[];
   social?: SocialProviderView[];
   /** Answers every write of the account area with 403 demo_locked (as the server does in the demo). */
@@ -75,6 +81,7 @@ export function fakeAccountApi(options: FakeAccountOptions = {}) {
     user: { ...USER, has_password: options.hasPassword ?? true },
     organization: { ...USER.organization },
     apiKeys: (options.apiKeys ?? []).map((row) => ({ ...row })),
+    orgKeys: (options.orgKeys ?? []).map((row) => ({ ...row })),
     sessions: (options.sessions ?? SESSIONS).map((row) => ({ ...row })),
     social: (options.social ?? SOCIAL).map((row) => ({ ...row })),
     password: CURRENT_PASSWORD as string | null,
@@ -98,7 +105,8 @@ export function fakeAccountApi(options: FakeAccountOptions = {}) {
     if (path === '/internal-user/me') return json(200, { data: state.user });
     const write = call.method !== 'GET';
     const account =
-      path.startsWith('/internal-user/') || ['/organization', '/social', '/internal-api-key', '/session'].some((p) => path === p || path.startsWith(`${p}/`));
+      path.startsWith('/internal-user/') ||
+      ['/organization', '/social', '/internal-api-key', '/organization-api-key', '/session'].some((p) => path === p || path.startsWith(`${p}/`));
     if (account && write && options.locked) return locked();
 
     const id = state.user.id;
@@ -192,6 +200,36 @@ export function fakeAccountApi(options: FakeAccountOptions = {}) {
     if (keyRow && call.method === 'DELETE') {
       state.apiKeys = state.apiKeys.filter((row) => row !== keyRow);
       return json(200, { data: { deleted: 1 } });
+    }
+    if (path === '/activity-log' && call.method === 'GET') return rows(options.activityLog ?? []);
+    if (path === '/organization-api-key' && call.method === 'GET') return rows(state.orgKeys);
+    if (path === '/organization-api-key' && call.method === 'POST') {
+      const name = String(body.name ?? '').trim();
+      if (!name) return invalid({ name: [MESSAGES.required] });
+      if (body.test === true && body.scope === 'full') return invalid({ scope: [ORG_KEY_MESSAGES.testScope] });
+      const seq = ++state.keySeq;
+      const prefix = `${body.test ? 'rk_test_' : 'rk_live_'}Key${seq}xx`;
+      const row: OrgKeyRow = {
+        id: 100 + seq,
+        name,
+        scope: body.scope as OrgKeyRow['scope'],
+        test: body.test === true,
+        prefix,
+        created_by: { id: state.user.id, name: state.user.name },
+        last_used_at: null,
+        revoked_at: null,
+        created_at: NOW,
+        updated_at: NOW,
+      };
+      state.orgKeys.unshift(row);
+      return json(201, { data: { ...row, key: `${prefix}${'s'.repeat(34)}` } });
+    }
+    const orgKey = /^\/organization-api-key\/(\d+)$/.exec(path);
+    if (orgKey && call.method === 'DELETE') {
+      const found = state.orgKeys.find((row) => row.id === Number(orgKey[1]));
+      if (!found) return json(404, { error: { code: 'not_found', message: MESSAGES.notFound } });
+      found.revoked_at ??= '2026-11-02T09:00:00.000Z';
+      return json(200, { data: found });
     }
     if (path === '/session' && call.method === 'GET') return rows(state.sessions);
     if (path === '/session' && call.method === 'DELETE') {

@@ -42,6 +42,11 @@ describe('the answers as the zod answer schemas describe them', () => {
     expectShape('Session', (await get('/session')).items[0]);
     expectShape('ApiKey', await post('/internal-api-key', { note: 'shapes' }));
     expectShape('ApiKey', (await get('/internal-api-key')).items[0]);
+    const orgKey = await post('/organization-api-key', { name: 'Shapes', scope: 'read' });
+    expectShape('OrgApiKey', orgKey);
+    expectShape('OrgApiKey', (await get('/organization-api-key')).items[0]);
+    const revoked = await s.o.api('DELETE', `/organization-api-key/${orgKey.id}`);
+    expectShape('OrgApiKey', revoked.body.data);
   });
 
   it('the audience: tags, subscriptions, fields, contacts, the blacklist and the activity log', async () => {

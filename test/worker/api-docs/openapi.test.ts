@@ -76,6 +76,11 @@ describe('GET /api/openapi.json', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-KEY' });
     expect(doc.components.securitySchemes.organization).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-ORG' });
+    expect(doc.components.securitySchemes.orgApiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    // Organisation keys: how to send them, what the send scope allows (named from SEND_SCOPE_ROUTES), the 429.
+    expect(doc.info.description).toContain('Authorization: Bearer rk_live_');
+    expect(doc.info.description).toContain('`POST /send` and `POST /send/batch`');
+    expect(doc.paths['/tag'].get.responses['429']).toEqual({ $ref: '#/components/responses/TooManyRequests' });
   });
 
   it('is well formed: paths start with /, ids unique, every path parameter declared, every $ref resolves', () => {
@@ -131,7 +136,7 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys(smtpCredentials.properties as object)).toEqual(expect.arrayContaining(['user', 'password']));
     expect(doc.paths['/tag/priorities'].post).toBeDefined();
     expect(doc.paths['/internal-auth/token-create'].post.security).toEqual([{}, { organization: [] }]);
-    expect(doc.paths['/tag'].get.security).toEqual([{ bearerAuth: [] }, { apiKey: [], organization: [] }]);
+    expect(doc.paths['/tag'].get.security).toEqual([{ bearerAuth: [] }, { apiKey: [], organization: [] }, { orgApiKey: [], organization: [] }]);
   });
 
   it('covers every /api/v1 route of the app except the platform-internal ones', () => {
@@ -162,6 +167,7 @@ describe('GET /api/openapi.json', () => {
       ['OrganizationSettings', (await json('/api/v1/organization')).data],
       ['Session', (await json('/api/v1/session')).items[0]],
       ['ApiKey', (await json('/api/v1/internal-api-key', { method: 'POST', json: { note: 'docs' } })).data],
+      ['OrgApiKey', (await json('/api/v1/organization-api-key', { method: 'POST', json: { name: 'Docs', scope: 'send' } })).data],
     ];
     const schemas = doc.components.schemas as Record<string, { required: string[]; properties: Record<string, unknown> }>;
     for (const [name, sample] of samples) {

@@ -182,6 +182,7 @@ describe('init', () => {
           { id: 1, details: { header: 'Authorization', prefix: 'Bearer' } },
           { id: 2, name: 'api_key', details: { header: 'X-API-KEY', prefix: '' } },
           { id: 3, name: 'social', details: { header: 'Authorization', prefix: 'Bearer' } },
+          { id: 4, name: 'organization_api_key', details: { header: 'Authorization', prefix: 'Bearer' } },
         ],
         organization: { domain: org },
       },

@@ -17,6 +17,8 @@ const locked = (userId: number): [string, string, unknown?][] => [
   ['PUT', '/internal-api-key/1', { note: 'mine' }],
   ['POST', '/internal-api-key/1/regenerate'],
   ['DELETE', '/internal-api-key/1'],
+  ['POST', '/organization-api-key', { name: 'mine', scope: 'read' }],
+  ['DELETE', '/organization-api-key/1'],
   ['DELETE', '/session/some-session'],
   ['DELETE', '/session', { ids: ['some-session'] }],
   ['POST', '/social/github/authorize', { action: 'link' }],

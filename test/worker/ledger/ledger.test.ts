@@ -42,6 +42,7 @@ describe('the ledger registry', () => {
     expect(registry.results).toEqual([{ name: ledgerName(a!.owner.key, 0), generation: 0, id_base: expect.any(Number), ready: 1 }]);
     expect((await orgLedger(E, db(), o.orgId))!.owner).toEqual(a!.owner);
     expect(await tablesOf(ledgerName(a!.owner.key, 0))).toEqual([
+      'api_buckets',
       'broadcast_links',
       'broadcasts',
       'idempotency_keys',

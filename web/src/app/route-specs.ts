@@ -23,6 +23,7 @@ const MyProfilePage = lazyPage(() => import('../features/account/MyProfilePage')
 const ApiKeyFormPage = lazyPage(() => import('../features/account/ApiKeyFormPage').then((m) => m.ApiKeyFormPage));
 const MyApiKeysPage = lazyPage(() => import('../features/account/MyApiKeysPage').then((m) => m.MyApiKeysPage));
 const MyOrganizationPage = lazyPage(() => import('../features/account/MyOrganizationPage').then((m) => m.MyOrganizationPage));
+const OrgApiKeysPage = lazyPage(() => import('../features/account/OrgApiKeysPage').then((m) => m.OrgApiKeysPage));
 const MySecurityPage = lazyPage(() => import('../features/account/MySecurityPage').then((m) => m.MySecurityPage));
 const MySessionsPage = lazyPage(() => import('../features/account/MySessionsPage').then((m) => m.MySessionsPage));
 const ForgotPasswordPage = lazyPage(() => import('../features/auth/ForgotPasswordPage').then((m) => m.ForgotPasswordPage));
@@ -61,6 +62,8 @@ export const ROUTE_SPECS: RouteSpec[] = [
   { name: 'test', path: '/test', component: TestPage },
   { name: 'my_profile', path: '/me/profile', component: MyProfilePage },
   { name: 'my_organization', path: '/me/organization', component: MyOrganizationPage },
+  // The organisation's API keys for its software (issue 36), beside its other settings.
+  { name: 'my_organization_keys', path: '/me/organization-keys', component: OrgApiKeysPage },
   { name: 'my_security', path: '/me/security', component: MySecurityPage },
   { name: 'my_session', path: '/me/session', component: MySessionsPage },
   // The API keys page exists only when the apiListable option is set.

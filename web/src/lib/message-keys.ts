@@ -6,6 +6,7 @@ import { FIELD_MESSAGES } from '@shared/contracts/field';
 import { IMPORT_MESSAGES } from '@shared/contracts/import';
 import { CSV_ERRORS } from '@shared/csv-scanner';
 import { INTEGRATION_MESSAGES } from '@shared/contracts/integration';
+import { ORG_KEY_MESSAGES } from '@shared/contracts/org-api-key';
 import { SENDER_MESSAGES } from '@shared/contracts/sender';
 import { ATTACHMENT_RULES, senderMismatchMessage, TEMPLATE_MESSAGES } from '@shared/contracts/template';
 import { MESSAGES } from '@shared/messages';
@@ -85,6 +86,8 @@ export const MESSAGE_KEYS = new Map<string, string>([
   [CSV_ERRORS.textAfterQuote, 'imports.messages.csvTextAfterQuote'],
   [CSV_ERRORS.unclosedQuote, 'imports.messages.csvUnclosedQuote'],
   [CSV_ERRORS.encoding, 'imports.messages.csvEncoding'],
+  // Organisation API keys: the create dialog's scope rule.
+  [ORG_KEY_MESSAGES.testScope, 'orgKeys.messages.testScope'],
 ]);
 
 /** A server text that carries a value: its pattern, its locale key, and the values the translation needs. */

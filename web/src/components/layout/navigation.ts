@@ -55,6 +55,7 @@ export const MAIN_NAV: NavEntry[] = [
 /** The account-area side navigation (spec section 2): only routes that exist are shown. */
 export const ACCOUNT_NAV = [
   { key: 'organization', labelKey: 'account.organization', route: 'my_organization' },
+  { key: 'organization-keys', labelKey: 'orgKeys.nav', route: 'my_organization_keys' },
   { key: 'security', labelKey: 'account.security', route: 'my_security' },
   { key: 'api', labelKey: 'account.api', route: 'my_api' },
   { key: 'profile', labelKey: 'account.profile', route: 'my_profile' },

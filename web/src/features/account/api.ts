@@ -1,5 +1,6 @@
 import type { ApiKeyRow, OrganizationSettings, OrganizationUpdate, SessionRow } from '@shared/contracts/account';
 import type { CurrentUser } from '@shared/contracts/auth';
+import type { OrgKeyCreate, OrgKeyRow } from '@shared/contracts/org-api-key';
 import type { SocialProviderView } from '@shared/contracts/social';
 import type { ItemBody } from '@shared/errors';
 import { useMemo } from 'react';
@@ -21,9 +22,11 @@ export const ACCOUNT_PATHS = {
   apiKeyRegenerate: (id: number) => `/internal-api-key/${id}/regenerate`,
   sessions: '/session',
   session: (id: string) => `/session/${encodeURIComponent(id)}`,
+  orgKeys: '/organization-api-key',
+  orgKey: (id: number) => `/organization-api-key/${id}`,
 } as const;
 
-/** The list answers of /internal-api-key and /session: every row at once, no paging. */
+/** The list answers of /internal-api-key, /organization-api-key and /session: every row at once, no paging. */
 export interface RowsBody<T> {
   items: T[];
 }
@@ -53,6 +56,9 @@ export function accountCalls(client: ApiClient) {
     updateApiKey: (id: number, note: string | null) => client.put<ItemBody<ApiKeyRow>>(ACCOUNT_PATHS.apiKey(id), { note }).then((b) => b.data),
     regenerateApiKey: (id: number) => client.post<ItemBody<ApiKeyRow>>(ACCOUNT_PATHS.apiKeyRegenerate(id)).then((b) => b.data),
     deleteApiKey: (id: number) => client.delete(ACCOUNT_PATHS.apiKey(id)),
+    /** Creates an organisation key: the answer carries the key itself, the only time it is shown. */
+    createOrgKey: (input: OrgKeyCreate) => client.post<ItemBody<OrgKeyRow>>(ACCOUNT_PATHS.orgKeys, input).then((b) => b.data),
+    revokeOrgKey: (id: number) => client.delete<ItemBody<OrgKeyRow>>(ACCOUNT_PATHS.orgKey(id)).then((b) => b.data),
     revokeSession: (id: string) => client.delete(ACCOUNT_PATHS.session(id)),
     revokeSessions: (ids: string[]) => client.delete(ACCOUNT_PATHS.sessions, { ids }),
     /** Request keys under which the client keeps each form's 422 field messages. */
@@ -62,6 +68,7 @@ export function accountCalls(client: ApiClient) {
       organization: () => client.keyOf('PUT', ACCOUNT_PATHS.organization),
       apiKeyCreate: () => client.keyOf('POST', ACCOUNT_PATHS.apiKeys),
       apiKeyUpdate: (id: number) => client.keyOf('PUT', ACCOUNT_PATHS.apiKey(id)),
+      orgKeyCreate: () => client.keyOf('POST', ACCOUNT_PATHS.orgKeys),
     },
   };
 }
@@ -87,6 +94,11 @@ export function useSocialProviders() {
 /** The user's API key rows (at most one; GET /internal-api-key). */
 export function useApiKeys() {
   return useSWR<RowsBody<ApiKeyRow>>(ACCOUNT_PATHS.apiKeys);
+}
+
+/** The organisation's API keys, revoked ones too (GET /organization-api-key). */
+export function useOrgKeys() {
+  return useSWR<RowsBody<OrgKeyRow>>(ACCOUNT_PATHS.orgKeys);
 }
 
 /** The user's live sessions (GET /session). */

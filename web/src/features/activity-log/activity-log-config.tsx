@@ -1,5 +1,6 @@
-import { Badge, NativeSelect, Text } from '@mantine/core';
+import { Badge, Group, NativeSelect, Text } from '@mantine/core';
 import type { ActivityLogEntry } from '@shared/contracts/activity-log';
+import { IconKey } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/common/DateTime';
 import type { ListFilters } from '../../components/list/ListScreen';
@@ -50,9 +51,24 @@ function ActionBadge({ action }: { action: string }) {
   );
 }
 
-/** Activity log columns (spec 3 and the issue): date, entity, action, field, previous and new value, browser, OS, device. */
+/** Who made a change: the user's name, or (no user) the organisation API key that made it, by its name. */
+function ActorCell({ row }: { row: ActivityLogEntry }) {
+  const { t } = useTranslation();
+  if (row.api_key_id !== null && row.user_id === null) {
+    return (
+      <Group gap={4} wrap="nowrap" data-testid="activity-by-key">
+        <IconKey size={14} aria-hidden />
+        <Text size="sm">{t('activityLog.byKey', { name: row.api_key_name ?? `#${row.api_key_id}` })}</Text>
+      </Group>
+    );
+  }
+  return <Text size="sm">{row.user_name ?? ''}</Text>;
+}
+
+/** Activity log columns (spec 3 and the issue): date, who, entity, action, field, previous and new value, browser, OS, device. */
 export const ACTIVITY_LOG_COLUMNS: ListColumn<ActivityLogEntry>[] = [
   { key: 'created_at', labelKey: 'activityLog.fields.date', sortable: true, width: 150, render: (row) => <DateTime value={row.created_at} /> },
+  { key: 'by', labelKey: 'activityLog.fields.by', render: (row) => <ActorCell row={row} /> },
   { key: 'entity', labelKey: 'activityLog.fields.entity', render: (row) => <EntityLabel entity={row.entity} id={row.entity_id} /> },
   { key: 'action', labelKey: 'activityLog.fields.action', render: (row) => <ActionBadge action={row.action} /> },
   { key: 'field', labelKey: 'activityLog.fields.field' },

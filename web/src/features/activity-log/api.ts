@@ -18,6 +18,7 @@ export const LOGGED_ENTITIES = [
   'sender',
   'integration',
   'message',
+  'organization_api_key',
 ] as const;
 
 /** The activity log, server-paged with load more, newest first by default. */
