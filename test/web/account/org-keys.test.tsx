@@ -48,7 +48,7 @@ describe('organisation API keys screen', () => {
     expect(cell(live, 'prefix')).toBe('rk_live_AbCdEf…');
     expect(cell(live, 'scope')).toBe('Send only');
     expect(cell(live, 'mode')).toBe('Live');
-    expect(cell(live, 'created_by')).toBe('Ann Admin');
+    expect(cell(live, 'created_by')).toBe('by Ann Admin');
     expect(cell(live, 'last_used_at')).not.toBe('Never');
     expect(within(live).getByTestId('org-key-revoke-7')).toBeTruthy();
 
@@ -59,6 +59,27 @@ describe('organisation API keys screen', () => {
     expect(cell(revoked, 'last_used_at')).toBe('Never');
     expect(within(revoked).getByTestId('org-key-revoked')).toBeTruthy();
     expect(within(revoked).queryByTestId('org-key-revoke-5')).toBeNull();
+  });
+
+  it('shows one card per key on a phone, each with its details and its revoke button', async () => {
+    const happy = (window as unknown as { happyDOM: { setViewport: (v: { width: number; height: number }) => void } }).happyDOM;
+    happy.setViewport({ width: 390, height: 844 });
+    try {
+      renderApp(asApi(fakeAccountApi({ orgKeys: [LIVE, REVOKED] })), { path: '/me/organization-keys', signedIn: true });
+      expect(await find('org-key-cards')).toBeTruthy();
+      expect(screen.queryByTestId('list-table')).toBeNull();
+      const live = await rowOf(7);
+      expect([cell(live, 'prefix'), cell(live, 'scope'), cell(live, 'mode'), cell(live, 'created_by')]).toEqual([
+        'rk_live_AbCdEf…',
+        'Send only',
+        'Live',
+        'by Ann Admin',
+      ]);
+      expect(within(live).getByTestId('org-key-revoke-7')).toBeTruthy();
+      expect(within(await rowOf(5)).queryByTestId('org-key-revoke-5')).toBeNull();
+    } finally {
+      happy.setViewport({ width: 1024, height: 768 });
+    }
   });
 
   it('says so when there is no key yet', async () => {

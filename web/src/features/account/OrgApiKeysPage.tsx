@@ -1,10 +1,9 @@
-import { ActionIcon, Anchor, Badge, Button, Code, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { OrgKeyRow } from '@shared/contracts/org-api-key';
-import { IconBan, IconExternalLink, IconPlus } from '@tabler/icons-react';
+import { IconExternalLink, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmDelete } from '../../components/common/confirm';
-import { DateTime } from '../../components/common/DateTime';
 import { notifyError, notifySuccess } from '../../components/common/notify';
 import { AccountLayout } from '../../components/layout/AccountLayout';
 import { ShortListState } from '../../components/list/ShortListState';
@@ -12,23 +11,11 @@ import { translateApiError } from '../../lib/server-messages';
 import { useApiDocsUrl, useIsDemo } from './account-state';
 import { useAccountCalls, useOrgKeys } from './api';
 import { OrgKeyCreateModal } from './OrgKeyCreateModal';
-
-const SCOPE_COLORS = { send: 'blue', read: 'gray', full: 'grape' } as const;
-
-/** A key's live or test badge. */
-function ModeBadge({ test }: { test: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <Badge variant="light" color={test ? 'orange' : 'green'} data-testid="org-key-mode">
-      {t(test ? 'orgKeys.modes.test' : 'orgKeys.modes.live')}
-    </Badge>
-  );
-}
+import { OrgKeyList } from './OrgKeyList';
 
 /**
  * /me/organization-keys: the organisation's API keys for its software (name, scope, live or test, the visible prefix,
  * who made it, when, when it was last used); create one (shown once) or revoke one. Revoked keys stay listed, greyed.
- * The actions and the name come first, so a phone shows them without scrolling the table.
  */
 export function OrgApiKeysPage() {
   const { t } = useTranslation();
@@ -84,75 +71,7 @@ export function OrgApiKeysPage() {
             {t('orgKeys.intro')}
           </Text>
           <ShortListState error={error ? translateApiError(t, error) : null} loading={isLoading} empty={rows.length === 0} emptyText={t('orgKeys.none')}>
-            {() => (
-              <Table.ScrollContainer minWidth={760}>
-                <Table verticalSpacing="xs" data-testid="list-table">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th w={60}>{t('list.actions')}</Table.Th>
-                      <Table.Th>{t('orgKeys.name')}</Table.Th>
-                      <Table.Th>{t('orgKeys.scope')}</Table.Th>
-                      <Table.Th>{t('orgKeys.mode')}</Table.Th>
-                      <Table.Th>{t('orgKeys.createdBy')}</Table.Th>
-                      <Table.Th>{t('list.columns.created_at')}</Table.Th>
-                      <Table.Th>{t('orgKeys.lastUsed')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {rows.map((row) => (
-                      <Table.Tr
-                        key={row.id}
-                        data-testid="list-row"
-                        data-id={row.id}
-                        data-revoked={row.revoked_at ? 'true' : 'false'}
-                        opacity={row.revoked_at ? 0.6 : 1}
-                      >
-                        <Table.Td>
-                          {!row.revoked_at && (
-                            <ActionIcon
-                              variant="subtle"
-                              color="red"
-                              disabled={demo}
-                              loading={busy === row.id}
-                              aria-label={t('orgKeys.revoke')}
-                              title={t('orgKeys.revoke')}
-                              data-testid={`org-key-revoke-${row.id}`}
-                              onClick={() => revoke(row)}
-                            >
-                              <IconBan size={16} />
-                            </ActionIcon>
-                          )}
-                        </Table.Td>
-                        <Table.Td data-column="name">
-                          <Text size="sm" fw={500} style={{ wordBreak: 'break-word' }}>
-                            {row.name}
-                          </Text>
-                          <Code data-column="prefix">{`${row.prefix}…`}</Code>
-                          {row.revoked_at && (
-                            <Text size="xs" c="red" data-testid="org-key-revoked">
-                              {t('orgKeys.revokedOn')} <DateTime value={row.revoked_at} />
-                            </Text>
-                          )}
-                        </Table.Td>
-                        <Table.Td data-column="scope">
-                          <Badge variant="outline" color={SCOPE_COLORS[row.scope]} title={t(`orgKeys.scopeHints.${row.scope}`)}>
-                            {t(`orgKeys.scopes.${row.scope}`)}
-                          </Badge>
-                        </Table.Td>
-                        <Table.Td data-column="mode">
-                          <ModeBadge test={row.test} />
-                        </Table.Td>
-                        <Table.Td data-column="created_by">{row.created_by?.name ?? '—'}</Table.Td>
-                        <Table.Td data-column="created_at">
-                          <DateTime value={row.created_at} />
-                        </Table.Td>
-                        <Table.Td data-column="last_used_at">{row.last_used_at ? <DateTime value={row.last_used_at} /> : t('orgKeys.never')}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            )}
+            {() => <OrgKeyList rows={rows} demo={demo} busy={busy} onRevoke={revoke} />}
           </ShortListState>
         </Stack>
       </Paper>
