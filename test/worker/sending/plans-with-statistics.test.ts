@@ -165,7 +165,8 @@ describe('plans with statistics', () => {
         name: 'stalledSingles (the watchdog)',
         store: ledger,
         query: queryOf(stalledSingles(db, now)),
-        want: /SEARCH messages USING INDEX messages_broadcast_contact \(broadcast_id=\?\)/,
+        // The lane's partial index (single messages only, ledger step 9) or the broadcast index's null prefix.
+        want: /SEARCH messages USING INDEX (messages_lane \(status=\? AND updated_at<\?\)|messages_broadcast_contact \(broadcast_id=\?\))/,
         never: /SCAN messages/,
       },
       {
