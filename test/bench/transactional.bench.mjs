@@ -10,11 +10,12 @@
 // line: `transactional: <accepted> req/s | p95 <idle> ms idle, <busy> ms beside a broadcast | broadcast kept <r> of its rate`
 // (the idle phase's accepted rate). Messages lost or sent twice, and answers other than 202, are reported.
 // Run: npm run bench:transactional [N=<sends per phase>] [RECIPIENTS=<broadcast size>] [MAX_RATE=<the integration's msg/s>]
+// [PROFILE=1: the worker isolate's CPU during the idle phase]
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { apiRequest, closeHttp, signIn, workerTime } from './support/http.mjs';
 import { d1Meter } from './support/d1-meter.mjs';
-import { connectInspector } from './support/inspector.mjs';
+import { connectInspector, printProfile } from './support/inspector.mjs';
 import { d1Execute, startBenchPlatform, taggedContactsSql } from './support/platform.mjs';
 import { BENCH_WORKER_LOG_LEVEL, startSink } from './smtp/harness.mjs';
 import { broadcastKept, deliveries, GOALS, phaseFigures, verdict } from './transactional/figures.mjs';
@@ -26,6 +27,8 @@ const CLIENTS = 50;
 // what the sends cost it on the one runtime. With a rate the send gate gives each line its share while both send
 // (SINGLES_SHARE, src/modules/sending/send-gate.ts) and "kept" would be that rule's arithmetic: MAX_RATE shows it.
 const MAX_RATE = Number(process.env.MAX_RATE) || null;
+/** PROFILE=1: where the worker isolate spent its CPU during the idle phase (self time). */
+const PROFILE = Boolean(process.env.PROFILE);
 /** The header each call sets (an X- header of the allow-list) and the sink records. */
 const BENCH_HEADER = 'X-Bench-Id';
 /** The busy phase's sends start once this share of the broadcast is at the sink (its runner and consumer warm). */
@@ -115,14 +118,14 @@ const sendBody = (setup, id, i) => ({
   metadata: { bench_id: id },
 });
 
-/** N calls of POST /send from CLIENTS clients (each its key and one keep-alive connection); answers each call's timing. */
-async function runSends(platform, setup, label) {
-  const calls = new Array(N);
+/** `total` calls of POST /send from CLIENTS clients (each its key and one keep-alive connection); answers each call's timing. */
+async function runSends(platform, setup, label, total = N) {
+  const calls = new Array(total);
   let next = 0;
   const client = async (key) => {
     const via = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      while (next < N) {
+      while (next < total) {
         const i = next++;
         const id = `${label}-${i}`;
         const started = clock();
@@ -224,10 +227,20 @@ async function main() {
       `note: under wrangler dev the API, the queue consumers and every Durable Object (ledger, runner) run on one thread of one workerd process: the client's time per call includes waiting for it, the worker's own time (Server-Timing) does not`,
     );
 
+    // A warm-up, not measured: one call per key, which makes the organisation's ledger (once in its life), warms the
+    // isolate and the connections, and moves each key's last_used_at (a D1 row per key at most once a minute).
+    const warm = await runSends(platform, setup, 'warm', CLIENTS);
+    await waitFor(sink.tagged, warm.filter((c) => c.status === 202).length);
+
     // Idle phase, metered: every D1 statement of the worker while it takes and delivers the sends.
     const inspector = await connectInspector(platform.inspectorPort);
     await d1Meter(inspector, 'start');
-    const idleCalls = await phase(platform, setup, sink, 'idle', 0);
+    if (PROFILE) {
+      await inspector.call('Profiler.enable');
+      await inspector.call('Profiler.start');
+    }
+    const idleCalls = await phase(platform, setup, sink, 'idle', await sink.tagged());
+    const profile = PROFILE ? (await inspector.call('Profiler.stop')).profile : null;
     await sleep(REQUEST_COUNT_FLUSH_MS + 1_000);
     const d1 = await d1Meter(inspector, 'stop');
     inspector.close();
@@ -242,6 +255,12 @@ async function main() {
       .sort((a, b) => b[1] - a[1])
       .slice(0, 6))
       console.log(`    rows written by ${statement}...: ${rows}`);
+    console.log(`    (besides: each key's last_used_at, at most ${CLIENTS} rows a minute for the ${CLIENTS} keys, written in the warm-up)`);
+    for (const [statement, rows] of Object.entries(d1.readers ?? {})
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4))
+      console.log(`    rows read by ${statement}...: ${rows}`);
+    if (profile) printProfile(profile);
 
     // Busy phase: the same sends while the broadcast is sending (from a fifth of it on).
     const broadcastFrom = idleRecords.length;
