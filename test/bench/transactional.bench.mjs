@@ -174,7 +174,9 @@ function printPhase(label, f, p95Goal) {
   console.log(
     `  time per call: client p50 ${ms(f.answerP50)}, p95 ${ms(f.answerP95)}; inside the worker (Server-Timing) p50 ${ms(f.workerP50)}, p95 ${ms(f.workerP95)}${f.withoutTiming ? ` (${f.withoutTiming} answers without it)` : ''}`,
   );
+  const failed = Object.entries(f.statuses).reduce((n, [status, count]) => n + (Number(status) >= 500 || Number(status) === 0 ? count : 0), 0);
   const wrong = [
+    failed && `${failed} calls answered 5xx or cut off (the answers above; the worker's log is wrangler.log)`,
     f.lost && `${f.lost} accepted sends never reached the sink`,
     f.twice && `${f.twice} sends reached the sink twice`,
     f.unanswered && `${f.unanswered} messages reached the sink without a 202`,
