@@ -11,6 +11,7 @@
 // Run: npm run bench:broadcast [N=...] [PROFILE=<run label>, e.g. newsletter-on] [ONLY=<run label>: that run alone, no summary]
 import Database from 'better-sqlite3';
 import { apiRequest, closeHttp, signIn } from './support/http.mjs';
+import { d1Meter } from './support/d1-meter.mjs';
 import { connectInspector, printProfile, sampleHeap } from './support/inspector.mjs';
 import { d1Execute, ledgerFiles, localD1File, startBenchPlatform, taggedContactsSql } from './support/platform.mjs';
 import { startBenchWorker, startSink } from './smtp/harness.mjs';
@@ -45,23 +46,6 @@ function messageBytes(stateDir) {
   const rows = new Map();
   for (const r of ledgers.flatMap((l) => l.rows)) rows.set(r.name, (rows.get(r.name) ?? 0) + r.bytes);
   return { d1: d1.total, total: ledgers.reduce((s, l) => s + l.total, 0), rows: [...rows].map(([name, bytes]) => ({ name, bytes })) };
-}
-
-/** Switches the worker's D1 meter (src/db/d1-meter.ts) on, or reads it and switches it off. */
-async function d1Meter(inspector, action) {
-  const expression =
-    action === 'start'
-      ? 'globalThis.__relayD1Meter = { statements: 0, rowsRead: 0, rowsWritten: 0, writers: {}, readers: {} }, "on"'
-      : '(() => { const m = globalThis.__relayD1Meter; delete globalThis.__relayD1Meter; return JSON.stringify(m ?? null); })()';
-  await inspector.call('Runtime.enable');
-  const context = inspector.contexts[0];
-  if (!context) throw new Error('the inspector announced no JavaScript context of the worker');
-  const { result, exceptionDetails } = await inspector.call('Runtime.evaluate', { expression, returnByValue: true, contextId: context.id });
-  if (exceptionDetails) throw new Error(`the D1 meter: ${exceptionDetails.text}`);
-  if (action === 'start') return null;
-  const meter = JSON.parse(result.value);
-  if (!meter) throw new Error('the D1 meter was not running in the worker isolate');
-  return meter;
 }
 
 async function main() {

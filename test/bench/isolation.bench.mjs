@@ -7,7 +7,7 @@
 // p95s inside the worker (its Server-Timing), without the runtime's way in and out.
 // Run: npm run bench:isolation [A_N=...] [REQUESTS=...] [RATE_MS=...] [PROFILE_FILE=<path>: the worker isolate's CPU
 // profile during B's busy phase, to open in DevTools]
-import { apiRequest, closeHttp, signIn } from './support/http.mjs';
+import { apiRequest, closeHttp, signIn, workerTime } from './support/http.mjs';
 import { d1Execute, startBenchPlatform, taggedContactsSql } from './support/platform.mjs';
 import { startSink } from './smtp/harness.mjs';
 import { percentile } from './support/stats.mjs';
@@ -30,13 +30,6 @@ function betaSql() {
        FROM users WHERE username = 'admin@acme.test';`,
     tagged,
   ].join('\n');
-}
-
-/** The worker's own time for a call, from its `Server-Timing: total;dur=<ms>;desc="app"` header. */
-function workerTime(headers) {
-  const dur = /total;[^,]*dur=([\d.]+)/.exec(headers['server-timing'] ?? '')?.[1];
-  if (dur === undefined) throw new Error('the answer has no Server-Timing total');
-  return Number(dur);
 }
 
 /** An organisation's API: sign-in, JSON calls, and the pieces of a broadcast to its tag through the sink. */

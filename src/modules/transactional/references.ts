@@ -1,5 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import { sameOrg } from '../../db/same-org';
 import {
   blacklist,
   contactAddresses,
@@ -61,7 +62,11 @@ export function addressesOf(input: SendMessageInput, type: AddressType): { type:
  */
 export const addressTypeOf = (to: string): AddressType => (PHONE_PATTERN.test(to.trim()) ? 'phone' : 'email');
 
-/** Reads what `inputs` name, in one D1 round trip. */
+/**
+ * Reads what `inputs` name, in one D1 round trip. Rows named by id are sought by their key, the organisation checked on
+ * each (sameOrg): with a plain org_id condition SQLite walked all of the organisation's senders, templates and
+ * subscriptions on every call (D1 rows read growing with the organisation's templates: bench:transactional).
+ */
 export async function loadReferences(db: Database, orgId: number, inputs: SendMessageInput[]): Promise<SendReferences> {
   const templateIds = ids(inputs.map((i) => i.template_id));
   const addresses = inputs.flatMap((input) => addressesOf(input, addressTypeOf(input.to)));
@@ -74,11 +79,11 @@ export async function loadReferences(db: Database, orgId: number, inputs: SendMe
       db
         .select({ id: senders.id, type: senders.type, value: senders.value, name: senders.name, integrationId: senders.integrationId })
         .from(senders)
-        .where(sql`${senders.orgId} = ${orgId} AND ${senders.id} IN (SELECT value FROM json_each(${ids(inputs.map((i) => i.sender_id))}))`),
+        .where(and(sameOrg(senders.orgId, orgId), sql`${senders.id} IN (SELECT value FROM json_each(${ids(inputs.map((i) => i.sender_id))}))`)),
       db
         .select({ id: templates.id, type: templates.type, subject: templates.subject, body: templates.body, bodyPlain: templates.bodyPlain })
         .from(templates)
-        .where(sql`${templates.orgId} = ${orgId} AND ${templates.id} IN (SELECT value FROM json_each(${templateIds}))`),
+        .where(and(sameOrg(templates.orgId, orgId), sql`${templates.id} IN (SELECT value FROM json_each(${templateIds}))`)),
       db
         .select()
         .from(templateAttachments)
@@ -88,16 +93,19 @@ export async function loadReferences(db: Database, orgId: number, inputs: SendMe
         .select()
         .from(templateAttachments)
         .where(
-          sql`+${templateAttachments.orgId} = ${orgId} AND ${templateAttachments.id} IN (SELECT value FROM json_each(${ids(inputs.flatMap((i) => i.attachment_ids ?? []))}))`,
+          and(
+            sameOrg(templateAttachments.orgId, orgId),
+            sql`${templateAttachments.id} IN (SELECT value FROM json_each(${ids(inputs.flatMap((i) => i.attachment_ids ?? []))}))`,
+          ),
         ),
       db
         .select({ id: subscriptions.id, name: subscriptions.name })
         .from(subscriptions)
-        .where(sql`${subscriptions.orgId} = ${orgId} AND ${subscriptions.id} IN (SELECT value FROM json_each(${subscriptionIds}))`),
+        .where(and(sameOrg(subscriptions.orgId, orgId), sql`${subscriptions.id} IN (SELECT value FROM json_each(${subscriptionIds}))`)),
       db
         .select({ id: contacts.id })
         .from(contacts)
-        .where(sql`+${contacts.orgId} = ${orgId} AND ${contacts.id} IN (SELECT value FROM json_each(${ids(inputs.map((i) => i.contact_id))}))`),
+        .where(and(sameOrg(contacts.orgId, orgId), sql`${contacts.id} IN (SELECT value FROM json_each(${ids(inputs.map((i) => i.contact_id))}))`)),
       db
         .select({ contactId: contactAddresses.contactId, type: contactAddresses.type, value: contactAddresses.value })
         .from(contactAddresses)

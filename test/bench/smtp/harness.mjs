@@ -20,19 +20,34 @@ export async function freePort() {
   return port;
 }
 
-/** The sink child process and a way to read its message count. */
-export async function startSink() {
-  const child = fork(path.join(HERE, 'sink.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/**
+ * The sink child process and a way to read its message count. With `record: '<Header-Name>'` it also keeps when it
+ * accepted each message and that header's value: `tagged()` counts the messages that had it, `records(from)` answers
+ * [[at, value], ...] from that index on (at: epoch ms as performance.timeOrigin + performance.now()).
+ */
+export async function startSink({ record = null } = {}) {
+  const child = fork(path.join(HERE, 'sink.mjs'), record ? ['--record', record] : [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise((resolve, reject) => {
     child.once('message', (m) => resolve(m.port));
     child.once('exit', (code) => reject(new Error(`the sink exited (${code})`)));
   });
-  const count = () =>
-    new Promise((resolve) => {
-      child.once('message', (m) => resolve(m.count));
-      child.send({ count: true });
-    });
-  return { port, count, stop: () => child.kill() };
+  // One question at a time: the sink answers in order, and each answer is read by the question that waits for it.
+  let queue = Promise.resolve();
+  const ask = (question, read) => {
+    const answer = queue.then(
+      () =>
+        new Promise((resolve) => {
+          child.once('message', (m) => resolve(read(m)));
+          child.send(question);
+        }),
+    );
+    queue = answer.catch(() => {});
+    return answer;
+  };
+  const count = () => ask({ count: true }, (m) => m.count);
+  const tagged = () => ask({ count: true }, (m) => m.tagged);
+  const records = (from = 0) => ask({ records: from }, (m) => m.records);
+  return { port, count, tagged, records, stop: () => child.kill() };
 }
 
 /** wrangler's log level for bench workers: below 'info', so no request is logged through wrangler's node process. */

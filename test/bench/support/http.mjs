@@ -6,8 +6,11 @@ import { SEED_USER } from '../../../scripts/lib/seed-data.mjs';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 
-/** One request; resolves { status, body, headers } with body parsed as JSON when it is JSON. */
-export function apiRequest(port, host, { method = 'GET', path, token, json, body, headers = {} }) {
+/**
+ * One request; resolves { status, body, headers } with body parsed as JSON when it is JSON. `via` is another
+ * http.Agent than the shared one (8 sockets), e.g. one connection per simulated client.
+ */
+export function apiRequest(port, host, { method = 'GET', path, token, json, body, headers = {}, via = agent }) {
   return new Promise((resolve, reject) => {
     const allHeaders = { host, ...headers };
     if (token) allHeaders.authorization = `Bearer ${token}`;
@@ -17,7 +20,7 @@ export function apiRequest(port, host, { method = 'GET', path, token, json, body
       allHeaders['content-type'] = 'application/json';
     }
     if (typeof payload === 'string') allHeaders['content-length'] = Buffer.byteLength(payload);
-    const req = http.request({ host: '127.0.0.1', port, method, path, headers: allHeaders, agent }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers: allHeaders, agent: via }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => {
@@ -35,6 +38,13 @@ export function apiRequest(port, host, { method = 'GET', path, token, json, body
     if (payload && typeof payload.pipe === 'function') payload.pipe(req);
     else req.end(payload);
   });
+}
+
+/** The worker's own time for a call, from its `Server-Timing: total;dur=<ms>;desc="app"` header (src/app.ts). */
+export function workerTime(headers) {
+  const dur = /total;[^,]*dur=([\d.]+)/.exec(headers['server-timing'] ?? '')?.[1];
+  if (dur === undefined) throw new Error('the answer has no Server-Timing total');
+  return Number(dur);
 }
 
 /** Signs in as the seeded user; returns the access token. */
