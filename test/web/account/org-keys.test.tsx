@@ -121,9 +121,13 @@ describe('organisation API keys screen', () => {
     fireEvent.click(await find('org-key-create'));
     const scope = (await find('org-key-scope')) as HTMLSelectElement;
     expect([...scope.options].map((o) => o.value)).toEqual(['send', 'read', 'full']);
-    expect(scope.options[2].textContent).toContain('Full access');
+    // Each option is the scope's name; the chosen scope's meaning is the field's description.
+    expect([...scope.options].map((o) => o.textContent)).toEqual(['Send only', 'Read only', 'Full access']);
+    const hint = () => document.getElementById(scope.getAttribute('aria-describedby')!.split(' ')[0])?.textContent;
+    expect(hint()).toBe('only sends messages (POST /send and /send/batch)');
     fireEvent.change(scope, { target: { value: 'full' } });
     expect(scope.value).toBe('full');
+    await waitFor(() => expect(hint()).toBe('everything an API key may do, except managing accounts and keys'));
     fireEvent.click(screen.getByTestId('org-key-test'));
     await waitFor(() => expect(scope.value).toBe('send'));
     expect(scope.options[2].disabled).toBe(true);

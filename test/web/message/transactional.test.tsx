@@ -177,6 +177,9 @@ describe('the view of a transactional message', () => {
     expect(screen.getByTestId('message-kind').textContent).toBe('Transactional');
     expect(info.textContent).toContain('Scheduled for');
     expect(within(info).getByText('Scheduled for').closest('tr')!.querySelector('time')!.getAttribute('datetime')).toBe(IN_A_DAY);
+    // Not sent yet and never clicked: those rows read a dash, as every empty row does.
+    const cellOf = (label: string) => within(info).getByText(label).closest('tr')!.querySelector('td')!.textContent;
+    expect([cellOf('Sent'), cellOf('First click')]).toEqual(['—', '—']);
     await waitFor(() => expect(screen.getByTestId('message-api-key').textContent).toBe('Web app (production)'));
     await waitFor(() => expect(screen.getByTestId('message-category').textContent).toBe('Account'));
     expect(screen.getByTestId('message-category').querySelector('a')!.getAttribute('href')).toBe('/subscription/update/6');

@@ -115,7 +115,8 @@ function OrgKeyForm({ onCancel, onCreated }: { onCancel: () => void; onCreated: 
           data-testid="org-key-scope"
           data={ORG_KEY_SCOPES.map((value) => ({
             value,
-            label: `${t(`orgKeys.scopes.${value}`)}: ${t(`orgKeys.scopeHints.${value}`)}`,
+            // The name only: the chosen scope's meaning is the description above (with it, a phone cut the option).
+            label: t(`orgKeys.scopes.${value}`),
             disabled: test && !TEST_KEY_SCOPES.includes(value),
           }))}
           onChange={(event) => {

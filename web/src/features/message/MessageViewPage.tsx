@@ -55,6 +55,9 @@ function useNameOf(path: string | null): string | null {
   return data?.data.name ?? null;
 }
 
+/** A time, or a dash like the other empty rows (a message not sent yet, never clicked). */
+const when = (value: string | null) => (value ? <DateTime value={value} /> : '—');
+
 function BaseInfo({ message: m }: { message: Message }) {
   const { t } = useTranslation();
   const table = useRouteTable();
@@ -64,7 +67,9 @@ function BaseInfo({ message: m }: { message: Message }) {
     const href = id ? pathOf(table, route, { id }) : null;
     return href ? (
       <Link href={href} asChild>
-        <Anchor href={href}>{text}</Anchor>
+        <Anchor href={href} inherit>
+          {text}
+        </Anchor>
       </Link>
     ) : (
       '—'
@@ -81,7 +86,7 @@ function BaseInfo({ message: m }: { message: Message }) {
     ['messages.fields.from', m.from_name ? `${m.from_name} <${m.from_address}>` : m.from_address],
     ['messages.fields.to_address', m.to_address || '—'],
     ['messages.fields.subject', m.subject ?? '—'],
-    ['messages.fields.sent_at', <DateTime value={m.sent_at} />],
+    ['messages.fields.sent_at', when(m.sent_at)],
     ['messages.fields.external_id', m.external_id ?? '—'],
     ['messages.fields.error', m.error ? translateServerMessage(t, m.error) : '—'],
     ['messages.fields.attempts', String(m.attempts)],
@@ -92,7 +97,7 @@ function BaseInfo({ message: m }: { message: Message }) {
           ...(m.delivery_status ? [['engagement.delivery', <DeliveryBadge status={m.delivery_status} errorCode={m.delivery_error_code} />]] : []),
           ['messages.fields.opens', `${m.opens_total} / ${m.opens_unique}`],
           ['messages.fields.clicks', `${m.clicks_total} / ${m.clicks_unique}`],
-          ['messages.fields.clicked_at', <DateTime value={m.clicked_at} />],
+          ['messages.fields.clicked_at', when(m.clicked_at)],
         ] as [string, ReactNode][])),
     ['messages.fields.broadcast', link('broadcast_view', m.broadcast_id, broadcastName ?? `#${m.broadcast_id}`)],
     ['messages.fields.contact', link('contact_view', m.contact_id, contactName ?? `#${m.contact_id}`)],

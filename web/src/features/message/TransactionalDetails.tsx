@@ -34,7 +34,9 @@ function CategoryName({ id }: { id: number }) {
     <span data-testid="message-category">
       {href ? (
         <Link href={href} asChild>
-          <Anchor href={href}>{name}</Anchor>
+          <Anchor href={href} inherit>
+            {name}
+          </Anchor>
         </Link>
       ) : (
         name
