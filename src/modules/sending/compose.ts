@@ -95,7 +95,41 @@ export class ComposeCache {
   files = new Map<string, Promise<Uint8Array | null>>();
   organizations = new Map<number, Promise<{ domain: string; tracking: TrackingOptions } | undefined>>();
 
+  /** A batch of single messages mostly shares its senders and templates: each read once per batch. */
+  senders = new Map<string, Promise<typeof senders.$inferSelect | undefined>>();
+  templateParts = new Map<string, Promise<{ type: string | null; files: { filename: string; contentType: string; key: string; size: number }[] }>>();
+
   constructor(readonly broadcasts: BroadcastCache = new Map()) {}
+
+  sender(db: Database, orgId: number, id: number) {
+    const key = `${orgId}:${id}`;
+    let found = this.senders.get(key);
+    if (!found) {
+      found = new TenantScope(db, senders, orgId).findById(id);
+      this.senders.set(key, found);
+    }
+    return found;
+  }
+
+  /** A template's type and files (in order), for the single messages made from it. */
+  template(db: Database, orgId: number, id: number) {
+    const key = `${orgId}:${id}`;
+    let parts = this.templateParts.get(key);
+    if (!parts) {
+      parts = Promise.all([
+        db
+          .select({ type: templates.type })
+          .from(templates)
+          .where(and(eq(templates.id, id), eq(templates.orgId, orgId))),
+        new TenantScope(db, templateAttachments, orgId).selectWhere(sql`${templateAttachments.templateId} = ${id}`).orderBy(asc(templateAttachments.id)),
+      ]).then(([[template], own]) => ({
+        type: template?.type ?? null,
+        files: own.map((f) => ({ filename: f.fileName, contentType: f.contentType, key: f.fileKey, size: f.size })),
+      }));
+      this.templateParts.set(key, parts);
+    }
+    return parts;
+  }
 
   /** The organisation's host and tracking defaults (test messages follow them). */
   organization(db: Database, orgId: number) {
@@ -266,7 +300,7 @@ async function composeBroadcastRows(env: Env, db: Database, orgId: number, rows:
  * its own (send_options: cc, bcc, reply-to, headers, files, tracking, category).
  */
 async function composeStoredRow(env: Env, db: Database, row: ClaimedMessage, cache: ComposeCache): Promise<Composed> {
-  const sender = row.sender_id ? await new TenantScope(db, senders, row.org_id).findById(row.sender_id) : undefined;
+  const sender = row.sender_id ? await cache.sender(db, row.org_id, row.sender_id) : undefined;
   if (!sender) return { row, failure: 'The sender of this message no longer exists' };
   const base: OutgoingMessage = {
     id: row.id,
@@ -279,15 +313,9 @@ async function composeStoredRow(env: Env, db: Database, row: ClaimedMessage, cac
   let templateType: string | null = null;
   const files: { filename: string; contentType: string; key: string; size: number }[] = [];
   if (row.template_id) {
-    const [template] = await db
-      .select({ type: templates.type })
-      .from(templates)
-      .where(and(eq(templates.id, row.template_id), eq(templates.orgId, row.org_id)));
-    templateType = template?.type ?? null;
-    const own = await new TenantScope(db, templateAttachments, row.org_id)
-      .selectWhere(sql`${templateAttachments.templateId} = ${row.template_id}`)
-      .orderBy(asc(templateAttachments.id));
-    files.push(...own.map((f) => ({ filename: f.fileName, contentType: f.contentType, key: f.fileKey, size: f.size })));
+    const template = await cache.template(db, row.org_id, row.template_id);
+    templateType = template.type;
+    files.push(...template.files);
   }
   files.push(...(options.attachments ?? []));
   const attachments = await readAttachments(env, cache, files);
