@@ -16,7 +16,7 @@ const ENV = `test-${Date.now().toString(36)}`;
 const NAMES = {
   database: `relay-${ENV}`,
   bucket: `relay-${ENV}-files`,
-  queues: ['send', 'import', 'events'].flatMap((role) => [`relay-${ENV}-${role}`, `relay-${ENV}-${role}-dlq`]),
+  queues: ['send', 'transactional', 'import', 'events'].flatMap((role) => [`relay-${ENV}-${role}`, `relay-${ENV}-${role}-dlq`]),
 };
 
 type Api = Awaited<ReturnType<typeof startCloudflareApi>>;
@@ -114,6 +114,8 @@ describe('npm run deploy (against a stand-in for the Cloudflare API)', () => {
     expect(api.state.queues.filter((q) => q.consumers.length).map((q) => [q.queue_name, q.consumers[0].dead_letter_queue ?? null])).toEqual([
       [`relay-${ENV}-send`, `relay-${ENV}-send-dlq`],
       [`relay-${ENV}-send-dlq`, null],
+      [`relay-${ENV}-transactional`, `relay-${ENV}-transactional-dlq`],
+      [`relay-${ENV}-transactional-dlq`, null],
       [`relay-${ENV}-import`, `relay-${ENV}-import-dlq`],
       [`relay-${ENV}-import-dlq`, null],
       [`relay-${ENV}-events`, `relay-${ENV}-events-dlq`],
@@ -175,7 +177,7 @@ describe('npm run deploy (against a stand-in for the Cloudflare API)', () => {
       expect(created(calls, '/d1/database')).toEqual([]);
       expect(created(calls, '/r2/buckets')).toEqual([]);
       const names = api.state.queues.map((q) => q.queue_name).filter((n) => n.startsWith(`relay-${fresh}-`));
-      expect(names.sort()).toEqual(['send', 'import', 'events'].flatMap((r) => [`relay-${fresh}-${r}`, `relay-${fresh}-${r}-dlq`]).sort());
+      expect(names.sort()).toEqual(['send', 'transactional', 'import', 'events'].flatMap((r) => [`relay-${fresh}-${r}`, `relay-${fresh}-${r}-dlq`]).sort());
     } finally {
       rmSync(path.join(ROOT, `wrangler.${fresh}.generated.toml`), { force: true });
       rmSync(path.join(ROOT, '.deploy', `${fresh}.json`), { force: true });
