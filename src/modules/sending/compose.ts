@@ -90,33 +90,41 @@ export const MAX_EMAIL_ATTACHMENT_BYTES = 40_000_000;
 /** A broadcast's content and sending rules by `${orgId}:${broadcastId}`: read and prepared once per invocation. */
 export type BroadcastCache = Map<string, Promise<BroadcastForSending | null>>;
 
-/** What composing reads once and reuses: broadcasts across the invocation's batches; files and organisations per batch. */
+/** A file to attach: its name and type, and where it is stored in R2. */
+export interface StoredFile {
+  filename: string;
+  contentType: string;
+  key: string;
+  size: number;
+}
+
+/** The value under `key`, made by `make` on first use. */
+function once<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
+}
+
+/**
+ * What composing reads once and reuses: broadcasts across the invocation's batches; files, organisations, and the
+ * senders and templates a batch of single messages mostly shares, per batch.
+ */
 export class ComposeCache {
   files = new Map<string, Promise<Uint8Array | null>>();
   organizations = new Map<number, Promise<{ domain: string; tracking: TrackingOptions } | undefined>>();
-
-  /** A batch of single messages mostly shares its senders and templates: each read once per batch. */
   senders = new Map<string, Promise<typeof senders.$inferSelect | undefined>>();
-  templateParts = new Map<string, Promise<{ type: string | null; files: { filename: string; contentType: string; key: string; size: number }[] }>>();
+  templateParts = new Map<string, Promise<{ type: string | null; files: StoredFile[] }>>();
 
   constructor(readonly broadcasts: BroadcastCache = new Map()) {}
 
   sender(db: Database, orgId: number, id: number) {
-    const key = `${orgId}:${id}`;
-    let found = this.senders.get(key);
-    if (!found) {
-      found = new TenantScope(db, senders, orgId).findById(id);
-      this.senders.set(key, found);
-    }
-    return found;
+    return once(this.senders, `${orgId}:${id}`, () => new TenantScope(db, senders, orgId).findById(id));
   }
 
   /** A template's type and files (in order), for the single messages made from it. */
   template(db: Database, orgId: number, id: number) {
-    const key = `${orgId}:${id}`;
-    let parts = this.templateParts.get(key);
-    if (!parts) {
-      parts = Promise.all([
+    return once(this.templateParts, `${orgId}:${id}`, () =>
+      Promise.all([
         db
           .select({ type: templates.type })
           .from(templates)
@@ -125,72 +133,54 @@ export class ComposeCache {
       ]).then(([[template], own]) => ({
         type: template?.type ?? null,
         files: own.map((f) => ({ filename: f.fileName, contentType: f.contentType, key: f.fileKey, size: f.size })),
-      }));
-      this.templateParts.set(key, parts);
-    }
-    return parts;
+      })),
+    );
   }
 
   /** The organisation's host and tracking defaults (test messages follow them). */
   organization(db: Database, orgId: number) {
-    let org = this.organizations.get(orgId);
-    if (!org) {
-      org = db
+    return once(this.organizations, orgId, () =>
+      db
         .select({ domain: organizations.domain, opens: organizations.trackOpens, clicks: organizations.trackClicks })
         .from(organizations)
         .where(eq(organizations.id, orgId))
-        .then(([o]) => (o ? { domain: o.domain, tracking: { opens: o.opens, clicks: o.clicks } } : undefined));
-      this.organizations.set(orgId, org);
-    }
-    return org;
+        .then(([o]) => (o ? { domain: o.domain, tracking: { opens: o.opens, clicks: o.clicks } } : undefined)),
+    );
   }
 
   file(env: Env, key: string): Promise<Uint8Array | null> {
-    let file = this.files.get(key);
-    if (!file) {
-      file = env.FILES.get(key).then(async (object) => (object ? new Uint8Array(await object.arrayBuffer()) : null));
-      this.files.set(key, file);
-    }
-    return file;
+    return once(this.files, key, () => env.FILES.get(key).then(async (object) => (object ? new Uint8Array(await object.arrayBuffer()) : null)));
   }
 
-  /** The broadcast's snapshot, rules and prepared content, read once per invocation. */
+  /** The broadcast's snapshot, rules and prepared content, read once per invocation (a failed read is tried again). */
   broadcast(env: Env, db: Database, orgId: number, id: number): Promise<BroadcastForSending | null> {
     const key = `${orgId}:${id}`;
-    let b = this.broadcasts.get(key);
-    if (!b) {
-      b = loadBroadcastForSending(env, db, orgId, id);
-      this.broadcasts.set(key, b);
+    return once(this.broadcasts, key, () => {
+      const b = loadBroadcastForSending(env, db, orgId, id);
       b.catch(() => this.broadcasts.delete(key));
-    }
-    return b;
+      return b;
+    });
   }
 }
 
 /** Builds the outgoing messages of a batch of claimed rows of one organisation. */
 export async function composeBatch(env: Env, db: Database, orgId: number, rows: ClaimedMessage[], cache: ComposeCache): Promise<Composed[]> {
   const skips = new Map<number, string>();
-  for (const broadcastId of new Set(rows.map((r) => r.broadcast_id))) {
-    const b = broadcastId === null ? null : await cache.broadcast(env, db, orgId, broadcastId);
-    const rule = b && { subscriptionId: b.subscription?.id ?? null, skipUnsubscribed: b.skipUnsubscribed };
-    const found = await sendTimeSkips(
-      db,
-      orgId,
-      rule,
-      rows.filter((r) => r.broadcast_id === broadcastId && (broadcastId !== null || categoryOf(r) === null)),
-    );
-    for (const [id, reason] of found) skips.set(id, reason);
+  // One rule per group: a broadcast's own (its subscription), a single message's category (transactional sends), or
+  // none (blacklist and STOP only). Each group is checked in one go.
+  const groups = new Map<string, { broadcastId: number | null; category: number | null; rows: ClaimedMessage[] }>();
+  for (const row of rows) {
+    const category = row.broadcast_id === null ? (sendOptionsOf(row).subscriptionId ?? null) : null;
+    once(groups, `${row.broadcast_id}:${category}`, () => ({ broadcastId: row.broadcast_id, category, rows: [] })).rows.push(row);
   }
-  // Single messages with a category (transactional sends): that category's unsubscribes apply too.
-  for (const subscriptionId of new Set(rows.filter((r) => r.broadcast_id === null).map(categoryOf))) {
-    if (subscriptionId === null) continue;
-    const found = await sendTimeSkips(
-      db,
-      orgId,
-      { subscriptionId, skipUnsubscribed: true },
-      rows.filter((r) => r.broadcast_id === null && categoryOf(r) === subscriptionId),
-    );
-    for (const [id, reason] of found) skips.set(id, reason);
+  for (const group of groups.values()) {
+    const b = group.broadcastId === null ? null : await cache.broadcast(env, db, orgId, group.broadcastId);
+    const rule = b
+      ? { subscriptionId: b.subscription?.id ?? null, skipUnsubscribed: b.skipUnsubscribed }
+      : group.category !== null
+        ? { subscriptionId: group.category, skipUnsubscribed: true }
+        : null;
+    for (const [id, reason] of await sendTimeSkips(db, orgId, rule, group.rows)) skips.set(id, reason);
   }
   const toSend = rows.filter((r) => !skips.has(r.id));
   return [
@@ -311,7 +301,7 @@ async function composeStoredRow(env: Env, db: Database, row: ClaimedMessage, cac
   if (row.type !== 'email') return { row, integrationId: sender.integrationId, message: base };
   const options = sendOptionsOf(row);
   let templateType: string | null = null;
-  const files: { filename: string; contentType: string; key: string; size: number }[] = [];
+  const files: StoredFile[] = [];
   if (row.template_id) {
     const template = await cache.template(db, row.org_id, row.template_id);
     templateType = template.type;
@@ -372,11 +362,7 @@ function storedRowHeaders(row: ClaimedMessage, options: SendOptions, unsubscribe
 }
 
 /** Reads the files of a message from R2, or says why it cannot carry them. */
-async function readAttachments(
-  env: Env,
-  cache: ComposeCache,
-  files: { filename: string; contentType: string; key: string; size: number }[],
-): Promise<OutgoingAttachment[] | string> {
+async function readAttachments(env: Env, cache: ComposeCache, files: StoredFile[]): Promise<OutgoingAttachment[] | string> {
   const total = files.reduce((sum, f) => sum + f.size, 0);
   if (total > MAX_EMAIL_ATTACHMENT_BYTES) {
     return `The attachments total ${Math.round(total / 1e6)} MB, more than the ${MAX_EMAIL_ATTACHMENT_BYTES / 1e6} MB one email can carry`;
@@ -399,6 +385,3 @@ export function sendOptionsOf(row: Pick<ClaimedMessage, 'send_options'>): SendOp
     return {};
   }
 }
-
-/** The category (subscription) of a single message, if it has one. */
-const categoryOf = (row: ClaimedMessage) => sendOptionsOf(row).subscriptionId ?? null;

@@ -5,7 +5,8 @@ import { senderFitsTemplate, senderMismatchMessage, TEMPLATE_LIMITS, type Templa
 import { TRANSACTIONAL_LIMITS, TRANSACTIONAL_MESSAGES as M, type SendMessageInput, type SendOptions } from '../../shared/contracts/transactional';
 import { SUPPRESSION_REASONS } from '../../shared/contracts/suppression';
 import { headerErrors } from '../../shared/email-headers';
-import { addressKeyOf, addressTypeOf, type SendReferences } from './references';
+import { addressKey } from '../blacklist/lookup';
+import { addressTypeOf, type SendReferences } from './references';
 import { missingDataNames } from './template-data';
 import { UNSUBSCRIBE_MARK } from './unsubscribe-mark';
 
@@ -55,7 +56,7 @@ const SUPPRESSED: Record<string, string> = { bounce: M.suppressedBounce, soft_bo
 /** The contact a message is about: the one named, else the one with the recipient's address. */
 export function contactOf(input: SendMessageInput, refs: SendReferences): number | null {
   if (input.contact_id !== undefined) return refs.contacts.has(input.contact_id) ? input.contact_id : null;
-  return refs.contactOfAddress.get(addressKeyOf(addressTypeOf(input.to), input.to)) ?? null;
+  return refs.contactOfAddress.get(addressKey(addressTypeOf(input.to), input.to)) ?? null;
 }
 
 function decodeBase64(text: string): Uint8Array | null {
@@ -138,7 +139,7 @@ export function prepareSend(input: SendMessageInput, refs: SendReferences, ctx: 
     ...(input.bcc ?? []).map((v): [string, string] => ['bcc', v]),
   ];
   for (const [field, value] of recipients) {
-    const key = addressKeyOf(type, value);
+    const key = addressKey(type, value);
     if (!refs.blacklisted.has(key)) continue;
     const reason = refs.blacklisted.get(key) ?? null;
     refuse(field, reason && (SUPPRESSION_REASONS as readonly string[]).includes(reason) ? SUPPRESSED[reason] : M.blacklisted);

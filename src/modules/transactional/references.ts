@@ -14,6 +14,7 @@ import {
   unsubscribes,
 } from '../../db/schema';
 import { normalizeAddress, PHONE_PATTERN, type AddressType } from '../../shared/address';
+import { addressKey } from '../blacklist/lookup';
 import type { SendMessageInput } from '../../shared/contracts/transactional';
 
 // Everything a call's messages name, read in one D1 round trip whatever their number (a batch of 500 costs what one
@@ -34,9 +35,9 @@ export interface SendReferences {
   subscriptions: Map<number, { id: number; name: string }>;
   /** Contacts that exist, by id. */
   contacts: Set<number>;
-  /** A contact by `${type}:${normalised address}`. */
+  /** A contact by its address's addressKey (blacklist/lookup.ts). */
   contactOfAddress: Map<string, number>;
-  /** Blacklisted addresses by `${type}:${value}`, with the entry's reason (null: added by a person). */
+  /** Blacklisted addresses by addressKey, with the entry's reason (null: added by a person). */
   blacklisted: Map<string, string | null>;
   /** Numbers that replied STOP. */
   optedOut: Set<string>;
@@ -45,8 +46,6 @@ export interface SendReferences {
   /** The organisation's tracking defaults. */
   tracking: { opens: boolean; clicks: boolean };
 }
-
-export const addressKeyOf = (type: AddressType, value: string) => `${type}:${normalizeAddress(type, value)}`;
 
 const ids = (values: (number | undefined)[]) => JSON.stringify([...new Set(values.filter((v): v is number => typeof v === 'number'))]);
 
@@ -158,8 +157,8 @@ export async function loadReferences(db: Database, orgId: number, inputs: SendMe
     templateFiles,
     subscriptions: new Map(subscriptionRows.map((s) => [s.id, s])),
     contacts: new Set(contactRows.map((r) => Number(r.id))),
-    contactOfAddress: new Map(addressRows.map((a) => [`${a.type}:${a.value}`, a.contactId])),
-    blacklisted: new Map(blacklistRows.map((b) => [`${b.type}:${b.value}`, b.reason])),
+    contactOfAddress: new Map(addressRows.map((a) => [addressKey(a.type as AddressType, a.value), a.contactId])),
+    blacklisted: new Map(blacklistRows.map((b) => [addressKey(b.type as AddressType, b.value), b.reason])),
     optedOut: new Set(optOutRows.map((o) => o.phone)),
     unsubscribed: new Set(unsubscribeRows.map((u) => `${u.contactId}:${u.subscriptionId}`)),
     tracking: { opens: orgRows[0]?.opens ?? false, clicks: orgRows[0]?.clicks ?? false },

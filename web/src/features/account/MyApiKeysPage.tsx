@@ -1,6 +1,6 @@
-import { ActionIcon, Anchor, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import type { ApiKeyRow } from '@shared/contracts/account';
-import { IconExternalLink, IconPencil, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +14,8 @@ import { ShortListState } from '../../components/list/ShortListState';
 import { AccountLayout } from '../../components/layout/AccountLayout';
 import { translateApiError } from '../../lib/server-messages';
 import { currentUserAtom } from '../../lib/session-state';
-import { useApiDocsUrl, useIsDemo } from './account-state';
+import { useIsDemo } from './account-state';
+import { ApiDocsLink } from './ApiDocsLink';
 import { showApiKeyOnce } from './ApiKeyReveal';
 import { useAccountCalls, useApiKeys } from './api';
 
@@ -34,7 +35,6 @@ export function MyApiKeysPage() {
   const user = useAtomValue(currentUserAtom);
   const calls = useAccountCalls();
   const demo = useIsDemo();
-  const docsUrl = useApiDocsUrl();
   const { data, error, isLoading, mutate } = useApiKeys();
   const [busy, setBusy] = useState<number | null>(null);
   const rows = data?.items ?? [];
@@ -89,14 +89,7 @@ export function MyApiKeysPage() {
           <Group justify="space-between">
             <Title order={3}>{t('account.api')}</Title>
             <Group gap="xs">
-              {docsUrl && (
-                <Anchor href={docsUrl} target="_blank" rel="noopener noreferrer" data-testid="api-docs-link">
-                  <Group gap={4} wrap="nowrap">
-                    {t('me.api.docs')}
-                    <IconExternalLink size={14} />
-                  </Group>
-                </Anchor>
-              )}
+              <ApiDocsLink label={t('me.api.docs')} testId="api-docs-link" />
               {!isLoading &&
                 !error &&
                 rows.length === 0 &&

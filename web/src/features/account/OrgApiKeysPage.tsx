@@ -1,6 +1,6 @@
-import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { OrgKeyRow } from '@shared/contracts/org-api-key';
-import { IconExternalLink, IconPlus } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmDelete } from '../../components/common/confirm';
@@ -8,7 +8,8 @@ import { notifyError, notifySuccess } from '../../components/common/notify';
 import { AccountLayout } from '../../components/layout/AccountLayout';
 import { ShortListState } from '../../components/list/ShortListState';
 import { translateApiError } from '../../lib/server-messages';
-import { useApiDocsUrl, useIsDemo } from './account-state';
+import { useIsDemo } from './account-state';
+import { ApiDocsLink } from './ApiDocsLink';
 import { useAccountCalls, useOrgKeys } from './api';
 import { OrgKeyCreateModal } from './OrgKeyCreateModal';
 import { OrgKeyList } from './OrgKeyList';
@@ -21,7 +22,6 @@ export function OrgApiKeysPage() {
   const { t } = useTranslation();
   const calls = useAccountCalls();
   const demo = useIsDemo();
-  const docsUrl = useApiDocsUrl();
   const { data, error, isLoading, mutate } = useOrgKeys();
   const [creating, setCreating] = useState(false);
   const [busy, setBusy] = useState<number | null>(null);
@@ -54,14 +54,7 @@ export function OrgApiKeysPage() {
           <Group justify="space-between">
             <Title order={3}>{t('orgKeys.title')}</Title>
             <Group gap="xs">
-              {docsUrl && (
-                <Anchor href={docsUrl} target="_blank" rel="noopener noreferrer" data-testid="org-keys-docs">
-                  <Group gap={4} wrap="nowrap">
-                    {t('orgKeys.docs')}
-                    <IconExternalLink size={14} />
-                  </Group>
-                </Anchor>
-              )}
+              <ApiDocsLink label={t('orgKeys.docs')} testId="org-keys-docs" />
               <Button leftSection={<IconPlus size={16} />} disabled={demo} onClick={() => setCreating(true)} data-testid="org-key-create">
                 {t('orgKeys.create')}
               </Button>
