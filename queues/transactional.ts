@@ -3,6 +3,7 @@ import { blockOf } from '../src/modules/ledger/ids';
 import { deliverBatch } from '../src/modules/sending/deliver-batch';
 import { BATCH_SIZE, SEND_BATCH_KIND, type SendBatchBody } from '../src/modules/sending/send-queue';
 import type { InvocationContext } from './handlers';
+import { inForeground } from '../src/lib/requests-first';
 
 // The transactional queue's consumer: single messages (transactional sends, test messages), most one id per queue
 // message. An organisation's ids of one invocation go together, BATCH_SIZE at a time, as one batch of the same
@@ -43,7 +44,9 @@ export async function consumeTransactional(messages: readonly Message<unknown>[]
       const group = groups[next++];
       const attempt = Math.max(...group.messages.map((m) => m.attempts));
       try {
-        await deliverBatch(env, { orgId: group.orgId, ids: [...new Set(group.ids)] }, attempt, context.channels);
+        // In the foreground: a single message is someone's answer (a code, a reset link), not background work that
+        // steps aside for requests (src/lib/requests-first.ts).
+        await inForeground(() => deliverBatch(env, { orgId: group.orgId, ids: [...new Set(group.ids)] }, attempt, context.channels));
         for (const m of group.messages) m.ack();
       } catch (error) {
         console.error(JSON.stringify({ level: 'error', queue: 'transactional', org: group.orgId, error: String(error) }));

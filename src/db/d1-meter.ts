@@ -11,6 +11,8 @@ export interface D1Meter {
   writers?: Record<string, number>;
   /** Rows read by statement (its first 120 characters), when the benchmark asks for them (`readers: {}`). */
   readers?: Record<string, number>;
+  /** Statements run, by statement (its first 120 characters), when the benchmark asks for them (`runs: {}`). */
+  runs?: Record<string, number>;
 }
 
 /** The meter the benchmark set, if any. */
@@ -27,6 +29,7 @@ function record(meter: D1Meter, result: D1Result | D1Response | undefined, query
   meter.rowsWritten += written;
   tally(meter.writers, query, written, 80);
   tally(meter.readers, query, read, 120);
+  tally(meter.runs, query, 1, 120);
 }
 
 /** Adds `rows` to the statement's entry (its first `length` characters) when the benchmark asked for the table. */

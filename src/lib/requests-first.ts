@@ -10,7 +10,15 @@
 // lone broadcast's speed). The price: while a long request is in flight (a large import's upload), sending in the
 // same isolate goes at most one step per turn, a few hundred messages a second.
 
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 let answering = 0;
+
+/** Set while the isolate delivers single messages: someone waits for each (a sign-in code), as for a request. */
+const foreground = new AsyncLocalStorage<true>();
+
+/** Runs `work` without stepping aside for requests (the transactional queue's consumer). */
+export const inForeground = <T>(work: () => Promise<T>): Promise<T> => foreground.run(true, work);
 let turns: Promise<void> = Promise.resolve();
 
 /** Runs a request's handler, counted as in flight until its response (not its streamed body) is ready. */
@@ -28,7 +36,7 @@ export async function answeringRequest<T>(handle: () => T | Promise<T>): Promise
  * flight, else the step's turn after every step already waiting (skipped if the request is done by then).
  */
 export function backgroundStep(): Promise<void> | undefined {
-  if (answering === 0) return undefined;
+  if (answering === 0 || foreground.getStore()) return undefined;
   const turn = turns.then(() => (answering === 0 ? undefined : new Promise<void>((resolve) => setTimeout(resolve, 0))));
   turns = turn;
   return turn;

@@ -4,6 +4,7 @@ import type { AppEnv, Organization } from '../context';
 import type { Database } from '../db/client';
 import { organizations } from '../db/schema';
 import { ApiError } from '../lib/api-error';
+import { organizationsByLabel } from './org-cache';
 import { MESSAGES } from '../shared/messages';
 import { orgLabelFromHost } from '../shared/tenant-host';
 import { DEMO_ORG_DOMAIN } from '../shared/org-domain';
@@ -22,11 +23,14 @@ export function orgLabelOf(host: string | undefined, xOrg: string | undefined): 
 }
 
 export async function findOrganization(db: Database, label: string): Promise<Organization | null> {
+  const cached = organizationsByLabel.get(label);
+  if (cached) return cached;
   const rows = await db
     .select({ id: organizations.id, name: organizations.name, domain: organizations.domain })
     .from(organizations)
     .where(eq(organizations.domain, label))
     .limit(1);
+  if (rows[0]) organizationsByLabel.set(label, rows[0]);
   return rows[0] ?? null;
 }
 

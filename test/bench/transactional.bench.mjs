@@ -262,7 +262,11 @@ async function main() {
       .sort((a, b) => b[1] - a[1])
       .slice(0, 4))
       console.log(`    rows read by ${statement}...: ${rows}`);
-    if (profile) printProfile(profile);
+    for (const [statement, runs] of Object.entries(d1.runs ?? {})
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 12))
+      console.log(`    ${(runs / Math.max(1, idle.accepted)).toFixed(2)} runs per send of ${statement}...`);
+    if (profile) printProfile(profile, Number(process.env.PROFILE_TOP) || 25);
 
     // Busy phase: the same sends while the broadcast is sending (from a fifth of it on).
     const broadcastFrom = idleRecords.length;

@@ -6,6 +6,7 @@ import { deleteR2Prefix, orgFilesPrefix } from '../../lib/r2-prefix';
 import { recordActivity } from '../activity-log/record';
 import { drainLedgerDeletions } from '../ledger/drain';
 import type { UserRow } from './own-user';
+import { forgetOrganizations } from '../../middleware/org-cache';
 
 type Ctx = Context<AppEnv>;
 
@@ -33,6 +34,7 @@ export async function deleteAccount(c: Ctx, user: UserRow, confirm: string): Pro
   // D1 counts the rows the cascade removed too, so any change means the organisation went.
   const organizationDeleted = results[2].meta.changes > 0;
   if (organizationDeleted) {
+    forgetOrganizations();
     await deleteR2Prefix(c.env.FILES, orgFilesPrefix(orgId));
     // Its ledgers were queued for emptying by the cascade (migration 0013); the housekeeping cron finishes a drain cut short.
     c.executionCtx.waitUntil(drainLedgerDeletions(c.env, c.var.db).catch((error) => console.error('drainLedgerDeletions', error)));

@@ -9,6 +9,7 @@ import { validJson } from '../../lib/validate';
 import { organizationUpdateSchema, type OrganizationSettings } from '../../shared/contracts/account';
 import { changedFields, recordActivity } from '../activity-log/record';
 import { effectiveRetentionDays } from '../retention/policy';
+import { forgetOrganizations } from '../../middleware/org-cache';
 
 const COLUMNS = {
   id: organizations.id,
@@ -48,6 +49,7 @@ export const organizationRoutes = new Hono<AppEnv>()
       })
       .where(eq(organizations.id, before.id))
       .returning(COLUMNS);
+    forgetOrganizations(); // its name is in the cached row
     const audited = ({ name, track_opens, track_clicks, message_retention_days, soft_bounce_limit, soft_bounce_days }: Row) => ({
       name,
       track_opens,

@@ -75,6 +75,9 @@ export interface ApiLimitRefusal {
 /** The admission of one org-key request: `ok`, or the limit that refused it. */
 export type ApiAdmission = { ok: true } | ({ ok: false } & ApiLimitRefusal);
 
+/** A request's admission: as ApiAdmission, or refused because its key was revoked. */
+export type KeyAdmission = ApiAdmission | { ok: false; revoked: true };
+
 /** Takes from limits' buckets together or not at all, answering the limit that refused. */
 function admit(sql: SqlStorage, takes: (BucketTake & { limit: ApiLimitName })[], now: number): ApiAdmission {
   const answer = takeAllTokens(sql, takes, now);
@@ -87,7 +90,8 @@ function admit(sql: SqlStorage, takes: (BucketTake & { limit: ApiLimitName })[],
  * One request of key `keyId` against its requests-per-second limit and its organisation's, both or neither: the
  * OrgLedger's admitApiRequest runs it.
  */
-export function admitRequest(sql: SqlStorage, keyId: number, limits: ApiLimits, now: number): ApiAdmission {
+export function admitRequest(sql: SqlStorage, keyId: number, limits: ApiLimits, now: number): KeyAdmission {
+  if (sql.exec('SELECT 1 FROM revoked_api_keys WHERE key_id = ?', keyId).toArray().length > 0) return { ok: false, revoked: true };
   return admit(
     sql,
     [
@@ -96,6 +100,11 @@ export function admitRequest(sql: SqlStorage, keyId: number, limits: ApiLimits, 
     ],
     now,
   );
+}
+
+/** Records key `keyId` as revoked: its next admission refuses it (the OrgLedger's revokeApiKey runs it). */
+export function recordRevokedKey(sql: SqlStorage, keyId: number): void {
+  sql.exec('INSERT OR IGNORE INTO revoked_api_keys (key_id) VALUES (?)', keyId);
 }
 
 /**

@@ -10,6 +10,7 @@ import { orgKeyCreateSchema, type OrgKeyRow } from '../../shared/contracts/org-a
 import type { ListResponse } from '../../shared/list';
 import { changedFields, recordActivity } from '../activity-log/record';
 import { newOrgKey, presentOrgKey, type OrgKeyRecord } from './keys';
+import { revokeOrgKey } from './authenticate';
 
 /** The activity log's name for these keys (their API path). */
 export const ORG_KEY_ENTITY = 'organization_api_key';
@@ -77,6 +78,8 @@ export const orgApiKeyRoutes = new Hono<AppEnv>()
       [row] = (await scopeOf(c).update(eq(orgApiKeys.id, before.id), { revokedAt, updatedAt: revokedAt })) as OrgKeyRecord[];
       await recordActivity(c, ORG_KEY_ENTITY, row.id, 'update', changedFields({ revoked_at: before.revokedAt }, { revoked_at: row.revokedAt }));
     }
+    // Every time, so a revocation whose ledger call failed is finished by the next try.
+    await revokeOrgKey(c, row.id);
     const names = await creatorNames(c, [row]);
     return c.json({ data: presentOrgKey(row, row.createdByUserId === null ? null : (names.get(row.createdByUserId) ?? null)) });
   });

@@ -7,6 +7,7 @@ import { deleteR2Prefix, orgFilesPrefix } from '../../lib/r2-prefix';
 import { DEMO_ORG_DOMAIN } from '../../shared/org-domain';
 import { DEMO_RESET_AT_KEY, demoResetHours } from './demo-info';
 import { seedDemoOrganization } from './seed';
+import { forgetOrganizations } from '../../middleware/org-cache';
 
 // The shared demo is seeded under a temporary domain that no host can name (it starts with `~`), then renamed
 // to `demo` in one D1 batch together with the removal of the previous demo. So the demo is never half-seeded
@@ -54,6 +55,7 @@ function storeResetAt(db: Database, at: string) {
 /** Removes a seeded-but-unused organisation (its rows go by cascade). */
 async function dropOrganization(db: Database, id: number) {
   await db.delete(organizations).where(eq(organizations.id, id));
+  forgetOrganizations();
 }
 
 /**
@@ -72,6 +74,7 @@ export async function ensureDemoOrganization(db: Database): Promise<Organization
       .where(and(eq(organizations.id, tempId), sql`NOT EXISTS (SELECT 1 FROM ${organizations} o WHERE o.domain = ${DEMO_ORG_DOMAIN})`))
       .returning({ id: organizations.id });
     if (renamed.length) {
+      forgetOrganizations();
       await storeResetAt(db, now);
     } else {
       await dropOrganization(db, tempId);
@@ -112,6 +115,7 @@ export async function resetDemo(env: Env, db: Database): Promise<Organization> {
     await dropOrganization(db, tempId);
     throw error;
   }
+  forgetOrganizations();
   if (old) await deleteOrganizationFiles(env.FILES, old.id);
   return (await findDemo(db))!;
 }

@@ -247,6 +247,10 @@ export const LEDGER_STEPS: readonly string[] = [
   // 12. The token buckets of the organisation's API keys (src/modules/api-key/rate-limit.ts): requests per second and
   // messages per hour of each key and of the organisation, kept in its first ledger so a call never costs a D1 write.
   `CREATE TABLE IF NOT EXISTS api_buckets (name TEXT PRIMARY KEY, tokens REAL NOT NULL, updated_at INTEGER NOT NULL)`,
+  // 13. The organisation's revoked API keys, in its first ledger beside their buckets: a request's admission there
+  // refuses one at once, while the worker's isolates may still hold the key's row for a few seconds
+  // (src/modules/api-key/authenticate.ts).
+  `CREATE TABLE IF NOT EXISTS revoked_api_keys (key_id INTEGER PRIMARY KEY)`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */

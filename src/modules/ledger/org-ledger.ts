@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { createDb } from '../../db/client';
 import type { Env } from '../../env';
 import type { ApiLimits } from '../../context';
-import { admitRequest, type ApiAdmission } from '../api-key/rate-limit';
+import { admitRequest, recordRevokedKey, type KeyAdmission } from '../api-key/rate-limit';
 import { countOrgHits } from '../tracking/count';
 import type { TrackingHit } from '../tracking/hit';
 import { beginIdempotentSql, finishIdempotentSql, releaseIdempotentSql, type IdempotentBegin } from '../idempotency/ledger-side';
@@ -183,8 +183,16 @@ export class OrgLedger extends DurableObject<Env> {
    * from the organisation's, both or neither (src/modules/api-key/rate-limit.ts). Called on the first ledger, which
    * holds the organisation-wide state.
    */
-  admitApiRequest(owner: LedgerOwner, keyId: number, limits: ApiLimits, now: number): LedgerAnswer<ApiAdmission> {
+  admitApiRequest(owner: LedgerOwner, keyId: number, limits: ApiLimits, now: number): LedgerAnswer<KeyAdmission> {
     return this.serve(owner, () => admitRequest(this.ctx.storage.sql, keyId, limits, now));
+  }
+
+  /** Marks an organisation key revoked for admitApiRequest (on the first ledger); again changes nothing. */
+  revokeApiKey(owner: LedgerOwner, keyId: number): LedgerAnswer<null> {
+    return this.serve(owner, () => {
+      recordRevokedKey(this.ctx.storage.sql, keyId);
+      return null;
+    });
   }
 
   /**

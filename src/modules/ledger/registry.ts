@@ -79,13 +79,14 @@ async function makeLedger(env: Env, db: Database, orgId: number, generation: num
 // started broadcast stays in the one it started in (broadcasts.ledger_generation); a message is found by its id,
 // whose block names its ledger; lists and figures read every generation (request-ledger.ts, crud/merged-list.ts).
 
-interface RegisteredRow {
+export interface RegisteredRow {
   key: string;
   name: string;
   generation: number;
 }
 
-const handleOf = (env: Env, orgId: number, row: RegisteredRow): LedgerHandle => ({
+/** The handle of a registered ledger's row (read here, or by a caller that folded the read into its own batch). */
+export const handleOf = (env: Env, orgId: number, row: RegisteredRow): LedgerHandle => ({
   owner: { orgId, key: row.key, generation: Number(row.generation) },
   stub: ledgerStub(env, row.name),
 });
@@ -102,6 +103,22 @@ export async function ledgerAt(env: Env, db: Database, orgId: number, generation
   if (generation === 0) return orgLedger(env, db, orgId);
   const [row] = await readyLedgers(db, orgId, sql`l.generation = ${generation}`);
   return row ? handleOf(env, orgId, row) : null;
+}
+
+/**
+ * The name and generation of currentLedger's row as a column (JSON) of a caller's own query on the organisation (null
+ * until its first is made), so a request that reads the organisation anyway finds its ledger without another round
+ * trip (transactional/references.ts); with the organisation's ledger_key, registeredRow makes the row.
+ */
+export const currentLedgerColumn = (orgId: number) =>
+  sql<string | null>`(SELECT json_object('name', l.name, 'generation', l.generation) FROM ledgers l
+    WHERE l.org_id = ${orgId} AND l.ready = 1 ORDER BY l.generation DESC LIMIT 1)`;
+
+/** The row of currentLedgerColumn's value and the organisation's ledger_key; null when either is missing. */
+export function registeredRow(ledgerKey: string | null, column: string | null): RegisteredRow | null {
+  if (!ledgerKey || !column) return null;
+  const { name, generation } = JSON.parse(column) as { name: string; generation: number };
+  return { key: ledgerKey, name, generation: Number(generation) };
 }
 
 /** The organisation's newest ready ledger, where new broadcasts and messages go. */

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client';
 import { organizations } from '../../db/schema';
 import { notFound } from '../../lib/api-error';
 import { API_LIMIT_RANGES, type ApiLimitName } from '../../shared/contracts/org-api-key';
+import { forgetOrgKeys } from '../api-key/authenticate';
 
 // GET and PUT /operator/organizations/{domain}/api-limits: the operator's limits of an organisation's API keys (each
 // key's and the whole organisation's requests per second and messages per hour, src/modules/api-key/rate-limit.ts).
@@ -69,7 +70,9 @@ export async function writeApiLimits(db: Database, domain: string, input: ApiLim
     .update(organizations)
     .set({ ...changes, updatedAt: new Date().toISOString() })
     .where(eq(organizations.domain, domain))
-    .returning({ domain: organizations.domain, ...COLUMNS });
+    .returning({ id: organizations.id, domain: organizations.domain, ...COLUMNS });
   if (!row) throw notFound();
-  return row;
+  forgetOrgKeys(row.id); // this isolate's cached keys carry the old limits
+  const { id: _id, ...view } = row;
+  return view;
 }

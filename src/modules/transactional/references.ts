@@ -16,6 +16,7 @@ import {
 import { normalizeAddress, PHONE_PATTERN, type AddressType } from '../../shared/address';
 import { addressKey } from '../blacklist/lookup';
 import type { SendMessageInput } from '../../shared/contracts/transactional';
+import { currentLedgerColumn, registeredRow, type RegisteredRow } from '../ledger/registry';
 
 // Everything a call's messages name, read in one D1 round trip whatever their number (a batch of 500 costs what one
 // message costs): senders, templates with their files, files named by id, categories, contacts named by id or found
@@ -45,6 +46,8 @@ export interface SendReferences {
   unsubscribed: Set<string>;
   /** The organisation's tracking defaults. */
   tracking: { opens: boolean; clicks: boolean };
+  /** Its newest ledger, where the messages go (null before its first is made). */
+  currentLedger: RegisteredRow | null;
 }
 
 const ids = (values: (number | undefined)[]) => JSON.stringify([...new Set(values.filter((v): v is number => typeof v === 'number'))]);
@@ -79,7 +82,10 @@ export async function loadReferences(db: Database, orgId: number, inputs: SendMe
   // Only what this call names is asked: a typical send (a template to an address) is six statements, not eleven.
   const { orgRows, senderRows, templateRows, fileRows, ownFileRows, subscriptionRows, contactRows, addressRows, blacklistRows, optOutRows, unsubscribeRows } =
     await batchNamed(db, {
-      orgRows: db.select({ opens: organizations.trackOpens, clicks: organizations.trackClicks }).from(organizations).where(eq(organizations.id, orgId)),
+      orgRows: db
+        .select({ opens: organizations.trackOpens, clicks: organizations.trackClicks, ledgerKey: organizations.ledgerKey, ledger: currentLedgerColumn(orgId) })
+        .from(organizations)
+        .where(eq(organizations.id, orgId)),
       senderRows: db
         .select({ id: senders.id, type: senders.type, value: senders.value, name: senders.name, integrationId: senders.integrationId })
         .from(senders)
@@ -162,6 +168,7 @@ export async function loadReferences(db: Database, orgId: number, inputs: SendMe
     optedOut: new Set(optOutRows.map((o) => o.phone)),
     unsubscribed: new Set(unsubscribeRows.map((u) => `${u.contactId}:${u.subscriptionId}`)),
     tracking: { opens: orgRows[0]?.opens ?? false, clicks: orgRows[0]?.clicks ?? false },
+    currentLedger: registeredRow(orgRows[0]?.ledgerKey ?? null, orgRows[0]?.ledger ?? null),
   };
 }
 

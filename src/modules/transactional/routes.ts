@@ -8,6 +8,7 @@ import { MESSAGES } from '../../shared/messages';
 import { fieldErrors } from '../../shared/zod-helpers';
 import { idempotent, type IdempotencyClaim } from '../idempotency/request-side';
 import { served } from '../ledger/owner';
+import { handleOf } from '../ledger/registry';
 import { requestCurrentLedger } from '../ledger/request-ledger';
 import type { AnswerPlan, PlannedItem } from './answer';
 import { makeCategoryContacts } from './category-contact';
@@ -95,7 +96,7 @@ async function send(c: Ctx, batch: boolean, claim: IdempotencyClaim | null) {
     items: prepared.map((p) => (p.ok ? { accepted: true, row: row++, to: p.send.to, sendAt: p.send.sendAt, sandbox } : refused(p.fields))),
   };
 
-  const ledger = claim?.ledger ?? (await requestCurrentLedger(c));
+  const ledger = claim?.ledger ?? (refs.currentLedger ? handleOf(c.env, orgId, refs.currentLedger) : await requestCurrentLedger(c));
   const accepted = served(await ledger.stub.acceptSends(ledger.owner, { rows, plan }, hourlyLimitsOf(c), claim && { scope: claim.scope, key: claim.key }, now));
   if (!accepted.ok) throw apiLimitError(accepted.refusal);
   const queueNow = ready.flatMap((send, k) => (send.sendAt === null && !sandbox ? [accepted.ids[k]] : []));

@@ -6,7 +6,7 @@
 export async function d1Meter(inspector, action) {
   const expression =
     action === 'start'
-      ? 'globalThis.__relayD1Meter = { statements: 0, rowsRead: 0, rowsWritten: 0, writers: {}, readers: {} }, "on"'
+      ? 'globalThis.__relayD1Meter = { statements: 0, rowsRead: 0, rowsWritten: 0, writers: {}, readers: {}, runs: {} }, "on"'
       : '(() => { const m = globalThis.__relayD1Meter; delete globalThis.__relayD1Meter; return JSON.stringify(m ?? null); })()';
   await inspector.call('Runtime.enable');
   const context = inspector.contexts[0];

@@ -134,17 +134,33 @@ export function sampleHeap(inspector, intervalMs = 200, gcEveryMs = 2000) {
   };
 }
 
-/** PROFILE=1 in a bench: the functions that took the most CPU in the worker isolate (self time), from Profiler.stop. */
-export function printProfile(profile) {
+const frameName = (f) => `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber}`;
+
+/**
+ * PROFILE=1 in a bench: the functions that took the most CPU in the worker isolate, from Profiler.stop: by self time,
+ * and by total time (the samples with the function anywhere on their stack, each counted once), which shows which
+ * step of a request costs what.
+ */
+export function printProfile(profile, top = 25) {
   const self = new Map();
+  const inclusive = new Map();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
   const dt = profile.timeDeltas;
   profile.samples.forEach((id, i) => {
-    const f = byId.get(id).callFrame;
-    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber}`;
-    self.set(key, (self.get(key) ?? 0) + (dt[i] ?? 0));
+    const us = dt[i] ?? 0;
+    const key = frameName(byId.get(id).callFrame);
+    self.set(key, (self.get(key) ?? 0) + us);
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) seen.add(frameName(byId.get(at).callFrame));
+    for (const name of seen) inclusive.set(name, (inclusive.get(name) ?? 0) + us);
   });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
-  console.log(`profile: ${(total / 1e6).toFixed(1)} s sampled in the isolate; top self time:`);
-  for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${(us / 1e3).toFixed(0).padStart(6)} ms  ${key}`);
+  const print = (title, table) => {
+    console.log(title);
+    for (const [key, us] of [...table].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${(us / 1e3).toFixed(0).padStart(6)} ms  ${key}`);
+  };
+  print(`profile: ${(total / 1e6).toFixed(1)} s sampled in the isolate; top self time:`, self);
+  print('top total time (the function anywhere on the stack):', inclusive);
 }

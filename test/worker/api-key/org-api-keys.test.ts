@@ -3,7 +3,10 @@
 // console sign-in manages them; another organisation's key is a 404; the activity log names the key that acted.
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { createDb } from '../../../src/db/client';
 import { sha256Hex } from '../../../src/lib/tokens';
+import { served } from '../../../src/modules/ledger/owner';
+import { orgLedger } from '../../../src/modules/ledger/registry';
 import { ORG_KEY_MESSAGES } from '../../../src/shared/contracts/org-api-key';
 import { activityOf, body, bareHostCall } from '../account/helpers';
 import { call } from '../helpers';
@@ -80,6 +83,23 @@ describe('organisation API keys: create, list, revoke', () => {
     expect((await activityOf(org.orgId, 'organization_api_key')).filter((r) => r.action === 'update')).toEqual([
       expect.objectContaining({ entity_id: key.id, field: 'revoked_at', previous_value: null, new_value: revoked.revoked_at }),
     ]);
+  });
+
+  it('a revocation reaches an isolate that still holds the key: the first ledger refuses it', async () => {
+    // An isolate keeps a key's row for a few seconds (authenticate.ts); another isolate's revocation writes D1 and the
+    // organisation's first ledger, which admits every call. Here the key is warm in this isolate's cache and the
+    // revocation is made as another isolate makes it: D1 and the ledger, without this isolate forgetting it.
+    const org = await keyOrg('ok-revoke-far');
+    const key = await newKey(org, 'full');
+    expect((await withKey('ok-revoke-far', key.key, '/api/v1/tag')).status).toBe(200);
+    await env.DB.prepare('UPDATE org_api_keys SET revoked_at = ?1 WHERE id = ?2').bind(new Date().toISOString(), key.id).run();
+    const ledger = (await orgLedger(env, createDb(env.DB), org.orgId))!;
+    served(await ledger.stub.revokeApiKey(ledger.owner, key.id));
+
+    const refused = await withKey('ok-revoke-far', key.key, '/api/v1/tag');
+    expect(refused.status).toBe(401);
+    // Refused again once the isolate has forgotten it (D1 says revoked).
+    expect((await withKey('ok-revoke-far', key.key, '/api/v1/tag')).status).toBe(401);
   });
 
   it('logs create and revoke under the user who did them', async () => {
