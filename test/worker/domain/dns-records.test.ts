@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkDkimRecord } from '../../../src/lib/dns/check-dkim';
 import { recordsToPublish, spfRecordWith } from '../../../src/lib/dns/records-to-publish';
+import { spfMechanismForRelay } from '../../../src/lib/dns/relay-spf';
 import { joinTxtData, quoteTxtValue, splitTxtValue } from '../../../src/lib/dns/txt-strings';
 import { fakeDoh, ok } from './fake-doh';
 
@@ -85,5 +86,23 @@ describe('TXT strings', () => {
     expect(parts).toEqual(['a'.repeat(254), 'é']);
     expect(quoteTxtValue('say "hi" \\ bye')).toBe('"say \\"hi\\" \\\\ bye"');
     expect(joinTxtData(quoteTxtValue('say "hi" \\ bye'))).toBe('say "hi" \\ bye');
+  });
+});
+
+describe('the SPF mechanism of a known relay', () => {
+  it.each([
+    ['smtp.sendgrid.net', 'include:sendgrid.net'],
+    ['SMTP.EU.Mailgun.org.', 'include:mailgun.org'],
+    ['email-smtp.eu-west-1.amazonaws.com', 'include:amazonses.com'],
+    ['smtp-relay.brevo.com', 'include:spf.brevo.com'],
+    ['smtp.office365.com', 'include:spf.protection.outlook.com'],
+  ])('%s needs %s', (host, mechanism) => {
+    expect(spfMechanismForRelay(host)).toBe(mechanism);
+  });
+
+  it('is unknown for any other host (the console explains), lookalikes included', () => {
+    for (const host of ['127.0.0.1', 'mail.acme.test', 'ec2-1-2-3-4.compute.amazonaws.com', 'notsendgrid.net', 'sendgrid.net.evil.test']) {
+      expect(spfMechanismForRelay(host), host).toBeNull();
+    }
   });
 });
