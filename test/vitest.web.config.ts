@@ -15,7 +15,8 @@ export default defineConfig({
   },
   test: {
     root,
-    include: ['test/web/**/*.test.{ts,tsx}', 'test/architecture/**/*.test.ts'],
+    // test/scripts: the local stand-ins' node tests (each file says `@vitest-environment node`).
+    include: ['test/web/**/*.test.{ts,tsx}', 'test/architecture/**/*.test.ts', 'test/scripts/**/*.test.ts'],
     environment: 'happy-dom',
     setupFiles: ['test/web/setup.ts'],
   },

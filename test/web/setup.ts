@@ -4,5 +4,6 @@ import { afterEach } from 'vitest';
 // Each test starts with an empty DOM and storage.
 afterEach(() => {
   cleanup();
-  localStorage.clear();
+  // Absent in the node-environment files (test/scripts).
+  globalThis.localStorage?.clear();
 });
