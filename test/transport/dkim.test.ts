@@ -184,6 +184,13 @@ describe.skipIf(NOT_SET_UP)('DKIM signatures verified by mailauth', () => {
     expect((await verify(swapped))[0].result).toBe('fail');
   });
 
+  it('passes with an international address in To (a UTF-8 header, hashed as the UTF-8 the connection writes)', async () => {
+    const signed = await signEmail(signer, buildEmail(content('jörg@bücher.example', { subject: 'Grüße' })));
+    expect(signed).toMatch(/^To: <jörg@bücher\.example>\r$/m);
+    expect((await verify(signed))[0].result).toBe('pass');
+    expect((await verify(signed.replace('jörg@', 'jürg@')))[0].result).toBe('fail');
+  });
+
   it('does not pass with another key in DNS', async () => {
     const other = await generateDkimKeyPair();
     const signed = await signEmail(signer, buildEmail(content(uniqueAddress('dkim'), {})));
