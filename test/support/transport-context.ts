@@ -18,8 +18,26 @@ export interface ReceivedMail {
   user: string | null;
 }
 
+/** One DKIM-Signature as mailauth judged it (POST /dkim/verify on the control endpoint). */
+export interface DkimVerdict {
+  /** 'pass', 'fail', 'neutral', 'none', 'permerror'... */
+  result: string;
+  /** Why, when it did not pass (e.g. "body hash did not verify"). */
+  comment: string | null;
+  domain: string | null;
+  selector: string | null;
+  /** The h= list as the verifier read it. */
+  signedHeaders: string | null;
+  /** The Authentication-Results text. */
+  info: string;
+}
+
 export interface TransportServers {
-  /** The control endpoint (Node): GET /mail?to=..., GET /stats?server=..., GET /dns-query (DNS-over-HTTPS JSON). */
+  /**
+   * The control endpoint (Node): GET /mail?to=..., GET /stats?server=..., GET /dns-query (DNS-over-HTTPS JSON),
+   * POST /dkim/verify ({raw, records}: DkimVerdict[] from mailauth, see test/support/dkim-node.ts), GET
+   * /dkim/fixture-signature (test/support/dkim-fixture.ts signed in Node).
+   */
   control: string;
   /** smtp-server instances by name (see test/support/smtp-servers.ts). */
   smtp: Record<'pipe' | 'nopipe' | 'open' | 'starttls' | 'ssl' | 'sslUntrusted' | 'starttlsUntrusted' | 'greet421' | 'greet554', number>;

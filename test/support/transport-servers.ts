@@ -6,6 +6,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { nodeFixtureSignature, verifyDkim } from './dkim-node';
 import { startSmsCatcher } from '../../scripts/sms-catcher.mjs';
 import { freePort, startPrism } from './prism';
 import { startScriptedSmtp, type Script } from './scripted-smtp';
@@ -19,7 +20,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /**
  * The control endpoint: GET /mail?to=addr or ?server=name (what the SMTP servers received), GET /stats?server=name
  * (connections, lockstep violations), GET /dns-query?name=&type= (DNS over HTTPS, JSON: *.invalid does not
- * exist, every other name is 127.0.0.1).
+ * exist, every other name is 127.0.0.1), POST /dkim/verify (JSON {raw, records}: mailauth's verdicts), GET
+ * /dkim/fixture-signature (the DKIM fixture signed in Node).
  */
 function controlServer(mailbox: Mailbox): http.Server {
   return http.createServer((req, res) => {
@@ -34,6 +36,14 @@ function controlServer(mailbox: Mailbox): http.Server {
       return send(mailbox.mail.filter((m) => (!to || m.to.includes(to)) && (!server || m.server === server)));
     }
     if (url.pathname === '/stats') return send(mailbox.stat(url.searchParams.get('server') ?? ''));
+    if (url.pathname === '/dkim/verify' && req.method === 'POST') {
+      return void readJson(req)
+        .then(({ raw, records }) => verifyDkim(raw, records))
+        .then(send, (error) => res.writeHead(500).end(String(error)));
+    }
+    if (url.pathname === '/dkim/fixture-signature') {
+      return void nodeFixtureSignature().then(send, (error) => res.writeHead(500).end(String(error)));
+    }
     if (url.pathname === '/dns-query') {
       const name = url.searchParams.get('name') ?? '';
       const type = url.searchParams.get('type') === 'AAAA' ? 28 : 1;
@@ -44,6 +54,12 @@ function controlServer(mailbox: Mailbox): http.Server {
     }
     res.writeHead(404).end();
   });
+}
+
+async function readJson(req: http.IncomingMessage): Promise<{ raw: string; records: Record<string, string[]> }> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
 export default async function setup(project: TestProject) {
