@@ -27,6 +27,11 @@ export const integrations = sqliteTable(
     secret: text('secret').notNull(),
     shouldMerge: integer('should_merge', { mode: 'boolean' }).notNull().default(true),
     priority: integer('priority').notNull().default(0),
+    /**
+     * DKIM: true when Relay signs the mail it sends through this integration with the sender's verified domain
+     * (src/modules/domain); false for a provider that signs or rewrites mail itself ("the relay signs").
+     */
+    dkimSigning: integer('dkim_signing', { mode: 'boolean' }).notNull().default(true),
     /** Optional ceiling in messages per second, shared by every broadcast and test message using it. */
     maxRate: real('max_rate'),
     /**

@@ -5,3 +5,4 @@ export * from './channels';
 export * from './identity';
 export * from './stats';
 export * from './ledgers';
+export * from './domains';
