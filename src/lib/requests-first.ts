@@ -9,6 +9,7 @@
 // request in flight a step costs nothing (a turn costs about 1 ms in workerd: taken always, it would halve a
 // lone broadcast's speed). The price: while a long request is in flight (a large import's upload), sending in the
 // same isolate goes at most one step per turn, a few hundred messages a second.
+// Single messages (the transactional queue) do not step aside: someone waits for each as for a request (inForeground).
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 
