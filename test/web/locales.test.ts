@@ -51,10 +51,16 @@ describe('locale files', () => {
       // dashboard: SMS, MB
       'dashboard.series.sms',
       'dashboard.mb',
+      // domains: protocol names
+      'domains.kinds.spf',
+      'domains.kinds.dmarc',
+      'domains.alignment.dkim',
+      'domains.alignment.spf',
     ];
     const cognates: Record<string, string[]> = {
       de: [
         'nav.import',
+        'nav.domains',
         'account.organization',
         'home.organization',
         'profile.organization',

@@ -186,6 +186,7 @@ describe('navigation', () => {
       broadcasts: 'nav.broadcasts',
       integrations: 'nav.integrations',
       senders: 'nav.integrations',
+      domains: 'nav.domains',
       messages: 'nav.messages',
     });
     for (const labelKey of Object.values(firsts)) expect(nav.map((e) => e.labelKey)).toContain(labelKey);
@@ -217,7 +218,7 @@ describe('section tabs', () => {
       'blacklist /blacklist',
       'subscriptions /subscription',
     ]);
-    expect(keys('senders')).toEqual(['integrations /integration', 'senders /sender']);
+    expect(keys('senders')).toEqual(['integrations /integration', 'senders /sender', 'domains /domain']);
     expect(keys('broadcasts')).toEqual(['templates /template', 'campaigns /campaign', 'broadcasts /broadcast']);
     expect(keys('messages')).toEqual(['messages /message']);
     expect(

@@ -1,4 +1,5 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { DOMAIN_MESSAGES } from '@shared/contracts/domain';
 import { describe, expect, it } from 'vitest';
 import { fakeApi } from '../fake-api';
 import { json, mockFetch, type FetchCall } from '../helpers';
@@ -30,7 +31,7 @@ const GRACE = {
   updated_at: '2026-11-01T00:00:00Z',
 };
 
-function previewApi(senders: { id: number; type: string; value: string; name: string | null }[] = []) {
+function previewApi(senders: { id: number; type: string; value: string; name: string | null; domain_state?: string }[] = []) {
   const base = fakeApi();
   const previews: unknown[] = [];
   const tests: unknown[] = [];
@@ -111,6 +112,28 @@ describe('send test message', () => {
     expect((screen.getByTestId('test-message-send') as HTMLButtonElement).disabled).toBe(true);
     fireEvent.change(screen.getByTestId('test-message-to'), { target: { value: 'me@example.com' } });
     expect(screen.queryByTestId('test-message-blocked')).toBeNull();
+  });
+
+  it("warns (without refusing) when the chosen sender's domain is unverified, with a link to Domains; none on a verified one", async () => {
+    const unverified = { ...EMAIL, domain_state: 'unverified' };
+    const { api, tests } = previewApi([unverified]);
+    renderApp(api, { path: '/template/preview/3', signedIn: true });
+    fireEvent.click(await screen.findByTestId('preview-send-test', undefined, { timeout: 3000 }));
+    const warning = await screen.findByTestId('sender-domain-warning', undefined, { timeout: 3000 });
+    expect(warning.textContent).toContain(DOMAIN_MESSAGES.unverifiedSender);
+    expect(within(warning).getByTestId('sender-domain-link').getAttribute('href')).toBe('/domain');
+    fireEvent.change(screen.getByTestId('test-message-to'), { target: { value: 'me@example.com' } });
+    fireEvent.click(screen.getByTestId('test-message-send'));
+    await screen.findByTestId('test-message-result');
+    expect(tests).toEqual([{ sender_id: 1, to: 'me@example.com', contact_id: null }]);
+  });
+
+  it('does not warn for a sender on a verified domain', async () => {
+    const { api } = previewApi([{ ...EMAIL, domain_state: 'verified' }]);
+    renderApp(api, { path: '/template/preview/3', signedIn: true });
+    fireEvent.click(await screen.findByTestId('preview-send-test', undefined, { timeout: 3000 }));
+    await waitFor(() => expect((screen.getByTestId('test-message-sender') as HTMLInputElement).value).toBe('Acme <hello@acme.test>'), { timeout: 3000 });
+    expect(screen.queryByTestId('sender-domain-warning')).toBeNull();
   });
 
   it('leaves the choice to the user when two senders fit, and says so while Send is disabled', async () => {

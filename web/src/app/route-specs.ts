@@ -45,6 +45,8 @@ const IntegrationCredentialsPage = lazyPage(() => import('../features/integratio
 const IntegrationFormPage = lazyPage(() => import('../features/integration/IntegrationFormPage').then((m) => m.IntegrationFormPage));
 const IntegrationListPage = lazyPage(() => import('../features/integration/IntegrationListPage').then((m) => m.IntegrationListPage));
 const SenderFormPage = lazyPage(() => import('../features/sender/SenderFormPage').then((m) => m.SenderFormPage));
+const DomainListPage = lazyPage(() => import('../features/domain/DomainListPage').then((m) => m.DomainListPage));
+const DomainViewPage = lazyPage(() => import('../features/domain/DomainViewPage').then((m) => m.DomainViewPage));
 const SenderListPage = lazyPage(() => import('../features/sender/SenderListPage').then((m) => m.SenderListPage));
 const TemplateFormPage = lazyPage(() => import('../features/template/TemplateFormPage').then((m) => m.TemplateFormPage));
 const TemplateListPage = lazyPage(() => import('../features/template/TemplateListPage').then((m) => m.TemplateListPage));
@@ -98,6 +100,9 @@ export const ROUTE_SPECS: RouteSpec[] = [
   { name: 'sender_list', path: '/sender', component: SenderListPage },
   { name: 'sender_create', path: '/sender/create', component: SenderFormPage },
   { name: 'sender_update', path: '/sender/update/:id', component: SenderFormPage },
+  // Sending domains (issue 37): proof of control, the DKIM key and the records' checks.
+  { name: 'domain_list', path: '/domain', component: DomainListPage },
+  { name: 'domain_view', path: '/domain/view/:id', component: DomainViewPage },
   { name: 'template_list', path: '/template', component: TemplateListPage },
   { name: 'template_create', path: '/template/create', component: TemplateFormPage },
   { name: 'template_update', path: '/template/update/:id', component: TemplateFormPage },

@@ -2,6 +2,7 @@ import { ADDRESS_MESSAGES } from '@shared/address';
 import { BROADCAST_MESSAGES, SKIP_REASONS } from '@shared/contracts/broadcast';
 import { CAMPAIGN_MAX_SETTINGS } from '@shared/contracts/campaign';
 import { CONTACT_MESSAGES } from '@shared/contracts/contact';
+import { DOMAIN_MESSAGES } from '@shared/contracts/domain';
 import { FIELD_MESSAGES } from '@shared/contracts/field';
 import { IMPORT_MESSAGES } from '@shared/contracts/import';
 import { CSV_ERRORS } from '@shared/csv-scanner';
@@ -88,6 +89,8 @@ export const MESSAGE_KEYS = new Map<string, string>([
   [CSV_ERRORS.encoding, 'imports.messages.csvEncoding'],
   // Organisation API keys: the create dialog's scope rule.
   [ORG_KEY_MESSAGES.testScope, 'orgKeys.messages.testScope'],
+  // Sending domains: the add form's rules, key rotation, and the senders' warnings.
+  ...Object.entries(DOMAIN_MESSAGES).map(([key, text]): [string, string] => [text, `domains.messages.${key}`]),
 ]);
 
 /** A server text that carries a value: its pattern, its locale key, and the values the translation needs. */

@@ -1,5 +1,15 @@
 import { NavLink, Stack } from '@mantine/core';
-import { IconAddressBook, IconHome, IconMail, IconMessages, IconPlugConnected, IconSend, IconSpeakerphone, IconTemplate } from '@tabler/icons-react';
+import {
+  IconAddressBook,
+  IconHome,
+  IconMail,
+  IconMessages,
+  IconPlugConnected,
+  IconSend,
+  IconSpeakerphone,
+  IconTemplate,
+  IconWorldWww,
+} from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
@@ -10,6 +20,7 @@ const ICONS: Record<string, ComponentType<{ size?: number; stroke?: number }>> =
   home: IconHome,
   contacts: IconAddressBook,
   integrations: IconPlugConnected,
+  domains: IconWorldWww,
   templates: IconTemplate,
   campaigns: IconSpeakerphone,
   broadcasts: IconSend,

@@ -1,9 +1,9 @@
 import { Button, Group, NumberInput, Paper, SegmentedControl, Select, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
-import type { Sender } from '@shared/contracts/sender';
 import type { Subscription } from '@shared/contracts/subscription';
 import type { TemplateListItem } from '@shared/contracts/template';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SenderDomainWarning, type SenderWithDomain } from '../../components/domain/sender-domain';
 import { FormRow } from '../../components/form/FormRow';
 import { useLocation, useSearch } from 'wouter';
 import { pathOf } from '../../lib/route-table';
@@ -47,7 +47,7 @@ function BroadcastForm({ initial }: { initial: BroadcastFormValues }) {
   const form = useFormErrors(client.keyOf('POST', BROADCAST_PATH));
   const [values, setValues] = useState(initial);
   const [saving, setSaving] = useState(false);
-  const { data: senders = [] } = useAllRows<Sender>('/sender');
+  const { data: senders = [] } = useAllRows<SenderWithDomain>('/sender');
   const { data: templates = [] } = useAllRows<TemplateListItem>('/template');
   const { data: subscriptions = [] } = useAllRows<Subscription>('/subscription');
   const preview = useRecipientsPreview(values);
@@ -143,6 +143,8 @@ function BroadcastForm({ initial }: { initial: BroadcastFormValues }) {
             error={err('template_id')}
           />
         </FormRow>
+        {/* A sender on an unverified or broken domain: warned, not refused (the relay may sign). */}
+        <SenderDomainWarning sender={senders.find((s) => String(s.id) === values.sender_id)} />
         <FormRow>
           <NumberInput
             label={t('broadcasts.fields.sleep')}

@@ -5,6 +5,7 @@ import { SENDER_INTEGRATION, type Sender, type SenderInput, type SenderType, typ
 import { MESSAGES } from '@shared/messages';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/common/DateTime';
+import { SenderDomainBadge } from '../../components/domain/sender-domain';
 import type { CustomFieldProps, FormFieldConfig, FormValues } from '../../components/form/types';
 import type { ListColumn } from '../../components/list/types';
 import { fieldErrorText } from '../../lib/field-errors';
@@ -24,6 +25,8 @@ export const SENDER_COLUMNS: ListColumn<Sender>[] = [
   { key: 'value', labelKey: 'senders.fields.value', sortable: true },
   { key: 'name', labelKey: 'senders.fields.name', sortable: true, render: (row) => row.name ?? '' },
   { key: 'type', labelKey: 'senders.fields.type', sortable: true, render: (row) => <SenderTypeBadge type={row.type} /> },
+  // An email sender's domain: verified (signed by Relay), unverified or broken (issue 37); nothing for SMS.
+  { key: 'domain_state', labelKey: 'domains.senderColumn', render: (row) => <SenderDomainBadge sender={row} /> },
   { key: 'integration', labelKey: 'senders.fields.integration', render: (row) => row.integration?.name ?? `#${row.integration_id}` },
   { key: 'priority', labelKey: 'list.columns.priority', sortable: true, width: 90 },
   { key: 'updated_at', labelKey: 'list.columns.updated_at', sortable: true, render: (row) => <DateTime value={row.updated_at} /> },

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { pathOf } from '../../lib/route-table';
 import { useRouteTable, useServices } from '../../lib/services-context';
+import { SenderDomainWarning } from '../../components/domain/sender-domain';
 import { REMOTE_SELECT_PAGE_SIZE, RemoteSelect } from '../../components/form/RemoteSelect';
 import { isApiError } from '../../lib/api-error';
 import { fieldErrorText, useFormErrors } from '../../lib/field-errors';
@@ -142,6 +143,7 @@ export function TestMessageDialog({
             clear('sender_id');
           }}
         />
+        <SenderDomainWarning sender={sender} />
         <TextInput
           label={t(sender?.type === 'phone' ? 'templates.test.toPhone' : 'templates.test.toEmail')}
           placeholder={sender?.type === 'phone' ? '+15551234567' : 'someone@example.com'}
