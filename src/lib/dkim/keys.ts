@@ -1,16 +1,13 @@
 // DKIM keys: RSA-2048 made with WebCrypto, the private key imported for signing (once per batch: importing parses
-// the key, which costs more than a signature), and the public key as the DNS TXT record publishes it (RFC 6376 3.6.1).
+// the key, which costs more than a signature). Its DNS record is rendered by src/lib/dns/records-to-publish.ts.
 import { fromBase64, toBase64 } from './binary';
 
 const ALGORITHM = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const;
 /** RFC 8301 3.2: verifiers must not accept RSA keys shorter than 1024 bits; 2048 is what we make. */
 const MIN_BITS = 1024;
 const KEY_BITS = 2048;
-/** A DNS TXT record is made of strings of at most 255 bytes each (RFC 1035 3.3.14). */
-const TXT_STRING_BYTES = 255;
 
 const PKCS8_PEM = /-----BEGIN PRIVATE KEY-----([A-Za-z0-9+/=\s]+)-----END PRIVATE KEY-----/;
-const encoder = new TextEncoder();
 
 export interface DkimKeyPair {
   /** The private key, PKCS#8 DER (what importDkimKey takes). */
@@ -52,45 +49,6 @@ export async function importDkimKey(privateKey: string | Uint8Array | ArrayBuffe
   const bits = (key.algorithm as { modulusLength: number }).modulusLength;
   if (bits < MIN_BITS) throw new Error(`The DKIM key has ${bits} bits; receivers need at least ${MIN_BITS}.`);
   return key;
-}
-
-/** The DNS name of a selector's key record: `<selector>._domainkey.<domain>`. */
-export function dkimRecordName(selector: string, domain: string): string {
-  return `${selector}._domainkey.${domain}`;
-}
-
-/** The key record's value for a public key (base64 SPKI, as generateDkimKeyPair returns it). */
-export function dkimRecordValue(publicKeyBase64: string): string {
-  return `v=DKIM1; k=rsa; p=${publicKeyBase64.replace(/\s+/g, '')}`;
-}
-
-/**
- * A TXT record value as the strings DNS stores, each at most 255 bytes of UTF-8, never splitting a character:
- * a 2048-bit key record (about 410 characters) takes two. Resolvers hand them back to be joined without a separator.
- */
-export function splitTxt(value: string): string[] {
-  const strings: string[] = [];
-  let current = '';
-  let bytes = 0;
-  for (const ch of value) {
-    const size = ch.length === 1 && ch.charCodeAt(0) < 0x80 ? 1 : encoder.encode(ch).length;
-    if (bytes + size > TXT_STRING_BYTES) {
-      strings.push(current);
-      current = '';
-      bytes = 0;
-    }
-    current += ch;
-    bytes += size;
-  }
-  if (current || strings.length === 0) strings.push(current);
-  return strings;
-}
-
-/** The strings of a TXT record in zone-file form, each quoted: `"v=DKIM1; k=rsa; p=MIIB..." "...IDAQAB"`. */
-export function quotedTxt(value: string): string {
-  return splitTxt(value)
-    .map((s) => `"${s.replace(/["\\]/g, '\\$&')}"`)
-    .join(' ');
 }
 
 function pkcs8Pem(der: Uint8Array): string {

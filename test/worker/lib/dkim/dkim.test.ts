@@ -5,7 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { relaxedBody, relaxedHeader } from '../../../../src/lib/dkim/canonicalize';
 import { parseHeaderFields, selectSignedFields } from '../../../../src/lib/dkim/header-fields';
-import { dkimRecordName, dkimRecordValue, generateDkimKeyPair, importDkimKey, quotedTxt, splitTxt } from '../../../../src/lib/dkim/keys';
+import { generateDkimKeyPair, importDkimKey } from '../../../../src/lib/dkim/keys';
+import { dkimName as dkimRecordName } from '../../../../src/lib/dns/record-names';
+import { dkimRecordValue } from '../../../../src/lib/dns/records-to-publish';
+import { quoteTxtValue as quotedTxt, splitTxtValue as splitTxt } from '../../../../src/lib/dns/txt-strings';
 import { dkimBodyHash, dkimSignatureHeader, signEmail, splitMessage } from '../../../../src/lib/dkim/sign';
 import { FIXTURE_MESSAGE, FIXTURE_PRIVATE_KEY, FIXTURE_SIGNATURE, FIXTURE_SIGNER, FIXTURE_TIMESTAMP } from '../../../support/dkim-fixture';
 
