@@ -14,6 +14,7 @@ export const SMTP: Integration = {
   note: null,
   should_merge: true,
   max_rate: null,
+  dkim_signing: true,
   priority: 1,
   details: { server: 'smtp.example.com', port: 587, ssl: false, tls: true, domain: null, return_path: null, sendgrid_verification_key: null, user: 'mailer' },
   webhook_url: 'http://localhost:8787/api/v1/hooks/sendgrid/1/events',
