@@ -80,6 +80,13 @@ export function fakeChannelsApi(
       found.status = 'merging';
       return json(202, { data: found });
     }
+    const integration = /^\/integration\/(\d+)$/.exec(path);
+    if (integration) {
+      const found = integrations.find((i) => i.id === Number(integration[1]));
+      if (!found) return json(404, { error: { code: 'not_found', message: 'Not found' } });
+      if (call.method === 'PUT') Object.assign(found, call.body as object);
+      if (call.method === 'GET' || call.method === 'PUT') return json(200, { data: found });
+    }
     if (path.startsWith('/dictionary/')) return json(404, { error: { code: 'not_found', message: 'Not found' } });
     if (path === '/template' && call.method === 'POST') {
       const template = { id: nextId++, attachments: [], created_at: NOW, updated_at: NOW, ...(call.body as object) } as unknown as Template;
