@@ -54,8 +54,19 @@ describe('integration form', () => {
       user: 'mailer',
       password: ' p w ', // a password is taken exactly as typed
       should_merge: true,
+      dkim_signing: true,
       max_rate: null,
     });
+  });
+
+  it('sends who signs with DKIM for smtp: Relay by default, false for "My provider signs"', () => {
+    const values = { ...integrationFormValues(null), name: 'SG', 'details.server': 'smtp.sendgrid.net', user: 'apikey', password: 'p' };
+    expect(integrationFormValues(null).dkim_signing).toBe('relay');
+    expect(integrationCreatePayload({ ...values, dkim_signing: 'provider' })).toMatchObject({ dkim_signing: false });
+    expect(integrationFormValues({ ...smtp, dkim_signing: false }).dkim_signing).toBe('provider');
+    expect(integrationUpdatePayload({ ...integrationFormValues({ ...smtp, dkim_signing: false }) }, smtp)).toMatchObject({ dkim_signing: false });
+    expect(integrationUpdatePayload({ ...integrationFormValues(smtp), dkim_signing: 'relay' }, smtp)).toMatchObject({ dkim_signing: true });
+    expect(integrationUpdatePayload(integrationFormValues(twilio), twilio)).not.toHaveProperty('dkim_signing');
   });
 
   it('sends the send limit as a number, and an empty one as null (no limit)', () => {
@@ -93,6 +104,7 @@ describe('integration form', () => {
       note: null,
       max_rate: null,
       details: { server: 'smtp.example.com', port: 465, ssl: true, tls: true, domain: null, return_path: null, sendgrid_verification_key: null },
+      dkim_signing: true,
     });
     expect(integrationUpdatePayload({ ...integrationFormValues(twilio), should_merge: false }, twilio)).toEqual({
       name: 'SMS',

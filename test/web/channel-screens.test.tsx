@@ -72,6 +72,27 @@ describe('integration list', () => {
   }, 15_000);
 });
 
+describe('integration form', () => {
+  it('shows who signs with DKIM for smtp (Relay by default) and saves "My provider signs" as dkim_signing false', async () => {
+    const api = fakeChannelsApi();
+    renderApp(asApi(api), { path: '/integration/update/1', signedIn: true });
+    const choice = (await find('form-field-dkim_signing')) as HTMLInputElement;
+    await waitFor(() => expect(choice.value).toBe("Relay signs with the domain's DKIM key"));
+    fireEvent.click(choice);
+    fireEvent.click(await screen.findByRole('option', { name: 'My provider signs', hidden: true }));
+    fireEvent.click(await find('form-submit'));
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'PUT' && c.url.endsWith('/integration/1'))).toBe(true));
+    const saved = api.calls.find((c) => c.method === 'PUT' && c.url.endsWith('/integration/1'))!;
+    expect(saved.body).toMatchObject({ dkim_signing: false, details: { server: 'smtp.example.com' } });
+  });
+
+  it('has no DKIM choice for twilio', async () => {
+    renderApp(asApi(fakeChannelsApi()), { path: '/integration/update/2', signedIn: true });
+    await find('form-field-should_merge');
+    expect(screen.queryByTestId('form-field-dkim_signing')).toBeNull();
+  });
+});
+
 describe('template form', () => {
   it('clears body, subject and plain text when the type changes during creation', async () => {
     const api = fakeChannelsApi();

@@ -14,6 +14,7 @@ export const SMTP: Integration = {
   note: null,
   should_merge: true,
   max_rate: null,
+  dkim_signing: true,
   priority: 1,
   details: { server: 'smtp.example.com', port: 587, ssl: false, tls: true, domain: null, return_path: null, sendgrid_verification_key: null, user: 'mailer' },
   webhook_url: 'http://localhost:8787/api/v1/hooks/sendgrid/1/events',
@@ -78,6 +79,13 @@ export function fakeChannelsApi(
       const found = integrations.find((i) => i.id === Number(sync[1]))!;
       found.status = 'merging';
       return json(202, { data: found });
+    }
+    const integration = /^\/integration\/(\d+)$/.exec(path);
+    if (integration) {
+      const found = integrations.find((i) => i.id === Number(integration[1]));
+      if (!found) return json(404, { error: { code: 'not_found', message: 'Not found' } });
+      if (call.method === 'PUT') Object.assign(found, call.body as object);
+      if (call.method === 'GET' || call.method === 'PUT') return json(200, { data: found });
     }
     if (path.startsWith('/dictionary/')) return json(404, { error: { code: 'not_found', message: 'Not found' } });
     if (path === '/template' && call.method === 'POST') {

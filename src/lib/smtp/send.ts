@@ -24,9 +24,10 @@ export interface SmtpItem {
   /**
    * The whole message (headers, blank line, body) with CRLF line ends; dot-stuffing is done here. Or what builds it
    * when its turn comes, so that a batch's encoding is spread between the session's round trips, where a waiting
-   * request gets in, instead of done in one block (src/lib/requests-first.ts); what it throws fails that message.
+   * request gets in, instead of done in one block (src/lib/requests-first.ts); what it throws (or rejects with) fails
+   * that message. It may be async (a DKIM signature, src/lib/dkim): awaited before dot-stuffing.
    */
-  data: string | (() => string);
+  data: string | (() => string | Promise<string>);
 }
 
 /** What became of one message. */
@@ -360,7 +361,7 @@ async function nextToSend(
   for (let index = from; index < items.length; index++) {
     if (results[index]) continue;
     await backgroundStep();
-    const checked = precheck(conn, items[index]);
+    const checked = await precheck(conn, items[index]);
     if ('content' in checked) return { index, content: checked.content };
     results[index] = checked.failure;
   }
@@ -368,12 +369,12 @@ async function nextToSend(
 }
 
 /** Checks an item before it goes near the connection and builds its content; a failure here is permanent. */
-function precheck(conn: SmtpConnection, item: SmtpItem): { content: string } | { failure: SmtpDelivery } {
+async function precheck(conn: SmtpConnection, item: SmtpItem): Promise<{ content: string } | { failure: SmtpDelivery }> {
   const problem = addressProblem(conn, item.envelope);
   if (problem) return { failure: failed(problem) };
   let content: string;
   try {
-    content = typeof item.data === 'function' ? item.data() : item.data;
+    content = typeof item.data === 'function' ? await item.data() : item.data;
   } catch (error) {
     return { failure: failed(`The message could not be built: ${String(error)}`) };
   }

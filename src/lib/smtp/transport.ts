@@ -1,5 +1,6 @@
 // The email side of the Transport interface: builds each message, sends batches over one or more kept-open SMTP
 // sessions, reconnects when a server ends a session mid-batch, and maps every outcome to a SendResult.
+import { signEmail } from '../dkim/sign';
 import { buildEmail } from '../mime/build';
 import { domainOf, messageIdFor } from '../mime/message-id';
 import type { OnAccepted, OutgoingMessage, SendResult, Transport } from '../transport/types';
@@ -157,8 +158,9 @@ export class SmtpTransport implements Transport {
     // Only a message with cc, bcc or a reply-to pays for them: the broadcast path stays as it was.
     const extra = message.cc?.length || message.bcc?.length || message.replyTo ? copiesOf(message, to) : null;
     if (extra && 'failure' in extra) return { item: null, messageId, failure: extra.failure };
-    // Built when its turn on the session comes (send.ts), which also reports a message that cannot be built.
-    const data = () =>
+    // Built when its turn on the session comes (send.ts), which also reports a message that cannot be built; signed
+    // as built, so the signature covers exactly what goes out (send.ts dot-stuffs it afterwards).
+    const build = () =>
       buildEmail({
         messageId,
         from: { address: from, name: message.from.name },
@@ -173,6 +175,8 @@ export class SmtpTransport implements Transport {
         returnPath,
         headers: message.headers,
       });
+    const dkim = message.dkim;
+    const data = dkim ? () => signEmail(dkim, build()) : build;
     if (!extra?.copies) return { item: { envelope: { from: returnPath, to: [to] }, data }, messageId, failure: null };
     const item: MailItem = { envelope: { from: returnPath, to: [to], copies: extra.copies }, data };
     if (extra.bccOnly) item.bccOnly = extra.bccOnly;

@@ -1,4 +1,5 @@
 // The one small interface the sending engine drives, whatever the channel. SMTP and SMS implement it.
+import type { DkimSigner } from '../dkim/sign';
 
 export interface OutgoingAttachment {
   filename: string;
@@ -30,6 +31,11 @@ export interface OutgoingMessage {
   bcc?: string[];
   /** Email only: the Reply-To address. */
   replyTo?: string | null;
+  /**
+   * Email only: sign the message as built with this DKIM key (d= its domain), before dot-stuffing; absent or null:
+   * unsigned. The caller imports the key once for many messages (src/modules/sending/dkim-signers.ts).
+   */
+  dkim?: DkimSigner | null;
 }
 
 /**

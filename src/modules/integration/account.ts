@@ -52,6 +52,7 @@ export function presentIntegration(env: { PUBLIC_URL: string }, row: Integration
     should_merge: row.shouldMerge,
     priority: row.priority,
     max_rate: row.maxRate,
+    dkim_signing: row.dkimSigning,
     details: row.type === 'smtp' ? smtpDetails(details) : { sid: details.sid ?? '' },
     webhook_url: row.type === 'smtp' ? sendGridEventsUrl(env, row.id) : twilioHookUrl(env, row.id, 'inbound'),
     last_sync: details.last_sync ?? null,

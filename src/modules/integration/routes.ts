@@ -52,6 +52,7 @@ async function createIntegration(c: Ctx, input: IntegrationInput): Promise<Row> 
     secret: await sealSecret(c.env, input.type, smtp ? input.password! : input.token!.trim()),
     shouldMerge: input.should_merge ?? true,
     maxRate: input.max_rate ?? null,
+    dkimSigning: input.dkim_signing ?? true,
     priority: nextPriority(integrations, integrations.priority, c.var.org.id) as unknown as number,
   });
   return row;
@@ -63,6 +64,7 @@ async function updateIntegration(c: Ctx, existing: Row, input: Partial<Integrati
   if (input.note !== undefined) values.note = input.note;
   if (input.should_merge !== undefined) values.shouldMerge = input.should_merge;
   if (input.max_rate !== undefined) values.maxRate = input.max_rate;
+  if (input.dkim_signing !== undefined) values.dkimSigning = input.dkim_signing;
   // Only smtp integrations have editable connection details; twilio's sid changes with its credentials.
   if (existing.type === 'smtp' && input.details) {
     const given = Object.fromEntries(Object.entries(input.details).filter(([, v]) => v !== undefined));

@@ -11,6 +11,7 @@ import type { Transport } from '../../lib/transport/types';
 import { providerAccount, type IntegrationRow, type StoredDetails } from '../integration/account';
 import { ProviderUnavailableError, providers as defaultProviders, type Providers } from '../integration/providers';
 import type { BroadcastCache } from './compose';
+import { DkimSigners, loadSigningDomains } from './dkim-signers';
 
 // The open channels of one queue invocation: each integration's row and transport, opened on first use and
 // shared by every batch of the invocation, so a consumer handed 100 batches opens one SMTP session, not 100;
@@ -56,6 +57,8 @@ export class SendChannels {
   private client: Database | null = null;
   /** The broadcasts the invocation's batches send, prepared once (compose.ts). */
   readonly broadcasts: BroadcastCache = new Map();
+  /** Each organisation's DKIM signers (its verified domains, read once per invocation: dkim-signers.ts). */
+  private signers = new Map<number, Promise<DkimSigners>>();
 
   constructor(
     private env: Env,
@@ -95,6 +98,20 @@ export class SendChannels {
    */
   async messageLedgerDb(orgId: number, id: number): Promise<Database | null> {
     return (await this.cachedLedger(`${orgId}:${blockOf(id)}`, () => ledgerOfMessage(this.env, this.db, orgId, id)))?.db ?? null;
+  }
+
+  /**
+   * The organisation's DKIM signers, its verified sending domains read once per invocation. A failed read throws
+   * and is not kept (the batch is retried rather than sent unsigned).
+   */
+  dkimSigners(orgId: number): Promise<DkimSigners> {
+    let signers = this.signers.get(orgId);
+    if (!signers) {
+      signers = loadSigningDomains(this.db, orgId).then((domains) => (domains.length ? new DkimSigners(this.env, domains) : DkimSigners.none));
+      signers.catch(() => this.signers.delete(orgId));
+      this.signers.set(orgId, signers);
+    }
+    return signers;
   }
 
   /** The channel of an integration of the organisation, opened once per invocation. */

@@ -119,6 +119,8 @@ async function sendGroup(
     for (const { row } of items) outcomes.set(row.id, outcomeOf(row.id, { ok: false, retryable: channel.retryable, error: channel.problem }, row.attempts));
     return { deferMs: null, reach: { kind: 'unknown' } };
   }
+  // DKIM (issue 37): signed with the sender's verified domain unless the integration's provider signs.
+  const signers = channel.integration.type === 'smtp' && channel.integration.dkimSigning ? await channels.dkimSigners(orgId) : null;
   const gated = isGated(channel.integration);
   const chunk = faults.chunkSize ?? (gated && channel.integration.maxRate ? Math.max(1, Math.floor(channel.integration.maxRate)) : items.length);
   let reach: Reachability = { kind: 'unknown' };
@@ -143,10 +145,16 @@ async function sendGroup(
     }
     // An email's envelope sender and Return-Path: the message's own, else the channel's for it (a bounce address).
     const returnPaths = await Promise.all(part.map((p) => (p.row.type === 'email' ? (p.message.returnPath ?? channel.returnPathFor(p.row.id)) : null)));
+    const dkim = signers ? await Promise.all(part.map((p) => (p.row.type === 'email' ? signers.signerFor(p.message.from.address) : null))) : null;
     const results = await channel.transport.sendMany(
       part.map((p, k) =>
         p.row.type === 'email'
-          ? { ...p.message, returnPath: returnPaths[k], ...(channel.headersFor && { headers: { ...p.message.headers, ...channel.headersFor(p.row.id) } }) }
+          ? {
+              ...p.message,
+              returnPath: returnPaths[k],
+              ...(channel.headersFor && { headers: { ...p.message.headers, ...channel.headersFor(p.row.id) } }),
+              ...(dkim?.[k] && { dkim: dkim[k] }),
+            }
           : p.message,
       ),
       (k, result) => accepted(outcomeFor(part[k].row, part[k].message, result)),

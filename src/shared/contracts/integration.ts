@@ -71,6 +71,15 @@ export const MAX_RATE_LIMIT = 10_000;
  */
 const maxRate = z.number({ error: MESSAGES.mustBeNumber }).gt(0, greaterThan(0)).max(MAX_RATE_LIMIT, `At most ${MAX_RATE_LIMIT} messages per second`).nullish();
 
+/**
+ * SMTP (issue 37): true (the default) when Relay signs the mail it sends through the integration with the DKIM key of
+ * the sender's verified domain; false for a provider that signs, or rewrites links and so breaks a signature, itself.
+ */
+const dkimSigning = z
+  .boolean({ error: MESSAGES.mustBeBoolean })
+  .optional()
+  .describe("SMTP: Relay signs with the sender's verified domain's DKIM key (true, default) or the provider signs (false)");
+
 /** POST /integration (or /integration/{type}). Fields of the other type are ignored. */
 export const integrationInputSchema = z
   .object({
@@ -79,6 +88,7 @@ export const integrationInputSchema = z
     note: optionalText(1000),
     should_merge: z.boolean({ error: MESSAGES.mustBeBoolean }).optional(),
     max_rate: maxRate,
+    dkim_signing: dkimSigning,
     details: smtpDetailsSchema.partial().strict().nullish(),
     user: z.string().trim().max(320, atMostCharacters(320)).optional(),
     password: secretText(1000).optional(),
@@ -115,6 +125,7 @@ export const integrationUpdateSchema = z
     note: optionalText(1000),
     should_merge: z.boolean({ error: MESSAGES.mustBeBoolean }).optional(),
     max_rate: maxRate,
+    dkim_signing: dkimSigning,
     /** smtp only (merged into the current details); ignored for twilio. */
     details: smtpDetailsSchema.partial().strict().nullish(),
   })
@@ -164,6 +175,9 @@ export const integrationSchema = answer({
   should_merge: z.boolean(),
   priority: whole(),
   max_rate: z.number().nullable().describe('Messages per second at most, shared by everything that sends through it; null: no limit'),
+  dkim_signing: z
+    .boolean()
+    .describe("Relay signs its mail with the DKIM key of the sender's verified domain; false: the provider signs (always true for twilio)"),
   details: z.union([smtpDetailsAnswer, twilioDetailsAnswer]),
   webhook_url: z
     .string()

@@ -5,6 +5,7 @@ import { LogLevel, WorkerMailer } from 'worker-mailer';
 import { htmlToText } from '../../../src/lib/mime/html-to-text';
 import { openTransport } from '../../../src/lib/transport/open';
 import type { OutgoingMessage } from '../../../src/lib/transport/types';
+import { dkimKey, dkimTime, type DkimKeyRequest, type DkimTimeRequest } from './dkim-timing';
 
 interface RunRequest {
   impl: 'relay' | 'worker-mailer';
@@ -84,6 +85,10 @@ export default {
     if (url.pathname === '/health') return new Response('ok');
     // The message content with "{i}" for the message number, so nodemailer (in Node) sends the same mail.
     if (url.pathname === '/sample') return Response.json({ subject: 'Test message {i}', html: benchHtml('{i}'), text: htmlToText(benchHtml('{i}')) });
+    // DKIM (bench:broadcast): a sealed key for the bench sender's domain, and signatures or body hashes to time.
+    if (url.pathname === '/dkim/key' && request.method === 'POST') return Response.json(await dkimKey((await request.json()) as DkimKeyRequest));
+    if (url.pathname === '/dkim/time' && request.method === 'POST')
+      return Response.json(await dkimTime((await request.json()) as DkimTimeRequest, benchHtml(1)));
     if (url.pathname !== '/run' || request.method !== 'POST') return new Response('not found', { status: 404 });
     const body = (await request.json()) as RunRequest;
     const result = body.impl === 'worker-mailer' ? await runWorkerMailer(body) : await runRelay(body);

@@ -30,7 +30,8 @@ function snapshotConfig(buildDir, assetsDir = path.join(ROOT, 'dist', 'web')) {
 }
 
 /**
- * Starts the platform; returns { port, host, stateDir, config, child, inspectorPort, stop, removeState, restart }.
+ * Starts the platform; returns { port, host, stateDir, config, child, inspectorPort, stop, removeState, restart,
+ * secretsKey (its SECRETS_KEY, to seal what the bench stores) }.
  * stop() also deletes the temp dir, unless called with { keepState: true } (then removeState() does).
  * `vars` are extra worker vars (e.g. { REQUEST_COUNTING: 'off' }); restart(vars) stops this wrangler dev and starts
  * another on the same bundle and state (no bundling, migrating or seeding again).
@@ -89,8 +90,10 @@ async function spawnDev(dirs, vars) {
     args.push('--inspector-port', String(inspectorPort), '--inspector-ip', '127.0.0.1');
     if (logLevel) args.push('--log-level', logLevel);
     args.push('--show-interactive-dev-session=false', '--var', `JWT_SECRET:${randomBytes(32).toString('hex')}`);
-    // Integration secrets are sealed with it (the broadcast bench stores an smtp integration).
-    args.push('--var', `SECRETS_KEY:bench:${randomBytes(32).toString('hex')}`);
+    // Integration secrets and DKIM keys are sealed with it (the broadcast bench stores an smtp integration and a
+    // sending domain's key); kept across restart(), so what was sealed stays readable.
+    dirs.secretsKey ??= `bench:${randomBytes(32).toString('hex')}`;
+    args.push('--var', `SECRETS_KEY:${dirs.secretsKey}`);
     for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
     child = spawn(path.join(BIN, 'wrangler'), args, { cwd: root, env: wranglerEnv(), stdio: ['ignore', log, log], detached: true });
     child.once('exit', () => (exited = true));
@@ -103,7 +106,7 @@ async function spawnDev(dirs, vars) {
       await stop({ keepState: true });
       return spawnDev(dirs, nextVars);
     };
-    return { port, host, stateDir, config, child, inspectorPort, stop, removeState, restart };
+    return { port, host, stateDir, config, child, inspectorPort, stop, removeState, restart, secretsKey: dirs.secretsKey };
   } catch (err) {
     await stop();
     throw err;

@@ -28,6 +28,7 @@ describe('integration create and validation', () => {
       status: 'active',
       note: 'main relay',
       should_merge: true,
+      dkim_signing: true,
       details: { server: '127.0.0.1', port: 2525, ssl: false, tls: false, domain: 'acme.test', return_path: 'bounce@acme.test', user: 'mailer@acme.test' },
       last_sync: null,
     });
@@ -124,6 +125,24 @@ describe('integration create and validation', () => {
     expect(res.body.data).toMatchObject({ name: 'Renamed', note: 'patched', type: 'smtp' });
     // The type is fixed: an update cannot name it.
     res = await o.api('PATCH', `/integration/${id}`, { type: 'twilio' });
+    expect(res.status).toBe(422);
+  });
+
+  it('keeps who signs with DKIM (dkim_signing): on by default, off on create, changed by PATCH, a non-boolean refused', async () => {
+    const o = await newOrg();
+    const off = await o.api('POST', '/integration', { ...SMTP_INPUT, dkim_signing: false });
+    expect(off.status, off.text).toBe(201);
+    expect(off.body.data.dkim_signing).toBe(false);
+    expect((await row<{ dkim_signing: number }>('integrations', off.body.data.id))!.dkim_signing).toBe(0);
+    let res = await o.api('PATCH', `/integration/${off.body.data.id}`, { dkim_signing: true });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.dkim_signing).toBe(true);
+    res = await o.api('PATCH', `/integration/${off.body.data.id}`, { note: 'unchanged switch' });
+    expect(res.body.data.dkim_signing).toBe(true);
+    res = await o.api('PATCH', `/integration/${off.body.data.id}`, { dkim_signing: 'yes' });
+    expect(res.status).toBe(422);
+    expect(res.body.error.fields.dkim_signing).toBeDefined();
+    res = await o.api('POST', '/integration', { ...SMTP_INPUT, dkim_signing: 1 });
     expect(res.status).toBe(422);
   });
 

@@ -153,11 +153,24 @@ export function integrationFormFields(types: readonly string[], creating: boolea
   }
   fields.push(
     { name: 'should_merge', labelKey: 'integrations.fields.should_merge', kind: 'switch', descriptionKey: 'integrations.hints.shouldMerge', visible: isTwilio },
+    {
+      name: 'dkim_signing',
+      labelKey: 'integrations.fields.dkim_signing',
+      kind: 'select',
+      required: true,
+      choices: DKIM_CHOICES.map((value) => ({ value, labelKey: `integrations.dkimSigning.${value}` })),
+      descriptionKey: 'integrations.hints.dkimSigning',
+      visible: isSmtp,
+    },
     { name: 'max_rate', labelKey: 'integrations.fields.max_rate', kind: 'number', descriptionKey: 'integrations.hints.maxRate' },
     { name: 'note', labelKey: 'integrations.fields.note', kind: 'textarea', maxLength: 1000 },
   );
   return fields;
 }
+
+/** Who signs an SMTP integration's mail with DKIM (dkim_signing true: Relay, with the sender's verified domain's key). */
+const DKIM_CHOICES = ['relay', 'provider'] as const;
+const dkimSigning = (values: FormValues) => values.dkim_signing !== 'provider';
 
 /** The form's starting values: the integration's (never its secrets), or a new smtp one with should_merge on. */
 export function integrationFormValues(item: Integration | null): FormValues {
@@ -177,6 +190,7 @@ export function integrationFormValues(item: Integration | null): FormValues {
     sid: '',
     token: '',
     should_merge: item?.should_merge ?? true,
+    dkim_signing: item?.dkim_signing === false ? 'provider' : 'relay',
     max_rate: item?.max_rate ?? null,
     note: item?.note ?? '',
   };
@@ -202,13 +216,20 @@ function smtpDetails(values: FormValues) {
 export function integrationCreatePayload(values: FormValues): IntegrationInput {
   const base = { name: text(values.name), type: values.type as IntegrationType, note: text(values.note) || null, max_rate: maxRate(values.max_rate) };
   if (values.type === 'twilio') return { ...base, sid: text(values.sid).trim(), token: text(values.token), should_merge: Boolean(values.should_merge) };
-  return { ...base, details: smtpDetails(values), user: text(values.user).trim(), password: text(values.password), should_merge: true } as IntegrationInput;
+  return {
+    ...base,
+    details: smtpDetails(values),
+    user: text(values.user).trim(),
+    password: text(values.password),
+    should_merge: true,
+    dkim_signing: dkimSigning(values),
+  } as IntegrationInput;
 }
 
 /** PUT /integration/{id} body: name and note, plus the smtp connection or the twilio merge choice (the type is fixed). */
 export function integrationUpdatePayload(values: FormValues, item: Integration): IntegrationUpdate {
   const base = { name: text(values.name), note: text(values.note) || null, max_rate: maxRate(values.max_rate) };
-  if (item.type === 'smtp') return { ...base, details: smtpDetails(values) } as IntegrationUpdate;
+  if (item.type === 'smtp') return { ...base, details: smtpDetails(values), dkim_signing: dkimSigning(values) } as IntegrationUpdate;
   return { ...base, should_merge: Boolean(values.should_merge) };
 }
 
