@@ -41,6 +41,15 @@ const logged = (row: DomainRecordRow) => ({ domain: row.domain, dkim_selector: r
 /** 16 random bytes as hex: the verification record's token. */
 const newToken = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
 
+/** The DKIM selectors every organisation's row of a name uses (current and next): a new key takes another. */
+async function selectorsOf(c: Ctx, domain: string): Promise<string[]> {
+  const rows = await c.var.db
+    .select({ current: sendingDomains.dkimSelector, next: sendingDomains.nextDkimSelector })
+    .from(sendingDomains)
+    .where(eq(sendingDomains.domain, domain));
+  return rows.flatMap((r) => (r.next ? [r.current, r.next] : [r.current]));
+}
+
 /**
  * /domain: the organisation's sending domains (issue 37). Anyone signed in may read them (an organisation key too);
  * adding, checking, rotating and deleting need a person, not a key.
@@ -64,7 +73,7 @@ export const domainRoutes = new Hono<AppEnv>()
     const [existing] = await scopeOf(c).selectWhere(eq(sendingDomains.domain, domain)).limit(1);
     if (existing) throw validationFailed({ domain: [DOMAIN_MESSAGES.exists] });
     if (await parentHolder(c.var.db, c.var.org.id, domain)) throw new ApiError(409, 'subdomainTaken', DOMAIN_MESSAGES.subdomainTaken);
-    const key = await newDkimKey(c.env, nextSelector(new Date()));
+    const key = await newDkimKey(c.env, nextSelector(new Date(), null, await selectorsOf(c, domain)));
     let row: DomainRecordRow;
     try {
       [row] = (await scopeOf(c).insert({
@@ -94,7 +103,7 @@ export const domainRoutes = new Hono<AppEnv>()
     const before = await domainOfRoute(c);
     if (!before.verifiedAt) throw new ApiError(409, 'notVerified', DOMAIN_MESSAGES.notVerified);
     if (before.nextDkimSelector) throw new ApiError(409, 'rotationPending', DOMAIN_MESSAGES.rotationPending);
-    const key = await newDkimKey(c.env, nextSelector(new Date(), before.dkimSelector));
+    const key = await newDkimKey(c.env, nextSelector(new Date(), before.dkimSelector, await selectorsOf(c, before.domain)));
     const [row] = (await scopeOf(c).update(and(eq(sendingDomains.id, before.id), eq(sendingDomains.updatedAt, before.updatedAt))!, {
       nextDkimSelector: key.selector,
       nextDkimPublicKey: key.publicKey,

@@ -11,7 +11,11 @@ export interface DomainStanding {
 }
 
 /** The domain part of an email address, lower case ('' when there is none). */
-export const addressDomain = (address: string) => address.slice(address.lastIndexOf('@') + 1).trim().toLowerCase();
+export const addressDomain = (address: string) =>
+  address
+    .slice(address.lastIndexOf('@') + 1)
+    .trim()
+    .toLowerCase();
 
 /**
  * `unknown` for SMS senders; otherwise the most specific of the organisation's proved domains the address is on (its
@@ -20,9 +24,7 @@ export const addressDomain = (address: string) => address.slice(address.lastInde
 export function senderDomainState(sender: { type: string; value: string }, domains: readonly DomainStanding[]): SenderDomainState {
   if (sender.type !== 'email') return 'unknown';
   const host = addressDomain(sender.value);
-  const proved = domains
-    .filter((d) => d.verifiedAt !== null && isSameOrUnder(host, d.domain))
-    .sort((a, b) => b.domain.length - a.domain.length)[0];
+  const proved = domains.filter((d) => d.verifiedAt !== null && isSameOrUnder(host, d.domain)).sort((a, b) => b.domain.length - a.domain.length)[0];
   if (!proved) return 'unverified';
   return proved.brokenSince ? 'broken' : 'verified';
 }

@@ -35,12 +35,7 @@ export const DOMAIN_MESSAGES = {
 /** POST /domain: the domain name (lower-cased; an international name may be given in Unicode or punycode). */
 export const domainCreateSchema = z
   .object({
-    domain: z
-      .string({ error: DOMAIN_MESSAGES.domain })
-      .trim()
-      .toLowerCase()
-      .min(3, DOMAIN_MESSAGES.domain)
-      .max(253, DOMAIN_MESSAGES.domain),
+    domain: z.string({ error: DOMAIN_MESSAGES.domain }).trim().toLowerCase().min(3, DOMAIN_MESSAGES.domain).max(253, DOMAIN_MESSAGES.domain),
   })
   .strict();
 export type DomainCreate = z.input<typeof domainCreateSchema>;

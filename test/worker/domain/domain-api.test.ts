@@ -32,15 +32,19 @@ describe('adding a domain', () => {
     expect(data.records.map((r: { kind: string }) => r.kind)).toEqual(['verification', 'dkim', 'spf', 'dmarc']);
     expect(data.records.every((r: { status: string }) => r.status === 'unchecked')).toBe(true);
 
-    const stored = await row<{ dkim_private_key: string; dkim_public_key: string; verification_token: string }>('sending_domains', data.id);
+    const stored = (await row<{ dkim_private_key: string; dkim_public_key: string; verification_token: string }>('sending_domains', data.id))!;
     expect(stored.dkim_private_key).not.toContain('PRIVATE KEY');
     expect(stored.dkim_private_key).toMatch(/^v1\.test1\./);
     const pem = await decryptSecret(env.SECRETS_KEY, stored.dkim_private_key);
     const key = await importDkimKey(pem);
-    expect((key.algorithm as RsaHashedKeyAlgorithm).modulusLength).toBe(2048);
+    expect((key.algorithm as { modulusLength: number }).modulusLength).toBe(2048);
 
     const verification = recordOf(data, 'verification');
-    expect(verification).toMatchObject({ name: `_relay-verification.${name.toLowerCase()}`, value: `relay-verification=${stored.verification_token}`, required: true });
+    expect(verification).toMatchObject({
+      name: `_relay-verification.${name.toLowerCase()}`,
+      value: `relay-verification=${stored.verification_token}`,
+      required: true,
+    });
     // The DKIM record is longer than one 255-byte string: answered split, and quoted for a zone file.
     const dkim = recordOf(data, 'dkim');
     expect(dkim.name).toBe(`${data.dkim_selector}._domainkey.${name.toLowerCase()}`);
@@ -49,7 +53,11 @@ describe('adding a domain', () => {
     expect(dkim.strings.every((s: string) => new TextEncoder().encode(s).length <= 255)).toBe(true);
     expect(dkim.strings.join('')).toBe(dkim.value);
     expect(dkim.zone_value).toBe(dkim.strings.map((s: string) => `"${s}"`).join(' '));
-    expect(recordOf(data, 'dmarc')).toMatchObject({ name: `_dmarc.${name.toLowerCase()}`, value: `v=DMARC1; p=none; rua=mailto:dmarc@${name.toLowerCase()}`, required: false });
+    expect(recordOf(data, 'dmarc')).toMatchObject({
+      name: `_dmarc.${name.toLowerCase()}`,
+      value: `v=DMARC1; p=none; rua=mailto:dmarc@${name.toLowerCase()}`,
+      required: false,
+    });
     // The organisation's relay is unknown (no integration): SPF is explained, not given.
     expect(recordOf(data, 'spf')).toMatchObject({ name: name.toLowerCase(), value: null, zone_value: null, note: 'relay_unknown' });
   });
