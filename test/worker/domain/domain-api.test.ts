@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { vi } from 'vitest';
 import { decryptSecret } from '../../../src/lib/crypto/secret-box';
 import { importDkimKey } from '../../../src/lib/dkim/keys';
+import { domainRowSchema } from '../../../src/shared/contracts/domain';
 import { createIntegration, newOrg, row, SMTP_INPUT } from '../channel-helpers';
 import { call } from '../helpers';
 import { publish, recordOf, stubResolver, unpublish } from './domain-helpers';
@@ -29,6 +30,7 @@ describe('adding a domain', () => {
     const data = res.body.data;
     expect(data).toMatchObject({ domain: name.toLowerCase(), status: 'pending', verified_at: null, next_dkim_selector: null, checked_at: null, senders: 0 });
     expect(data.dkim_selector).toMatch(/^relay\d{6}a$/);
+    expect(domainRowSchema.strict().parse(data)).toEqual(data);
     expect(data.records.map((r: { kind: string }) => r.kind)).toEqual(['verification', 'dkim', 'spf', 'dmarc']);
     expect(data.records.every((r: { status: string }) => r.status === 'unchecked')).toBe(true);
 
@@ -137,6 +139,7 @@ describe('checking a domain', () => {
     expect(res.body.data.verified_at).not.toBeNull();
     expect(res.body.data.records.map((r: { status: string }) => r.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
     expect(res.body.data.alignment).toEqual({ dkim: 'aligned', spf: 'aligned', dmarc_policy: 'none' });
+    expect(domainRowSchema.strict().parse(res.body.data)).toEqual(res.body.data);
   });
 
   it('judges SPF alignment against the bounce domain, relaxed (the same organisational domain)', async () => {
