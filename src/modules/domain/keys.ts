@@ -3,31 +3,14 @@
 import { decryptSecret, encryptSecret } from '../../lib/crypto/secret-box';
 import { generateDkimKeyPair } from '../../lib/dkim/keys';
 
+export { nextSelector } from './selector';
+
 export interface SealedDkimKey {
   selector: string;
   /** base64 SPKI: the record's p= */
   publicKey: string;
   /** The PKCS#8 PEM sealed with the current SECRETS_KEY entry. */
   sealedPrivateKey: string;
-}
-
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
-
-/**
- * `relay<yyyymm><letter>`: the month a key was made, so a person reading DNS sees its age, and a letter so another
- * key of the same month gets a name of its own: the first letter after the current selector's (a rotation) that no
- * other row of the same name uses (organisations that add the same domain never share a DKIM record name).
- */
-export function nextSelector(now: Date, current: string | null, used: readonly string[] = []): string {
-  const month = `relay${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
-  const start = current?.startsWith(month) ? LETTERS.indexOf(current.slice(month.length)) + 1 : 0;
-  const taken = new Set([...used, ...(current ? [current] : [])]);
-  for (let step = 0; step < LETTERS.length; step++) {
-    const candidate = `${month}${LETTERS[(start + step) % LETTERS.length]}`;
-    if (!taken.has(candidate)) return candidate;
-  }
-  // Twenty-six keys for one name in one month: share a letter rather than refuse (the p= still tells keys apart).
-  return `${month}${LETTERS[start % LETTERS.length]}`;
 }
 
 /** Makes a new key pair under a new selector, the private key sealed. */
