@@ -38,9 +38,7 @@ export const sendingDomains = sqliteTable(
   (t) => [
     uniqueIndex('sending_domains_org_domain').on(t.orgId, t.domain),
     // A domain belongs to one organisation at a time: only one verified row per name.
-    uniqueIndex('sending_domains_verified_domain')
-      .on(t.domain)
-      .where(sql`verified_at IS NOT NULL`),
+    uniqueIndex('sending_domains_verified_domain').on(t.domain).where(sql`verified_at IS NOT NULL`),
     index('sending_domains_checked').on(t.checkedAt),
   ],
 );
