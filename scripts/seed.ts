@@ -1,13 +1,17 @@
 // Seeds the example organisation `acme` and its admin user into local D1, idempotently: run it as often as
 // you like, it upserts (and resets the password to the one printed).
 // With SEED_SECRETS_KEY set (the worker's SECRETS_KEY) it also seeds the example channels: an smtp integration
-// to the local mail catcher and a twilio integration to the local SMS catcher, each with a sender.
-// Usage: node scripts/seed.ts [--persist-to <dir>] [--smtp-port 1025] [--sms-port 8026]
+// to the local mail catcher and a twilio integration to the local SMS catcher, each with a sender; with --dns-zone too,
+// a sending domain for the email sender's domain, whose records it writes into that zone file of the local DoH
+// stand-in (scripts/doh-stand-in.mjs), so "Check now" on the Domains screen verifies it offline.
+// Usage: node scripts/seed.ts [--persist-to <dir>] [--smtp-port 1025] [--sms-port 8026] [--dns-zone .local/dns.json]
 // (Node 22 runs this file directly, stripping the types)
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hashPassword } from '../src/lib/password.ts';
-import { exampleChannelsSql } from '../src/modules/integration/seed-example.ts';
+import { EXAMPLE_CHANNELS, exampleChannelsSql } from '../src/modules/integration/seed-example.ts';
+import { exampleDomainSeed } from '../src/modules/domain/seed-example.ts';
 import { EXAMPLE_AUDIENCE, exampleAudienceSql } from '../src/modules/contact/seed-example.ts';
 import { BIN, localEnv, ROOT } from './lib/run.mjs';
 import { SEED_ORG, SEED_USER } from './lib/seed-data.mjs';
@@ -40,12 +44,31 @@ export interface SeedOptions {
   secretsKey?: string;
   smtpPort?: number;
   smsPort?: number;
+  /** The local DoH stand-in's zone file: with secretsKey, the seeded sending domain's records are written there. */
+  dnsZone?: string;
+}
+
+/** The seeded sender's domain (acme.test): the organisation's example sending domain. */
+export const EXAMPLE_DOMAIN = EXAMPLE_CHANNELS.emailSender.split('@')[1];
+
+/** Sets the records of the zone file (keeping whatever else a person put there). */
+function writeZone(file: string, records: Record<string, string[][]>): void {
+  let zone: Record<string, unknown> = {};
+  try {
+    zone = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    // No file yet, or not JSON: start afresh.
+  }
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ ...zone, ...records }, null, 2)}\n`);
 }
 
 /** Writes the seed into the local D1 database (wrangler's default state, or `persistTo`). */
-export async function seed({ persistTo, secretsKey, smtpPort, smsPort }: SeedOptions = {}): Promise<void> {
+export async function seed({ persistTo, secretsKey, smtpPort, smsPort, dnsZone }: SeedOptions = {}): Promise<void> {
   let sql = `${seedSql(await hashPassword(SEED_USER.password))}\n${exampleAudienceSql(SEED_ORG.domain)}`;
   if (secretsKey) sql += `\n${(await exampleChannelsSql({ org: { domain: SEED_ORG.domain }, secretsKey, smtpPort, smsPort })).sql}`;
+  const domain = secretsKey && dnsZone ? await exampleDomainSeed({ orgDomain: SEED_ORG.domain, domain: EXAMPLE_DOMAIN, secretsKey }) : null;
+  if (domain) sql += `\n${domain.sql}`;
   const args = ['d1', 'execute', 'DB', '--local', '--command', sql];
   if (persistTo) args.push('--persist-to', persistTo);
   const result = spawnSync(path.join(BIN, 'wrangler'), args, {
@@ -58,6 +81,7 @@ export async function seed({ persistTo, secretsKey, smtpPort, smsPort }: SeedOpt
     process.stderr.write(result.stderr ?? '');
     throw new Error(`Seeding local D1 failed (wrangler d1 execute exit code ${result.status})`);
   }
+  if (domain && dnsZone) writeZone(dnsZone, domain.zone);
 }
 
 if (import.meta.filename === process.argv[1] || process.argv[1]?.endsWith('scripts/seed.ts')) {
@@ -67,12 +91,14 @@ if (import.meta.filename === process.argv[1] || process.argv[1]?.endsWith('scrip
   };
   const port = (name: string) => (arg(name) ? Number(arg(name)) : undefined);
   const secretsKey = process.env.SEED_SECRETS_KEY || undefined;
-  seed({ persistTo: arg('--persist-to'), secretsKey, smtpPort: port('--smtp-port'), smsPort: port('--sms-port') }).then(
+  const dnsZone = arg('--dns-zone') ? path.resolve(arg('--dns-zone')!) : undefined;
+  seed({ persistTo: arg('--persist-to'), secretsKey, smtpPort: port('--smtp-port'), smsPort: port('--sms-port'), dnsZone }).then(
     () => {
       console.log(`Seeded organisation '${SEED_ORG.domain}' (${SEED_ORG.name}) with user ${SEED_USER.name}`);
       console.log(`  login:    ${SEED_USER.username}`);
       console.log(`  password: ${SEED_USER.password}`);
       if (secretsKey) console.log('  channels: local SMTP and SMS integrations, senders hello@acme.test and +15005550006');
+      if (secretsKey && dnsZone) console.log(`  domain:   ${EXAMPLE_DOMAIN}, its records in ${dnsZone}`);
       console.log(
         `  audience: subscription '${EXAMPLE_AUDIENCE.subscription}', ${EXAMPLE_AUDIENCE.contacts.length} contacts tagged '${EXAMPLE_AUDIENCE.tag}', ${EXAMPLE_AUDIENCE.templates.length} example templates`,
       );

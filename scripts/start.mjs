@@ -56,18 +56,21 @@ main(async () => {
   const { startMailCatcher } = await import('./mail-catcher.mjs');
   const { startSmsCatcher } = await import('./sms-catcher.mjs');
   const { startOidcProvider, LOCAL_OIDC_CLIENT } = await import('./oidc-provider.mjs');
+  const { startDohStandIn } = await import('./doh-stand-in.mjs');
   const { SEED_USER } = await import('./lib/seed-data.mjs');
   const port = Number(process.env.PORT) || 8787;
   const mailPort = Number(process.env.MAIL_PORT) || 1025;
   const mailUiPort = Number(process.env.MAIL_UI_PORT) || 8025;
   const smsPort = Number(process.env.SMS_PORT) || 8026;
   const oidcPort = Number(process.env.OIDC_PORT) || 8027;
+  const dohPort = Number(process.env.DOH_PORT) || 8028;
   for (const [p, name] of [
     [port, 'PORT'],
     [mailPort, 'MAIL_PORT'],
     [mailUiPort, 'MAIL_UI_PORT'],
     [smsPort, 'SMS_PORT'],
     [oidcPort, 'OIDC_PORT'],
+    [dohPort, 'DOH_PORT'],
   ]) {
     if (!(await portIsFree(p)))
       throw new CommandError(`Port ${p} on 127.0.0.1 is in use (is \`npm start\` already running?). Stop that, or pick another with ${name}=...`);
@@ -84,8 +87,9 @@ main(async () => {
   let catcher = null;
   let smsCatcher = null;
   let oidc = null;
+  let dns = null;
   const stopAll = async () => {
-    await Promise.allSettled([platform?.stop(), catcher?.close(), smsCatcher?.close(), oidc?.close()]);
+    await Promise.allSettled([platform?.stop(), catcher?.close(), smsCatcher?.close(), oidc?.close(), dns?.close()]);
   };
   let stopping = false;
   onShutdown(async () => {
@@ -103,6 +107,10 @@ main(async () => {
   await progress('Starting the OpenID Connect provider', async () => {
     oidc = await startOidcProvider({ port: oidcPort });
   });
+  // The sending-domain checks' resolver: answers from a zone file the seed writes the seeded domain's records into.
+  await progress('Starting the DNS stand-in', async () => {
+    dns = await startDohStandIn({ port: dohPort, file: path.join(LOCAL_DIR, 'dns.json') });
+  });
 
   // The bounces and complaints the catcher plays go to wrangler dev's email endpoint (the worker's email handler).
   catcher.answerBouncesAt(`http://127.0.0.1:${port}/cdn-cgi/local/email`);
@@ -112,7 +120,7 @@ main(async () => {
         port,
         persistTo: PERSIST_TO,
         vars: { SECRETS_KEY: secrets.SECRETS_KEY },
-        catchers: { smtpPort: catcher.smtpPort, smsPort: smsCatcher.port, oidcIssuer: oidc.issuer },
+        catchers: { smtpPort: catcher.smtpPort, smsPort: smsCatcher.port, oidcIssuer: oidc.issuer, dohUrl: dns.url, dnsZone: dns.file },
         logFile: START_LOG,
         quiet: true,
       });
@@ -132,6 +140,7 @@ main(async () => {
   Try it:       Templates -> a template -> Send test message, from hello@acme.test or +15005550006
   Sign up:      http://localhost:${port}/signup  (test checkout; the completion link arrives in the caught mail)
   Shared demo:  http://demo.localhost:${port}  (see its demo info page for the login)
+  DNS:          ${dns.url}  (answers from ${shortPath(dns.file)}: Domains -> acme.test -> Check now verifies it offline)
   Social:       "Continue with ${LOCAL_OIDC_CLIENT.name}" signs in through ${oidc.issuer} (link it under My account first)
   Operator:     npm run operator -- requests   (token OPERATOR_TOKEN in .dev.vars)
   Log:          ${logShown}  (the build, migrations, seed and wrangler dev's requests; tail -f it)

@@ -53,6 +53,7 @@ import { demoOperatorRoutes } from './modules/demo/operator-routes';
 import { messageArchiveRoutes } from './modules/retention/routes';
 import { healthRoutes } from './modules/health/routes';
 import { sendRoutes } from './modules/transactional/routes';
+import { domainRoutes } from './modules/domain/routes';
 
 /** Entity collections that need a signed-in user; each gets the shared contract from crudRoutes. */
 const entities = {
@@ -67,6 +68,8 @@ const entities = {
   dictionary: dictionaryRoutes,
   integration: integrationRoutes,
   sender: senderRoutes,
+  // Sending domains: records to publish, DNS checks, DKIM keys (src/modules/domain).
+  domain: domainRoutes,
   template: templateRoutes,
   campaign: campaignRoutes,
   broadcast: broadcastRoutes,

@@ -16,6 +16,8 @@ import { measureLedgers } from './modules/ledger/size-guard';
 import { recountLedgers } from './modules/ledger/recount';
 import { moveMessagesToLedgers } from './modules/ledger/move';
 import { pruneRateLimits } from './lib/rate-limit';
+import { recheckDomains } from './modules/domain/recheck';
+import { resealDomainKeys } from './modules/domain/reseal';
 
 // The worker's two crons (wrangler.toml [triggers]; the local platform calls both at boot and then on the same
 // schedule, scripts/lib/platform.mjs, so nothing works only in production).
@@ -25,7 +27,9 @@ import { pruneRateLimits } from './lib/rate-limit';
 //   HOUSEKEEPING, every 15 minutes: expired sessions and rate-limit windows, imports whose job was lost, tracking hits
 //     the events queue refused, the demo reset when due, the archive of messages past their retention, stale import
 //     files, the hourly data volume, the daily repair of the lists' kept counts (D1's and each ledger's), the ledgers
-//     of deleted organisations emptied and the ledgers' sizes measured (src/modules/ledger).
+//     of deleted organisations emptied and the ledgers' sizes measured (src/modules/ledger), and the sending domains'
+//     DNS records re-checked once a day (a batch per run, src/modules/domain/recheck.ts) and their DKIM keys re-sealed
+//     after a SECRETS_KEY rotation (src/modules/domain/reseal.ts).
 
 export const WATCHDOG_CRON = '* * * * *';
 export const HOUSEKEEPING_CRON = '*/15 * * * *';
@@ -59,6 +63,10 @@ function jobsOf(cron: string, env: Env): Jobs {
     // The ledgers of deleted organisations emptied; every ledger's size measured once an hour (the size guard).
     drainLedgerDeletions: () => drainLedgerDeletions(env, db),
     measureLedgers: () => measureLedgers(env, db),
+    // Each sending domain's records once a day, over DNS-over-HTTPS; a break is told once (src/modules/domain).
+    recheckDomains: () => recheckDomains(db, env),
+    // After a SECRETS_KEY rotation: the domains' DKIM keys sealed with an older entry, sealed again with the new one.
+    resealDomainKeys: () => resealDomainKeys(db, env),
   };
 }
 

@@ -28,8 +28,10 @@ export async function applyMigrations(persistTo, options = {}) {
  * Seeds `acme`, its admin user and (given the worker's SECRETS_KEY) the example channels pointing at the
  * local mail and SMS catchers into the local database in `persistTo` (scripts/seed.ts).
  */
-export async function seedDatabase(persistTo, { secretsKey, smtpPort, smsPort, ...options } = {}) {
+export async function seedDatabase(persistTo, { secretsKey, smtpPort, smsPort, dnsZone, dohUrl: _dohUrl, oidcIssuer: _oidc, ...options } = {}) {
   const args = [path.join(ROOT, 'scripts', 'seed.ts'), '--persist-to', persistTo];
+  // The seeded sending domain's records go into the local DoH stand-in's zone file (scripts/doh-stand-in.mjs).
+  if (dnsZone) args.push('--dns-zone', dnsZone);
   if (smtpPort) args.push('--smtp-port', String(smtpPort));
   if (smsPort) args.push('--sms-port', String(smsPort));
   // The key goes through the environment, not the command line other processes can read.
@@ -39,8 +41,9 @@ export async function seedDatabase(persistTo, { secretsKey, smtpPort, smsPort, .
 /**
  * Migrates and seeds `persistTo`, runs `wrangler dev` on 127.0.0.1:<port> and waits until
  * http://acme.localhost:<port>/api/v1/init/guest answers. Returns { url, port, child, stop }.
- * Options: vars (extra worker vars, e.g. JWT_SECRET, SECRETS_KEY), catchers ({ smtpPort, smsPort, oidcIssuer }:
- * the local mail and SMS catchers the seeded example channels point at, and the local OpenID Connect provider;
+ * Options: vars (extra worker vars, e.g. JWT_SECRET, SECRETS_KEY), catchers ({ smtpPort, smsPort, oidcIssuer, dohUrl,
+ * dnsZone }: the local mail and SMS catchers the seeded example channels point at, the local OpenID Connect provider,
+ * and the local DoH stand-in with its zone file, where the seed writes the seeded sending domain's records;
  * the worker is told their addresses, see localServiceVars),
  * logFile (wrangler output there instead of this terminal), quiet (do not echo the commands), restart (the state
  * was migrated and seeded by an earlier start with the same catchers: only `wrangler dev` starts again).
@@ -143,7 +146,7 @@ function runCrons(port) {
  * completion, password reset), the mail catcher as the system SMTP and the bounce domain, the SMS catcher as Twilio,
  * and the local OpenID Connect provider as social sign-in.
  */
-function localServiceVars(port, { smtpPort, smsPort, oidcIssuer } = {}) {
+function localServiceVars(port, { smtpPort, smsPort, oidcIssuer, dohUrl } = {}) {
   const out = { PUBLIC_URL: `http://localhost:${port}` };
   // The mail catcher answers hard-bounce@, soft-bounce@ and complaint@ at the worker's email handler: every email's
   // return path is a bounce address on this domain (src/modules/bounce).
@@ -151,6 +154,8 @@ function localServiceVars(port, { smtpPort, smsPort, oidcIssuer } = {}) {
     Object.assign(out, { SYSTEM_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SYSTEM_MAIL_FROM: 'Relay <no-reply@localhost>', BOUNCE_DOMAIN: 'bounces.localhost' });
   if (smsPort) out.TWILIO_API_BASE = `http://127.0.0.1:${smsPort}`;
   if (oidcIssuer) Object.assign(out, oidcProviderVars(oidcIssuer));
+  // The sending-domain checks ask the local DoH stand-in instead of Cloudflare's resolver (src/modules/domain).
+  if (dohUrl) out.DNS_RESOLVER_URL = dohUrl;
   return out;
 }
 

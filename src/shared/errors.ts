@@ -35,7 +35,13 @@ export type ErrorCode =
   | 'idempotency_key_reused'
   // Organisation API keys (issue 36): a key used on another organisation's host, or beyond its scope.
   | 'wrong_organization'
-  | 'scope';
+  | 'scope'
+  // Sending domains (issue 37, src/modules/domain/claim.ts): another organisation holds the name (or a domain above
+  // it) verified; a key rotation already under way; an action that needs a verified domain.
+  | 'taken'
+  | 'subdomainTaken'
+  | 'rotationPending'
+  | 'notVerified';
 
 export interface ErrorBody {
   error: {

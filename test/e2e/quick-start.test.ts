@@ -45,6 +45,7 @@ describe('npm start (the quick start)', () => {
       MAIL_UI_PORT: await freePort(port + 11),
       SMS_PORT: await freePort(port + 12),
       OIDC_PORT: await freePort(port + 13),
+      DOH_PORT: await freePort(port + 14),
     };
     // A newcomer's shell: none of vitest's variables. With its NODE_ENV=test the console's build would be a development
     // build (the JSX dev runtime, other chunks) written over the one the other browser tests load.
@@ -55,11 +56,23 @@ describe('npm start (the quick start)', () => {
     const [before, block] = out.split('The platform is running.');
     expect(block, out).toBeDefined();
     expect(before.trimEnd().split('\n').length, out).toBeLessThanOrEqual(40);
-    for (const step of ['Building the console', 'Starting the mail catcher', 'Migrating and seeding the local database, starting wrangler dev'])
+    for (const step of [
+      'Building the console',
+      'Starting the mail catcher',
+      'Starting the DNS stand-in',
+      'Migrating and seeding the local database, starting wrangler dev',
+    ])
       expect(before).toMatch(new RegExp(`${step}… done \\(\\d+ s\\)`));
     expect(out).not.toContain('Unable to fetch the `Request.cf` object');
     expect(block).toContain(`Open:         http://acme.localhost:${port}`);
     expect(block).toContain(`Caught mail:  http://127.0.0.1:${ports.MAIL_UI_PORT}`);
+
+    // The seeded sending domain's records, in the zone file the DoH stand-in answers from.
+    const zoneFile = path.join(state, 'local', 'dns.json');
+    expect(block).toContain(`DNS:          http://127.0.0.1:${ports.DOH_PORT}/dns-query  (answers from ${zoneFile}`);
+    expect(Object.keys(JSON.parse(readFileSync(zoneFile, 'utf8')))).toEqual(
+      expect.arrayContaining(['_relay-verification.acme.test TXT', 'acme.test TXT', '_dmarc.acme.test TXT']),
+    );
 
     const logPath = path.join(state, 'local', 'start.log');
     expect(block).toContain(`Log:          ${logPath}`);

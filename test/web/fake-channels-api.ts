@@ -46,6 +46,7 @@ const sender = (id: number, type: Sender['type'], value: string, name: string | 
   name,
   note: null,
   priority: id,
+  domain_state: type === 'email' ? 'unverified' : 'unknown',
   created_at: NOW,
   updated_at: NOW,
 });

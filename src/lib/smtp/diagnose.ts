@@ -5,8 +5,8 @@ import { connect } from 'cloudflare:sockets';
 import { SmtpError } from './errors';
 import { messageOf } from './reply';
 
-/** Cloudflare's public resolver, JSON API (RFC 8484 companion format). */
-export const DEFAULT_DNS_RESOLVER = 'https://cloudflare-dns.com/dns-query';
+/** The resolver asked when DNS_RESOLVER_URL is unset: the one default every DNS lookup shares (src/lib/dns/doh.ts). */
+export { DEFAULT_DOH_RESOLVER as DEFAULT_DNS_RESOLVER } from '../dns/doh';
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 

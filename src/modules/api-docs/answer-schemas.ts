@@ -7,6 +7,7 @@ import { blacklistEntrySchema } from '../../shared/contracts/blacklist';
 import { broadcastRecipientSchema, broadcastSchema } from '../../shared/contracts/broadcast';
 import { campaignSchema } from '../../shared/contracts/campaign';
 import { contactSchema } from '../../shared/contracts/contact';
+import { domainRowSchema } from '../../shared/contracts/domain';
 import { fieldSchema } from '../../shared/contracts/field';
 import { importSchema } from '../../shared/contracts/import';
 import { integrationSchema } from '../../shared/contracts/integration';
@@ -41,6 +42,7 @@ export const ANSWER_SCHEMAS = {
   Import: importSchema,
   Integration: integrationSchema,
   Sender: senderSchema,
+  Domain: domainRowSchema,
   Template: templateSchema,
   TemplateListItem: templateListItemSchema,
   Campaign: campaignSchema,

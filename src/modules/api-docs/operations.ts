@@ -19,6 +19,7 @@ import {
 import { messageFilterShape } from '../../shared/contracts/message';
 import { orgKeyCreateSchema } from '../../shared/contracts/org-api-key';
 import { passwordRemindSchema, passwordResetSchema, passwordUpdateSchema } from '../../shared/contracts/password';
+import { domainCreateSchema } from '../../shared/contracts/domain';
 import { SENDER_TYPES, senderInputSchema, senderUpdateSchema } from '../../shared/contracts/sender';
 import { preRegistrationSchema, signCompleteSchema, signupSchema } from '../../shared/contracts/signup';
 import { socialAuthorizeSchema, socialLinkSchema, socialUserLoadSchema } from '../../shared/contracts/social';
@@ -464,6 +465,40 @@ const EXTRA: ApiOperation[] = [
   ]),
   { method: 'post', path: '/integration/{id}/sync', tag: 'integration', summary: 'Queue a sync with the provider (not for smtp)', status: 202 },
   { method: 'post', path: '/integration/{id}/test', tag: 'integration', summary: 'Test the connection with the stored settings' },
+  // Sending domains (src/modules/domain): read with any sign-in or organisation key; changes need a person.
+  {
+    method: 'get',
+    path: '/domain',
+    tag: 'domain',
+    summary: "The organisation's sending domains with their records and last checks",
+    response: 'list',
+    data: 'Domain',
+  },
+  { method: 'get', path: '/domain/{id}', tag: 'domain', summary: 'A sending domain: the records to publish, each with its last check', data: 'Domain' },
+  {
+    method: 'post',
+    path: '/domain',
+    tag: 'domain',
+    summary: "Add a sending domain: a verification token and a DKIM key are made (409 subdomainTaken under another organisation's domain)",
+    body: domainCreateSchema,
+    status: 201,
+    data: 'Domain',
+  },
+  {
+    method: 'post',
+    path: '/domain/{id}/check',
+    tag: 'domain',
+    summary: 'Look every record up now over DNS-over-HTTPS; verifies the domain under the claim rules (409 taken, subdomainTaken)',
+    data: 'Domain',
+  },
+  {
+    method: 'post',
+    path: '/domain/{id}/rotate-key',
+    tag: 'domain',
+    summary: 'Start a DKIM key rotation: a new selector and key, used once a check sees its record (409 rotationPending, notVerified)',
+    data: 'Domain',
+  },
+  { method: 'delete', path: '/domain/{id}', tag: 'domain', summary: 'Delete a sending domain and its keys', data: 'Deleted' },
   { method: 'post', path: '/template/{id}/preview', tag: 'template', summary: 'Render a template, optionally for a contact', body: templatePreviewSchema },
   { method: 'post', path: '/template/{id}/test', tag: 'template', summary: 'Queue a test message of a template', body: testMessageSchema, status: 202 },
   {

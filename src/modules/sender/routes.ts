@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../../context';
-import { integrations, senders } from '../../db/schema';
+import { integrations, sendingDomains, senders } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { validationFailed } from '../../lib/api-error';
 import { addressError, normalizeAddress } from '../../shared/address';
@@ -19,6 +19,7 @@ import {
   type SenderUpdate,
 } from '../../shared/contracts/sender';
 import { crudRoutes } from '../crud/crud-routes';
+import { senderDomainState } from '../domain/sender-state';
 import { nextPriority } from '../crud/rows';
 
 type Ctx = Context<AppEnv>;
@@ -59,6 +60,12 @@ async function presentSenders(c: Ctx, rows: Row[]): Promise<Sender[]> {
         .where(scope.where(inArray(integrations.id, ids)))
     : [];
   const byId = new Map(linked.map((i) => [i.id, { ...i, type: i.type as IntegrationType }]));
+  const domains = rows.some((r) => r.type === 'email')
+    ? await c.var.db
+        .select({ domain: sendingDomains.domain, verifiedAt: sendingDomains.verifiedAt, brokenSince: sendingDomains.brokenSince })
+        .from(sendingDomains)
+        .where(eq(sendingDomains.orgId, c.var.org.id))
+    : [];
   return rows.map((row) => ({
     id: row.id,
     integration_id: row.integrationId,
@@ -68,6 +75,7 @@ async function presentSenders(c: Ctx, rows: Row[]): Promise<Sender[]> {
     name: row.name,
     note: row.note,
     priority: row.priority,
+    domain_state: senderDomainState(row, domains),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   }));

@@ -25,6 +25,7 @@ export const DOMAIN_MESSAGES = {
   taken: 'This domain is verified by another organisation',
   subdomainTaken: 'This domain is under a domain another organisation verified',
   exists: 'This organisation already has this domain',
+  platformDomain: "This is the platform's own domain: add a domain of your own",
   notVerified: 'Verify the domain first',
   rotationPending: 'A key rotation is already under way: publish the new DKIM record and check again',
   unverifiedSender: 'This sender is not on a verified domain: receivers may reject or flag its mail unless your relay signs it',
@@ -57,6 +58,28 @@ export const domainRecordSchema = z
   })
   .strict();
 export type DomainRecord = z.infer<typeof domainRecordSchema>;
+
+/** One record's stored check (src/modules/domain/check.ts): its status and what was found, the problem or the reason. */
+export interface StoredRecordCheck {
+  status: Exclude<RecordStatus, 'unchecked'>;
+  found?: string[];
+  problem?: string;
+  reason?: string;
+  /** DMARC: the policy that applies to the domain (p=, or the organisational domain's sp=). */
+  policy?: string;
+}
+
+/** sending_domains.checks: the last check of each record, and the moments the claim rules need. */
+export interface DomainChecks {
+  records: Partial<Record<DomainRecordKind, StoredRecordCheck>>;
+  /** Since when checks have found the verification record missing or wrong (null while ok or unchecked). */
+  verification_missing_since: string | null;
+  /** When another organisation took the domain over (the row is `lost` until it proves control again). */
+  lost_at: string | null;
+}
+
+/** The note on the SPF record when the relay is unknown: what to publish is explained instead of given. */
+export const SPF_RELAY_UNKNOWN = 'relay_unknown';
 
 /** DMARC alignment of mail from this domain as Relay sends it: DKIM d= is the domain itself; SPF follows the bounce domain. */
 export const domainAlignmentSchema = z

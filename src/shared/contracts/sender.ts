@@ -3,6 +3,7 @@ import { answer, namedRef, stampsShape, whole } from '../answer-schema';
 import { addressError } from '../address';
 import { MESSAGES } from '../messages';
 import { optionalText, requiredText } from '../zod-helpers';
+import { SENDER_DOMAIN_STATES } from './domain';
 import { INTEGRATION_TYPES, type IntegrationType } from './integration';
 
 // Senders: the addresses messages go out from. An email sender belongs to an smtp integration, a phone
@@ -59,6 +60,9 @@ export const senderSchema = answer({
   name: z.string().nullable(),
   note: z.string().nullable(),
   priority: whole(),
+  domain_state: z
+    .enum(SENDER_DOMAIN_STATES)
+    .describe("Read-only: the address's domain among the organisation's sending domains (verified, broken, unverified); unknown for SMS senders"),
   ...stampsShape,
 });
 export type Sender = z.infer<typeof senderSchema>;
