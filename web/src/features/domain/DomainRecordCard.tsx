@@ -1,5 +1,5 @@
 import { Alert, Badge, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import type { DomainRecord } from '@shared/contracts/domain';
+import { SPF_RELAY_UNKNOWN, type DomainRecord } from '@shared/contracts/domain';
 import { useTranslation } from 'react-i18next';
 import { translateServerMessage } from '../../lib/server-messages';
 import { CopyField } from './CopyField';
@@ -51,7 +51,7 @@ export function DomainRecordCard({ record }: { record: DomainRecord }) {
         {record.value === null ? (
           <Alert color="blue" data-testid="record-spf-unknown">
             {t('domains.spfUnknown')}
-            {record.note && <Text size="sm">{translateServerMessage(t, record.note)}</Text>}
+            {record.note && record.note !== SPF_RELAY_UNKNOWN && <Text size="sm">{translateServerMessage(t, record.note)}</Text>}
           </Alert>
         ) : (
           <>
@@ -65,7 +65,7 @@ export function DomainRecordCard({ record }: { record: DomainRecord }) {
                 hint={t('domains.zoneHint', { count: record.strings.length })}
               />
             )}
-            {record.note && (
+            {record.note && record.note !== SPF_RELAY_UNKNOWN && (
               <Text size="sm" c="dimmed" data-testid="record-note">
                 {translateServerMessage(t, record.note)}
               </Text>
