@@ -51,6 +51,7 @@ describe('the ledger registry', () => {
       'list_counts',
       'messages',
       'org_daily_stats',
+      'revoked_api_keys',
       'send_gates',
       'sqlite_sequence',
       'tracking_events',
