@@ -4,7 +4,10 @@
 // starting with a dot pass; a tampered header or body fails; what relays do (strip X-SMTPAPI, add Received, refold)
 // does not break it. And the same key, message and time give the same header in workerd as in Node.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dkimRecordName, dkimRecordValue, generateDkimKeyPair, importDkimKey, splitTxt } from '../../src/lib/dkim/keys';
+import { generateDkimKeyPair, importDkimKey } from '../../src/lib/dkim/keys';
+import { dkimName as dkimRecordName } from '../../src/lib/dns/record-names';
+import { dkimRecordValue } from '../../src/lib/dns/records-to-publish';
+import { splitTxtValue as splitTxt } from '../../src/lib/dns/txt-strings';
 import { type DkimSigner, dkimSignatureHeader, signEmail, splitMessage } from '../../src/lib/dkim/sign';
 import { buildEmail, type EmailContent } from '../../src/lib/mime/build';
 import { messageIdFor } from '../../src/lib/mime/message-id';
