@@ -8,7 +8,7 @@ import { importDkimKey } from '../../../src/lib/dkim/keys';
 import { domainRowSchema } from '../../../src/shared/contracts/domain';
 import { createIntegration, newOrg, row, SMTP_INPUT } from '../channel-helpers';
 import { call } from '../helpers';
-import { publish, recordOf, stubResolver, unpublish } from './domain-helpers';
+import { publish, recordOf, stubResolver, uniqueDomain, unpublish } from './domain-helpers';
 import type { FakeAnswer } from './fake-doh';
 
 let zone: Record<string, FakeAnswer>;
@@ -19,12 +19,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const unique = (label: string) => `${label}${Math.floor(Math.random() * 1e9)}.example.com`;
-
 describe('adding a domain', () => {
   it('makes an RSA-2048 key, stores it sealed (not the PKCS#8 in clear) and answers the records to publish', async () => {
     const o = await newOrg('dom');
-    const name = unique('Mail');
+    const name = uniqueDomain('Mail');
     const res = await o.api('POST', '/domain', { domain: ` ${name.toUpperCase()} ` });
     expect(res.status).toBe(201);
     const data = res.body.data;
@@ -83,7 +81,7 @@ describe('adding a domain', () => {
     const bounce = await call(o.org, '/api/v1/domain', { method: 'POST', token: o.token, json: { domain: 'x' } });
     expect(bounce.status).toBe(422);
     expect((await o.api('POST', '/domain', { domain: 'a.com', extra: 1 })).status).toBe(422);
-    const name = unique('dup');
+    const name = uniqueDomain('dup');
     expect((await o.api('POST', '/domain', { domain: name })).status).toBe(201);
     const again = await o.api('POST', '/domain', { domain: name.toUpperCase() });
     expect(again.status).toBe(422);
@@ -110,7 +108,7 @@ describe('adding a domain', () => {
 describe('checking a domain', () => {
   it('answers each record status from the resolver, and verifies once the verification and DKIM records are there', async () => {
     const o = await newOrg('dom');
-    const created = (await o.api('POST', '/domain', { domain: unique('chk') })).body.data;
+    const created = (await o.api('POST', '/domain', { domain: uniqueDomain('chk') })).body.data;
     let res = await o.api('POST', `/domain/${created.id}/check`);
     expect(res.status).toBe(200);
     expect(res.body.data.status).toBe('pending');
@@ -157,7 +155,7 @@ describe('tenancy', () => {
   it('another organisation can neither read, check, rotate nor delete the domain (404); keys may only read', async () => {
     const a = await newOrg('doma');
     const b = await newOrg('domb');
-    const created = (await b.api('POST', '/domain', { domain: unique('ten') })).body.data;
+    const created = (await b.api('POST', '/domain', { domain: uniqueDomain('ten') })).body.data;
     expect((await a.api('GET', `/domain/${created.id}`)).status).toBe(404);
     expect((await a.api('POST', `/domain/${created.id}/check`)).status).toBe(404);
     expect((await a.api('POST', `/domain/${created.id}/rotate-key`)).status).toBe(404);
@@ -169,7 +167,7 @@ describe('tenancy', () => {
     const key = (await b.api('POST', '/organization-api-key', { name: 'full', scope: 'full' })).body.data.key;
     const read = await call(b.org, `/api/v1/domain/${created.id}`, { token: key });
     expect(read.status).toBe(200);
-    const write = await call(b.org, '/api/v1/domain', { method: 'POST', token: key, json: { domain: unique('key') } });
+    const write = await call(b.org, '/api/v1/domain', { method: 'POST', token: key, json: { domain: uniqueDomain('key') } });
     expect(write.status).toBe(403);
 
     expect((await b.api('DELETE', `/domain/${created.id}`)).body).toEqual({ data: { deleted: 1 } });
@@ -180,7 +178,7 @@ describe('tenancy', () => {
 
   it('unpublished records count as missing again', async () => {
     const o = await newOrg('dom');
-    const created = (await o.api('POST', '/domain', { domain: unique('unp') })).body.data;
+    const created = (await o.api('POST', '/domain', { domain: uniqueDomain('unp') })).body.data;
     publish(zone, created);
     expect((await o.api('POST', `/domain/${created.id}/check`)).body.data.status).toBe('verified');
     unpublish(zone, created, 'dmarc');

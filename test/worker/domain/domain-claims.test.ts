@@ -8,7 +8,7 @@ import { recheckDomains } from '../../../src/modules/domain/recheck';
 import { senderDomainState } from '../../../src/modules/domain/sender-state';
 import { createIntegration, createSender, newOrg, row, SMTP_INPUT, TWILIO_INPUT } from '../channel-helpers';
 import { addUser, mailsTo } from '../helpers';
-import { publish, recordOf, stubResolver, unpublish } from './domain-helpers';
+import { publish, recordOf, stubResolver, uniqueDomain, unpublish } from './domain-helpers';
 import type { FakeAnswer } from './fake-doh';
 
 let zone: Record<string, FakeAnswer>;
@@ -19,7 +19,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const unique = (label: string) => `${label}${Math.floor(Math.random() * 1e9)}.example.com`;
 type Org = Awaited<ReturnType<typeof newOrg>>;
 
 async function verifiedDomain(o: Org, name: string) {
@@ -41,7 +40,7 @@ describe('claim rules', () => {
   it('lets several organisations add a name, only one verify it: the other is refused 409 taken', async () => {
     const a = await newOrg('cla');
     const b = await newOrg('clb');
-    const name = unique('shared');
+    const name = uniqueDomain('shared');
     const held = await verifiedDomain(a, name);
     const rival = (await b.api('POST', '/domain', { domain: name })).body.data;
     expect(rival.status).toBe('pending');
@@ -58,7 +57,7 @@ describe('claim rules', () => {
   it("takes the name over once the holder's verification record has been missing for 72 hours; the holder's row is lost and told", async () => {
     const a = await newOrg('cla');
     const b = await newOrg('clb');
-    const name = unique('takeover');
+    const name = uniqueDomain('takeover');
     const held = await verifiedDomain(a, name);
     const rival = (await b.api('POST', '/domain', { domain: name })).body.data;
     // Only B's token at the verification name now (and B's key records).
@@ -93,7 +92,7 @@ describe('claim rules', () => {
   it("refuses a name under another organisation's verified domain (409 subdomainTaken); the holder may add its own subdomains", async () => {
     const a = await newOrg('cla');
     const b = await newOrg('clb');
-    const name = unique('parent');
+    const name = uniqueDomain('parent');
     // B adds the subdomain before A verifies the parent: refused when B's check would verify it.
     const early = (await b.api('POST', '/domain', { domain: `news.${name}` })).body.data;
     await verifiedDomain(a, name);
@@ -113,12 +112,12 @@ describe('claim rules', () => {
 describe('key rotation', () => {
   it('puts a new selector and key beside the old, refuses a second rotation, and promotes the new key once its record is seen', async () => {
     const o = await newOrg('rot');
-    const pending = (await o.api('POST', '/domain', { domain: unique('rot') })).body.data;
+    const pending = (await o.api('POST', '/domain', { domain: uniqueDomain('rot') })).body.data;
     let res = await o.api('POST', `/domain/${pending.id}/rotate-key`);
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('notVerified');
 
-    const domain = await verifiedDomain(o, unique('rot'));
+    const domain = await verifiedDomain(o, uniqueDomain('rot'));
     res = await o.api('POST', `/domain/${domain.id}/rotate-key`);
     expect(res.status).toBe(200);
     const rotating = res.body.data;
@@ -160,7 +159,7 @@ describe('daily re-check', () => {
     const o = await newOrg('rec');
     const second = `second@${o.org}.test`;
     await addUser(o.orgId, second);
-    const domain = await verifiedDomain(o, unique('rec'));
+    const domain = await verifiedDomain(o, uniqueDomain('rec'));
     const db = createDb(env.DB);
 
     // Checked just now: not due.
@@ -192,7 +191,7 @@ describe('daily re-check', () => {
 
   it('never breaks a domain, nor mails, when the resolver could not say', async () => {
     const o = await newOrg('rec');
-    const domain = await verifiedDomain(o, unique('unavail'));
+    const domain = await verifiedDomain(o, uniqueDomain('unavail'));
     zone[`${recordOf(domain, 'verification').name} TXT`] = { Status: 2 };
     zone[`${recordOf(domain, 'dkim').name} TXT`] = { http: 503 };
     await recheckDomains(createDb(env.DB), env, later(25), FAR);
@@ -207,7 +206,7 @@ describe('daily re-check', () => {
 describe('senders and domains', () => {
   it('answers each sender its domain_state: verified on or under a verified domain, broken, unverified, unknown for SMS', async () => {
     const o = await newOrg('sdr');
-    const name = unique('snd');
+    const name = uniqueDomain('snd');
     const smtp = await createIntegration(o, SMTP_INPUT);
     const twilio = await createIntegration(o, TWILIO_INPUT);
     await createSender(o, { integration_id: smtp.id, type: 'email', value: `hello@${name}` });

@@ -39,3 +39,6 @@ export function publish(zone: Record<string, FakeAnswer>, row: DomainRow, kinds 
 export const unpublish = (zone: Record<string, FakeAnswer>, row: DomainRow, kind: string) => delete zone[`${recordOf(row, kind).name} TXT`];
 
 export { env, recordOf };
+
+/** A domain name no other test of the file takes: `<label><random>.example.com`. */
+export const uniqueDomain = (label: string) => `${label}${Math.floor(Math.random() * 1e9)}.example.com`;

@@ -6,6 +6,7 @@ import { createDb } from '../../../src/db/client';
 import { decryptSecret, encryptSecret } from '../../../src/lib/crypto/secret-box';
 import { resealDomainKeys } from '../../../src/modules/domain/reseal';
 import { newOrg, row } from '../channel-helpers';
+import { uniqueDomain } from './domain-helpers';
 
 const OLD = env.SECRETS_KEY;
 const RING = `k2:a-new-secrets-key-a-new-secrets-key-0123456789,${OLD}`;
@@ -13,7 +14,7 @@ const RING = `k2:a-new-secrets-key-a-new-secrets-key-0123456789,${OLD}`;
 describe('SECRETS_KEY rotation', () => {
   it("re-seals the domains' DKIM keys with the new entry; they open with the new ring alone afterwards", async () => {
     const o = await newOrg('rsl');
-    const created = (await o.api('POST', '/domain', { domain: `reseal${Math.floor(Math.random() * 1e9)}.example.com` })).body.data;
+    const created = (await o.api('POST', '/domain', { domain: uniqueDomain('reseal') })).body.data;
     const nextPem = '-----BEGIN PRIVATE KEY-----\nnext\n-----END PRIVATE KEY-----\n';
     await env.DB.prepare('UPDATE sending_domains SET next_dkim_selector = ?, next_dkim_public_key = ?, next_dkim_private_key = ? WHERE id = ?')
       .bind('relay209901a', 'AAAA', await encryptSecret(OLD, nextPem), created.id)
