@@ -6,3 +6,4 @@ export * from './identity';
 export * from './stats';
 export * from './ledgers';
 export * from './domains';
+export * from './webhooks';

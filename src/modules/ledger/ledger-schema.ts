@@ -251,6 +251,107 @@ export const LEDGER_STEPS: readonly string[] = [
   // refuses one at once, while the worker's isolates may still hold the key's row for a few seconds
   // (src/modules/api-key/authenticate.ts).
   `CREATE TABLE IF NOT EXISTS revoked_api_keys (key_id INTEGER PRIMARY KEY)`,
+  // 14. The organisation's event stream (issue 38, src/modules/event) and its webhooks' deliveries (src/modules/webhook).
+  // An event is recorded by a trigger in the transaction of the change that causes it, so it exists exactly when the
+  // change does: a message sent or failed, bounced or complained of, an SMS's receipt, a tracking hit, a broadcast's
+  // status. The first ledger also absorbs D1's events (D1's event_outbox). `seq` orders the stream (the pull API's
+  // cursor); `id` is the event's id everywhere (and the deliveries' webhook-id). Test messages make no events.
+  // webhook_endpoints mirrors D1's endpoints (what the triggers and the dispatcher need); each event inserted makes a
+  // pending delivery per enabled endpoint that takes its type, in the same transaction.
+  `CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    type TEXT NOT NULL,
+    at TEXT NOT NULL,
+    data TEXT NOT NULL
+  );
+  CREATE INDEX events_at ON events (at);
+  CREATE TABLE webhook_endpoints (
+    id INTEGER PRIMARY KEY,
+    event_types TEXT NOT NULL,
+    enabled INTEGER NOT NULL,
+    batch INTEGER DEFAULT 0 NOT NULL,
+    failing_since INTEGER
+  );
+  CREATE TABLE webhook_deliveries (
+    endpoint_id INTEGER NOT NULL,
+    event_seq INTEGER NOT NULL,
+    state TEXT DEFAULT 'pending' NOT NULL,
+    attempts INTEGER DEFAULT 0 NOT NULL,
+    next_at INTEGER NOT NULL,
+    flight_id TEXT,
+    last_status INTEGER,
+    last_error TEXT,
+    last_ms INTEGER,
+    last_at INTEGER,
+    delivered_at INTEGER,
+    PRIMARY KEY (endpoint_id, event_seq)
+  ) WITHOUT ROWID;
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_at);
+  CREATE INDEX webhook_deliveries_flight ON webhook_deliveries (flight_id) WHERE flight_id IS NOT NULL;
+  CREATE TABLE webhook_flights (
+    id TEXT PRIMARY KEY NOT NULL,
+    endpoint_id INTEGER NOT NULL,
+    lease_until INTEGER NOT NULL
+  );
+  CREATE INDEX webhook_flights_endpoint ON webhook_flights (endpoint_id);
+  CREATE TRIGGER events_deliveries AFTER INSERT ON events BEGIN
+    INSERT INTO webhook_deliveries (endpoint_id, event_seq, next_at)
+    SELECT e.id, NEW.seq, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) FROM webhook_endpoints e
+    WHERE e.enabled = 1 AND EXISTS (SELECT 1 FROM json_each(e.event_types) WHERE value IN ('*', NEW.type));
+  END;
+  CREATE VIEW event_messages AS SELECT id,
+    json_object('id', id, 'channel', type, 'broadcast_id', broadcast_id, 'contact_id', contact_id, 'sender_id', sender_id,
+      'template_id', template_id, 'to', to_address, 'subject', subject, 'api_key_id', api_key_id) AS message,
+    json(metadata) AS metadata
+    FROM messages;
+  CREATE TRIGGER messages_event_sent AFTER UPDATE OF status ON messages
+    WHEN NEW.status IN ('sent', 'failed') AND OLD.status IS NOT NEW.status AND NEW.is_test = 0 BEGIN
+    INSERT INTO events (id, type, at, data)
+    SELECT 'evt_' || lower(hex(randomblob(16))), 'message.' || NEW.status, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+      json_object('message', json(v.message), 'metadata', json(v.metadata), 'error', NEW.error)
+    FROM event_messages v WHERE v.id = NEW.id;
+  END;
+  CREATE TRIGGER messages_event_delivery AFTER UPDATE OF delivery_status ON messages
+    WHEN NEW.delivery_status IS NOT OLD.delivery_status AND NEW.is_test = 0
+      AND NEW.delivery_status IN ('bounced', 'soft_bounced', 'complained', 'delivered', 'undelivered', 'failed') BEGIN
+    INSERT INTO events (id, type, at, data)
+    SELECT 'evt_' || lower(hex(randomblob(16))),
+      CASE NEW.delivery_status WHEN 'bounced' THEN 'message.bounced' WHEN 'soft_bounced' THEN 'message.bounced'
+        WHEN 'complained' THEN 'message.complained' WHEN 'delivered' THEN 'sms.delivered' ELSE 'sms.undelivered' END,
+      strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+      json_object('message', json(v.message), 'metadata', json(v.metadata), 'status', NEW.delivery_status,
+        'bounce', CASE NEW.delivery_status WHEN 'bounced' THEN 'hard' WHEN 'soft_bounced' THEN 'soft' END,
+        'code', NEW.delivery_error_code)
+    FROM event_messages v WHERE v.id = NEW.id;
+  END;
+  CREATE TRIGGER tracking_events_event AFTER INSERT ON tracking_events BEGIN
+    INSERT INTO events (id, type, at, data)
+    SELECT 'evt_' || lower(hex(randomblob(16))), CASE NEW.kind WHEN 'click' THEN 'message.clicked' ELSE 'message.opened' END, NEW.at,
+      json_object('message', json(v.message), 'metadata', json(v.metadata), 'url', NEW.url, 'link_index', NEW.link_index,
+        'human', json(CASE NEW.class WHEN 'human' THEN 'true' ELSE 'false' END), 'class', NEW.class, 'reason', NEW.reason)
+    FROM event_messages v JOIN messages m ON m.id = v.id WHERE v.id = NEW.message_id AND m.is_test = 0;
+  END;
+  CREATE VIEW event_broadcasts AS SELECT id,
+    json_object('id', id, 'name', name, 'channel', type, 'status', status, 'total', total, 'sent', sent, 'failed', failed,
+      'skipped', skipped, 'paused_reason', paused_reason) AS broadcast
+    FROM broadcasts;
+  CREATE TRIGGER broadcasts_event_status AFTER UPDATE OF status ON broadcasts
+    WHEN NEW.status IS NOT OLD.status AND NEW.status IN ('sending', 'paused', 'finished', 'cancelled') BEGIN
+    INSERT INTO events (id, type, at, data)
+    SELECT 'evt_' || lower(hex(randomblob(16))),
+      CASE WHEN NEW.status = 'sending' AND OLD.status = 'paused' THEN 'broadcast.resumed'
+        WHEN NEW.status = 'sending' THEN 'broadcast.started' ELSE 'broadcast.' || NEW.status END,
+      strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), json_object('broadcast', json(v.broadcast))
+    FROM event_broadcasts v WHERE v.id = NEW.id;
+  END;
+  CREATE TRIGGER broadcasts_event_inserted AFTER INSERT ON broadcasts
+    WHEN NEW.status IN ('sending', 'paused', 'finished', 'cancelled') BEGIN
+    INSERT INTO events (id, type, at, data)
+    SELECT 'evt_' || lower(hex(randomblob(16))), CASE NEW.status WHEN 'sending' THEN 'broadcast.started' ELSE 'broadcast.' || NEW.status END,
+      strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), json_object('broadcast', json(v.broadcast))
+    FROM event_broadcasts v WHERE v.id = NEW.id;
+  END`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */
