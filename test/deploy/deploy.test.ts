@@ -179,7 +179,9 @@ describe('npm run deploy (against a stand-in for the Cloudflare API)', () => {
       expect(created(calls, '/d1/database')).toEqual([]);
       expect(created(calls, '/r2/buckets')).toEqual([]);
       const names = api.state.queues.map((q) => q.queue_name).filter((n) => n.startsWith(`relay-${fresh}-`));
-      expect(names.sort()).toEqual(['send', 'transactional', 'import', 'events', 'webhooks'].flatMap((r) => [`relay-${fresh}-${r}`, `relay-${fresh}-${r}-dlq`]).sort());
+      expect(names.sort()).toEqual(
+        ['send', 'transactional', 'import', 'events', 'webhooks'].flatMap((r) => [`relay-${fresh}-${r}`, `relay-${fresh}-${r}-dlq`]).sort(),
+      );
     } finally {
       rmSync(path.join(ROOT, `wrangler.${fresh}.generated.toml`), { force: true });
       rmSync(path.join(ROOT, '.deploy', `${fresh}.json`), { force: true });
