@@ -4,15 +4,15 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { Env } from '../../../src/env';
-import { checkEndpointUrl } from '../../../src/modules/webhook/address-rules';
+import { type AddressEnv, checkEndpointUrl } from '../../../src/modules/webhook/address-rules';
 import { postEvents } from '../../../src/modules/webhook/request';
 import { newEndpointSecret, sealEndpointSecret } from '../../../src/modules/webhook/secrets';
-import { received, script, setDns, uniquePath } from './webhook-helpers';
+import { RECEIVER, received, script, setDns, uniquePath } from './webhook-helpers';
 
 const E = env as unknown as Env;
 /** Production's rules: no local allowance, the platform on relay.example.com. */
-const PROD = { PUBLIC_URL: 'https://relay.example.com', WEBHOOKS_ALLOW_LOCAL: undefined, DNS_RESOLVER_URL: `${E.WEBHOOK_RECEIVER_URL}/dns-query` };
-const LOCAL = { ...PROD, PUBLIC_URL: 'http://localhost:8787', WEBHOOKS_ALLOW_LOCAL: 'true' };
+const PROD: AddressEnv = { PUBLIC_URL: 'https://relay.example.com', WEBHOOKS_ALLOW_LOCAL: undefined, DNS_RESOLVER_URL: `${RECEIVER}/dns-query` };
+const LOCAL: AddressEnv = { ...PROD, PUBLIC_URL: 'http://localhost:8787', WEBHOOKS_ALLOW_LOCAL: 'true' };
 const check = (url: string, on = PROD) => checkEndpointUrl(on, url, { resolve: false });
 
 describe('checkEndpointUrl', () => {
@@ -96,9 +96,9 @@ describe('an attempt', () => {
 
   it('is refused, and nothing sent, when the name resolves to a private address on a later attempt', async () => {
     // The name is `localhost` (the runtime reaches the receiver by it) on a platform elsewhere; the DoH stand-in answers for it.
-    const on = { ...E, PUBLIC_URL: 'https://relay.example.com', DNS_RESOLVER_URL: `${E.WEBHOOK_RECEIVER_URL}/dns-query` };
+    const on = { ...E, PUBLIC_URL: 'https://relay.example.com', DNS_RESOLVER_URL: `${RECEIVER}/dns-query` };
     const path = uniquePath('rebind');
-    const url = `http://localhost:${new URL(E.WEBHOOK_RECEIVER_URL).port}${path}`;
+    const url = `http://localhost:${new URL(RECEIVER).port}${path}`;
     await setDns('localhost', 'A', ['127.0.0.1']);
     try {
       // Loopback is allowed locally: the first attempt goes out and is delivered.
@@ -116,8 +116,8 @@ describe('an attempt', () => {
   it('does not follow a redirect', async () => {
     const path = uniquePath('moved');
     const elsewhere = uniquePath('elsewhere');
-    await script(path, [{ status: 301, location: `${E.WEBHOOK_RECEIVER_URL}${elsewhere}` }]);
-    const outcome = await postEvents(E, await target(`${E.WEBHOOK_RECEIVER_URL}${path}`), [event], false);
+    await script(path, [{ status: 301, location: `${RECEIVER}${elsewhere}` }]);
+    const outcome = await postEvents(E, await target(`${RECEIVER}${path}`), [event], false);
     expect(outcome).toMatchObject({ ok: false, status: 301, error: 'redirect_not_followed: HTTP 301' });
     expect(await received(elsewhere)).toEqual([]);
   });

@@ -13,7 +13,7 @@ import { deliverFlight, forgetEndpoints } from '../../../src/modules/webhook/del
 import { listDeliveries, replayDelivery } from '../../../src/modules/webhook/deliveries';
 import { newOrg } from '../channel-helpers';
 import { mailsTo } from '../helpers';
-import { addEndpoint, addEvent, deliveriesOf, received, receivedAtLeast, script, uniquePath, waitFor } from './webhook-helpers';
+import { addEndpoint, addEvent, deliveriesOf, RECEIVER, received, receivedAtLeast, script, uniquePath, waitFor } from './webhook-helpers';
 
 const E = env as unknown as Env;
 const db = () => createDb(E.DB);
@@ -119,7 +119,7 @@ describe('failures', () => {
     const path = uniquePath('redirect');
     const target = uniquePath('target');
     const endpoint = await addEndpoint(o.orgId, path);
-    await script(path, [{ status: 302, location: `${E.WEBHOOK_RECEIVER_URL}${target}` }]);
+    await script(path, [{ status: 302, location: `${RECEIVER}${target}` }]);
     await addEvent(o.orgId);
     // The 302 failed the first attempt; the retry (the next answer is 200) delivered it.
     await waitFor(async () => (await deliveriesOf(o.orgId, endpoint.id))[0]?.state === 'delivered');
