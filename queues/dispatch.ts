@@ -8,6 +8,7 @@ import { importHandlers } from './import';
 import { sendHandlers } from './send';
 import { consumeTransactional } from './transactional';
 import { countTrackingBatch, isTrackingHits } from './tracking-batch';
+import { webhookHandlers } from './webhooks';
 
 /**
  * Messages handled at once per invocation on the send queue: while one batch is on the SMTP session, the next
@@ -56,6 +57,9 @@ async function dispatchEach(batch: MessageBatch<AnyQueueBody>, env: Env, context
       const rest = messages.filter((message) => !isTrackingHits(message));
       return inLanes(rest, 1, (message) => dispatchOne(queue, eventHandlers, message, env, context));
     }
+    case 'webhooks':
+      // Every flight at once: each is one endpoint's, so a slow receiver holds only its own (FLIGHT_CAP per endpoint).
+      return inLanes(messages, messages.length, (message) => dispatchOne(queue, webhookHandlers, message, env, context));
     default:
       return inLanes(messages, 1, (message) => dispatchOne(queue, {}, message, env, context));
   }

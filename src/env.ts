@@ -1,7 +1,7 @@
 import type { BroadcastRunner } from './modules/broadcast/runner';
 import type { OrgHub } from './modules/live/org-hub';
 import type { OrgLedger } from './modules/ledger/org-ledger';
-import type { EventsQueueBody, ImportQueueBody, SendQueueBody, TransactionalQueueBody } from './queue-bodies';
+import type { EventsQueueBody, ImportQueueBody, SendQueueBody, TransactionalQueueBody, WebhooksQueueBody } from './queue-bodies';
 
 /** Bindings and vars the worker receives (wrangler.toml). */
 export interface Env {
@@ -13,6 +13,8 @@ export interface Env {
   TRANSACTIONAL_QUEUE: Queue<TransactionalQueueBody>;
   IMPORT_QUEUE: Queue<ImportQueueBody>;
   EVENTS_QUEUE: Queue<EventsQueueBody>;
+  /** Webhook flights from the ledgers' dispatchers to the delivering consumer (src/modules/webhook). */
+  WEBHOOKS_QUEUE: Queue<WebhooksQueueBody>;
   BROADCAST: DurableObjectNamespace<BroadcastRunner>;
   ORG_HUB: DurableObjectNamespace<OrgHub>;
   /** The organisations' ledgers (src/modules/ledger), reached only through the D1 registry. */
@@ -61,6 +63,13 @@ export interface Env {
   FAULT_CONSUMER_DIES_AFTER?: string;
   /** DNS-over-HTTPS resolver the SMTP connection test asks to tell a bad host from a refused port. */
   DNS_RESOLVER_URL?: string;
+  /**
+   * How many times faster the webhooks' durations run (retry schedule, failing day, secret overlap, paused keep:
+   * src/modules/webhook/clock.ts); default 1. Benchmarks and tests only.
+   */
+  WEBHOOK_CLOCK_SCALE?: string;
+  /** "true": webhooks may go to http, any port and loopback (local development and tests only; never deployed). */
+  WEBHOOKS_ALLOW_LOCAL?: string;
 
   // --- Identity (issue 3). All optional: the local defaults make sign-up, mail and demo work on a fresh machine.
   /** Bearer token of the operator API (/api/v1/operator): pre-registration review, platform settings, demo reset. */

@@ -1,4 +1,4 @@
-// The four queues by name, how often a message is delivered, and which queues are dead-letter queues. The body of
+// The queues by name, how often a message is delivered, and which queues are dead-letter queues. The body of
 // every message each queue carries is in queue-bodies.ts.
 
 export const QUEUE_NAMES = {
@@ -10,6 +10,8 @@ export const QUEUE_NAMES = {
   transactional: 'relay-transactional',
   import: 'relay-import',
   events: 'relay-events',
+  /** Webhook flights (src/modules/webhook): their own line, so a slow receiver never holds up sending. */
+  webhooks: 'relay-webhooks',
 } as const;
 
 /**
@@ -23,11 +25,11 @@ export const isDeadLetterQueue = (name: string) => name.endsWith('-dlq');
 export type QueueRole = keyof typeof QUEUE_NAMES;
 
 /**
- * Which of the four queues a queue is, by the end of its name: a deployment's queues carry its prefix
+ * Which of the queues a queue is, by the end of its name: a deployment's queues carry its prefix
  * (`relay-staging-send` for the staging environment, scripts/deploy.mjs), the role stays the last word.
  */
 export function queueRole(name: string): QueueRole | null {
   if (isDeadLetterQueue(name)) return null;
-  const role = /-(send|transactional|import|events)$/.exec(name)?.[1];
+  const role = /-(send|transactional|import|events|webhooks)$/.exec(name)?.[1];
   return (role as QueueRole | undefined) ?? null;
 }

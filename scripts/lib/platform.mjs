@@ -147,7 +147,8 @@ function runCrons(port) {
  * and the local OpenID Connect provider as social sign-in.
  */
 function localServiceVars(port, { smtpPort, smsPort, oidcIssuer, dohUrl } = {}) {
-  const out = { PUBLIC_URL: `http://localhost:${port}` };
+  // Webhooks may go to the local catchers (http, loopback, any port): local only, the deploy never sets it.
+  const out = { PUBLIC_URL: `http://localhost:${port}`, WEBHOOKS_ALLOW_LOCAL: 'true' };
   // The mail catcher answers hard-bounce@, soft-bounce@ and complaint@ at the worker's email handler: every email's
   // return path is a bounce address on this domain (src/modules/bounce).
   if (smtpPort)

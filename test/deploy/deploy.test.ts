@@ -16,7 +16,7 @@ const ENV = `test-${Date.now().toString(36)}`;
 const NAMES = {
   database: `relay-${ENV}`,
   bucket: `relay-${ENV}-files`,
-  queues: ['send', 'transactional', 'import', 'events'].flatMap((role) => [`relay-${ENV}-${role}`, `relay-${ENV}-${role}-dlq`]),
+  queues: ['send', 'transactional', 'import', 'events', 'webhooks'].flatMap((role) => [`relay-${ENV}-${role}`, `relay-${ENV}-${role}-dlq`]),
 };
 
 type Api = Awaited<ReturnType<typeof startCloudflareApi>>;
@@ -120,6 +120,8 @@ describe('npm run deploy (against a stand-in for the Cloudflare API)', () => {
       [`relay-${ENV}-import-dlq`, null],
       [`relay-${ENV}-events`, `relay-${ENV}-events-dlq`],
       [`relay-${ENV}-events-dlq`, null],
+      [`relay-${ENV}-webhooks`, `relay-${ENV}-webhooks-dlq`],
+      [`relay-${ENV}-webhooks-dlq`, null],
     ]);
     expect(readFileSync(path.join(ROOT, `wrangler.${ENV}.generated.toml`), 'utf8')).toContain(`database_id = "${api.state.databases[0].uuid}"`);
     // The proxied records the routes need: the host and its wildcard.
@@ -177,7 +179,9 @@ describe('npm run deploy (against a stand-in for the Cloudflare API)', () => {
       expect(created(calls, '/d1/database')).toEqual([]);
       expect(created(calls, '/r2/buckets')).toEqual([]);
       const names = api.state.queues.map((q) => q.queue_name).filter((n) => n.startsWith(`relay-${fresh}-`));
-      expect(names.sort()).toEqual(['send', 'transactional', 'import', 'events'].flatMap((r) => [`relay-${fresh}-${r}`, `relay-${fresh}-${r}-dlq`]).sort());
+      expect(names.sort()).toEqual(
+        ['send', 'transactional', 'import', 'events', 'webhooks'].flatMap((r) => [`relay-${fresh}-${r}`, `relay-${fresh}-${r}-dlq`]).sort(),
+      );
     } finally {
       rmSync(path.join(ROOT, `wrangler.${fresh}.generated.toml`), { force: true });
       rmSync(path.join(ROOT, '.deploy', `${fresh}.json`), { force: true });

@@ -7,7 +7,7 @@ import { ROOT } from '../run.mjs';
 
 export const ENVIRONMENTS = ['production', 'staging'];
 
-const QUEUE_ROLES = ['send', 'transactional', 'import', 'events'];
+const QUEUE_ROLES = ['send', 'transactional', 'import', 'events', 'webhooks'];
 
 /** The deploy tests' own environments (test-<word>): never a real deployment's names or files. */
 const TEST_ENVIRONMENT = /^test-[a-z0-9]{1,20}$/;

@@ -17,7 +17,7 @@ export interface DohOptions {
   timeoutMs?: number;
 }
 
-const TYPE_CODE = { TXT: 16, CNAME: 5 } as const;
+const TYPE_CODE = { TXT: 16, CNAME: 5, A: 1, AAAA: 28 } as const;
 type QueryType = keyof typeof TYPE_CODE;
 
 /** DNS response codes a resolver may answer, by number (RFC 1035 4.1.1, RFC 6895). */
@@ -73,6 +73,19 @@ export async function lookupCname(name: string, options: DohOptions): Promise<Dn
   if (answer.rcode !== 0) return { status: 'unavailable', reason: RCODE_NAMES[answer.rcode] ?? `DNS error ${answer.rcode}` };
   const alias = answer.records.find((r) => r.type === TYPE_CODE.CNAME && normalizeName(r.name) === owner);
   return alias ? { status: 'ok', records: [normalizeName(alias.data)] } : { status: 'empty' };
+}
+
+/**
+ * The addresses (A or AAAA) a name resolves to, through any CNAMEs the resolver followed in its answer (a recursive
+ * resolver answers the chain and the target's records together).
+ */
+export async function lookupAddresses(name: string, type: 'A' | 'AAAA', options: DohOptions): Promise<DnsLookup> {
+  const answer = await ask(normalizeName(name), type, options);
+  if ('unavailable' in answer) return { status: 'unavailable', reason: answer.unavailable };
+  if (answer.rcode === 3) return { status: 'nxdomain' };
+  if (answer.rcode !== 0) return { status: 'unavailable', reason: RCODE_NAMES[answer.rcode] ?? `DNS error ${answer.rcode}` };
+  const records = answer.records.filter((r) => r.type === TYPE_CODE[type]).map((r) => r.data.trim());
+  return records.length > 0 ? { status: 'ok', records } : { status: 'empty' };
 }
 
 /** One question to the resolver: its response code and records, or why there is no answer. */

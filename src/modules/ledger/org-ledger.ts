@@ -17,6 +17,20 @@ import { acceptSends, nextLaneWatch, takeDueSingles, type AcceptRequest, type Ac
 import { acceptHooks, type HourlyLimits, type IdempotencyRef } from '../transactional/ledger-hooks';
 import { enqueueSingles } from '../transactional/enqueue';
 import { LEDGER_NOT_INITIALISED, LEDGER_WRONG_OWNER, sameOwner, type LedgerAnswer, type LedgerOwner } from './owner';
+import { dispatchWebhooks, dropWebhookLeftovers, RETENTION_EVERY_MS } from '../webhook/dispatch';
+import {
+  listDeliveryRows,
+  nextWebhookWork,
+  replayEvent,
+  replayEventsSince,
+  setMirror,
+  settleFlightRows,
+  type AttemptResult,
+  type DeliveryQuery,
+  type DeliveryRow,
+  type MirrorChange,
+} from '../webhook/ledger-side';
+import { nextAttemptAt } from '../webhook/schedule';
 
 /**
  * The tenant ledger: one Durable Object with SQLite storage per organisation (design: ../shared/design/tenant-ledger.md),
@@ -46,6 +60,7 @@ export class OrgLedger extends DurableObject<Env> {
         // A projection the last run of the object left undone, and the single messages' watch (a restart forgets alarms locally).
         await this.projectLater();
         await this.watchLaneLater();
+        await this.deliverLater();
       }
     });
   }
@@ -76,7 +91,10 @@ export class OrgLedger extends DurableObject<Env> {
   async run(owner: LedgerOwner, statements: LedgerStatement[]): Promise<LedgerAnswer<LedgerResult[]>> {
     const answer = this.serve(owner, () => runStatements(this.ctx.storage, statements));
     // Only a write can have moved a broadcast: reads (most calls) skip the projection check.
-    if (answer.ok && answer.value.some((result) => result.meta.rows_written > 0)) await this.projectLater();
+    if (answer.ok && answer.value.some((result) => result.meta.rows_written > 0)) {
+      await this.projectLater();
+      await this.deliverLater();
+    }
     return answer;
   }
 
@@ -92,7 +110,10 @@ export class OrgLedger extends DurableObject<Env> {
     now: number,
   ): Promise<LedgerAnswer<AcceptResult<ApiLimitRefusal>>> {
     const answer = this.serve(owner, () => acceptSends(this.ctx.storage, req, acceptHooks(limits, idempotency, now), now));
-    if (answer.ok && answer.value.ok) await this.watchLaneLater();
+    if (answer.ok && answer.value.ok) {
+      await this.watchLaneLater();
+      await this.deliverLater();
+    }
     return answer;
   }
 
@@ -120,6 +141,7 @@ export class OrgLedger extends DurableObject<Env> {
     if (!this.owner) return;
     await this.watchLane();
     await this.watchLaneLater();
+    await this.dispatchWebhooks();
     try {
       await projectBroadcasts(this.ctx.storage, createDb(this.env.DB));
       this.projectedAt = Date.now();
@@ -206,6 +228,7 @@ export class OrgLedger extends DurableObject<Env> {
     const turn = this.counting.then(async () => {
       await countOrgHits(this.env, localLedgerDb(this.ctx.storage), owner.orgId, hits);
       await this.projectLater();
+      await this.deliverLater();
     });
     this.counting = turn.catch(() => undefined);
     await turn;
@@ -231,6 +254,67 @@ export class OrgLedger extends DurableObject<Env> {
       releaseIdempotentSql(this.ctx.storage.sql, scope, key);
       return null;
     });
+  }
+
+  // Webhooks (src/modules/webhook)
+
+  /** Sets or removes an endpoint's mirror row (src/modules/webhook/mirror.ts calls it on every ledger). */
+  async mirrorWebhookEndpoint(owner: LedgerOwner, change: MirrorChange, now: number): Promise<LedgerAnswer<null>> {
+    const answer = this.serve(owner, () => this.ctx.storage.transactionSync(() => setMirror(this.ctx.storage.sql, change, now)) ?? null);
+    if (answer.ok) await this.deliverLater();
+    return answer;
+  }
+
+  /** An endpoint's deliveries in this ledger, newest first. */
+  listWebhookDeliveries(owner: LedgerOwner, endpointId: number, query: DeliveryQuery): LedgerAnswer<DeliveryRow[]> {
+    return this.serve(owner, () => listDeliveryRows(this.ctx.storage.sql, endpointId, query));
+  }
+
+  /** Replays one event (by id) or every event since an instant (ISO) to an endpoint; answers how many deliveries. */
+  async replayWebhook(owner: LedgerOwner, endpointId: number, what: { eventId: string } | { sinceIso: string }, now: number): Promise<LedgerAnswer<number>> {
+    const sql = this.ctx.storage.sql;
+    const answer = this.serve(owner, () =>
+      'eventId' in what ? replayEvent(sql, endpointId, what.eventId, now) : replayEventsSince(sql, endpointId, what.sinceIso, now),
+    );
+    if (answer.ok && answer.value > 0) await this.deliverLater();
+    return answer;
+  }
+
+  /** A flight's report from the consumer (src/modules/webhook/deliver.ts), in one transaction. */
+  async settleFlight(owner: LedgerOwner, endpointId: number, flightId: string, results: AttemptResult[]): Promise<LedgerAnswer<null>> {
+    const answer = this.serve(owner, () => {
+      this.ctx.storage.transactionSync(() =>
+        settleFlightRows(this.ctx.storage.sql, endpointId, flightId, results, (attempts) => nextAttemptAt(this.env, attempts, Date.now())),
+      );
+      return null;
+    });
+    if (answer.ok) await this.deliverLater();
+    return answer;
+  }
+
+  /** When the webhooks' retention last ran in this object (epoch ms). */
+  private webhooksKeptAt = 0;
+
+  /** The alarm's webhook work: flights out (dispatch.ts), now and then the retention; then the next alarm. */
+  private async dispatchWebhooks(): Promise<void> {
+    const owner = this.owner!;
+    try {
+      const now = Date.now();
+      await dispatchWebhooks(this.env, this.ctx.storage, owner, now);
+      if (now - this.webhooksKeptAt >= RETENTION_EVERY_MS) {
+        this.webhooksKeptAt = now;
+        dropWebhookLeftovers(this.env, this.ctx.storage, now);
+      }
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'error', ledger: 'webhooks', org: owner.orgId, error: String(error) }));
+    }
+    await this.deliverLater();
+  }
+
+  /** Sets the alarm for the earliest due delivery or flight lease, if any (cheap through the indexes). */
+  private async deliverLater(): Promise<void> {
+    const next = nextWebhookWork(this.ctx.storage.sql);
+    if (next !== null) await this.setAlarmAt(Math.max(next, Date.now()));
   }
 
   /** Bytes of the ledger's SQLite storage (the size guard's measure). */

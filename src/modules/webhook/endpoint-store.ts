@@ -1,26 +1,14 @@
 // The organisation's webhook endpoints in D1 (webhook_endpoints): building a row's values from the API's input, with
 // the signing secret and the custom headers sealed with SECRETS_KEY (headers often carry a token) and opened again
-// for the presenter. The delivery side (deliver.ts) opens them the same way: openEndpointHeaders.
+// for the presenter (the sealing is secrets.ts's, shared with the delivery side).
 import type { Env } from '../../env';
-import { decryptSecret, encryptSecret } from '../../lib/crypto/secret-box';
 import { webhookEndpoints } from '../../db/schema';
 import { ALL_EVENT_TYPES, HEADER_VALUE_MASK, SECRET_OVERLAP_MS, type EndpointCreate, type EndpointUpdate } from '../../shared/contracts/webhook';
+import { openEndpointHeaders, sealEndpointHeaders, sealEndpointSecret } from './secrets';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 type EndpointValues = Partial<typeof webhookEndpoints.$inferInsert>;
 type Keyring = Pick<Env, 'SECRETS_KEY'>;
-
-export const sealValue = (env: Keyring, plain: string) => encryptSecret(env.SECRETS_KEY, plain);
-
-/** The custom headers sealed as one JSON object; null when there are none. */
-export async function sealEndpointHeaders(env: Keyring, headers: Record<string, string> | null | undefined): Promise<string | null> {
-  return headers && Object.keys(headers).length > 0 ? sealValue(env, JSON.stringify(headers)) : null;
-}
-
-/** The custom headers in the clear ({} when none). */
-export async function openEndpointHeaders(env: Keyring, sealed: string | null): Promise<Record<string, string>> {
-  return sealed ? (JSON.parse(await decryptSecret(env.SECRETS_KEY, sealed)) as Record<string, string>) : {};
-}
 
 /** One subscription list: "every type" alone stands for the rest; otherwise each type once, in the order given. */
 export function normalEventTypes(types: readonly string[]): string[] {
@@ -36,7 +24,7 @@ export async function createValues(env: Keyring, input: EndpointCreate, secret: 
     headers: await sealEndpointHeaders(env, input.headers),
     enabled: input.enabled ?? true,
     batch: input.batch ?? false,
-    secret: await sealValue(env, secret),
+    secret: await sealEndpointSecret(env, secret),
   };
 }
 
@@ -66,7 +54,7 @@ export async function updateValues(env: Keyring, row: EndpointRow, input: Endpoi
 /** A rotation: the new secret signs from now; the current one keeps signing beside it for SECRET_OVERLAP_MS. */
 export async function rotationValues(env: Keyring, row: EndpointRow, secret: string, now = Date.now()): Promise<EndpointValues> {
   return {
-    secret: await sealValue(env, secret),
+    secret: await sealEndpointSecret(env, secret),
     previousSecret: row.secret,
     previousSecretUntil: new Date(now + SECRET_OVERLAP_MS).toISOString(),
     updatedAt: new Date(now).toISOString(),

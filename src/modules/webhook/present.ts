@@ -2,7 +2,8 @@
 // and the custom headers by name only, each value masked.
 import type { Env } from '../../env';
 import { type Endpoint, type EndpointDisabledReason, type EndpointEventType, type EndpointState, HEADER_VALUE_MASK } from '../../shared/contracts/webhook';
-import { type EndpointRow, openEndpointHeaders } from './endpoint-store';
+import type { EndpointRow } from './endpoint-store';
+import { openEndpointHeaders } from './secrets';
 
 /** The console's badge: turned off by the platform (disabled), by its owner (off), failing, or active. */
 export function endpointState(row: Pick<EndpointRow, 'enabled' | 'disabledReason' | 'failingSince'>): EndpointState {

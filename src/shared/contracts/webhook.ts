@@ -46,6 +46,32 @@ export type EndpointEventType = (typeof ENDPOINT_EVENT_TYPES)[number];
 export type { EventType } from './events';
 export const endpointEventTypeSchema = z.enum(ENDPOINT_EVENT_TYPES);
 
+/** One delivery of an event to an endpoint, as listed (GET .../webhooks/:id/deliveries); times ISO 8601. */
+export const webhookDeliverySchema = z.object({
+  /** The event's place in its ledger's stream: the list's cursor (`before`). */
+  seq: z.number().int(),
+  event_id: z.string(),
+  event_type: z.string(),
+  event_timestamp: z.string(),
+  state: z.enum(DELIVERY_STATES),
+  attempts: z.number().int(),
+  last_status: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  last_ms: z.number().int().nullable(),
+  last_at: z.string().nullable(),
+  /** When the next attempt is due (pending only). */
+  next_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+});
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+/** A page of deliveries, newest event first; `next_before` is the next page's `before` (null: no more). */
+export const webhookDeliveryPageSchema = z.object({ data: z.array(webhookDeliverySchema), next_before: z.number().int().nullable() });
+export type WebhookDeliveryPage = z.infer<typeof webhookDeliveryPageSchema>;
+
+/** What a replay answers: how many deliveries it made pending again. */
+export const webhookReplayAnswerSchema = z.object({ replayed: z.number().int() });
+
 // ---- Endpoints API (/api/v1/webhooks, src/modules/webhook/routes.ts) and the console's Webhooks screen ----
 
 /** An organisation keeps at most this many endpoints (one more is refused with 409 `limit`). */

@@ -92,9 +92,8 @@ function ReplaySince({ endpointId, onDone }: { endpointId: number; onDone: () =>
     if (!since || Number.isNaN(moment.getTime())) return;
     setBusy(true);
     try {
-      const counts = await calls.replaySince(endpointId, moment.toISOString());
-      const count = Object.values(counts).reduce((sum, n) => sum + (typeof n === 'number' ? n : 0), 0);
-      notifySuccess(t('webhooks.replayedSince', { count }));
+      const { replayed } = await calls.replaySince(endpointId, moment.toISOString());
+      notifySuccess(t('webhooks.replayedSince', { count: replayed }));
       onDone();
     } catch (failure) {
       notifyError(translateApiError(t, failure));

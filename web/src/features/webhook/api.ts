@@ -1,4 +1,13 @@
-import type { DeliveryState, Endpoint, EndpointCreate, EndpointTestResult, EndpointUpdate, EndpointWithSecret } from '@shared/contracts/webhook';
+import type {
+  DeliveryState,
+  Endpoint,
+  EndpointCreate,
+  EndpointTestResult,
+  EndpointUpdate,
+  EndpointWithSecret,
+  WebhookDelivery,
+  WebhookDeliveryPage,
+} from '@shared/contracts/webhook';
 import type { ItemBody } from '@shared/errors';
 import type { ListResponse } from '@shared/list';
 import { useMemo } from 'react';
@@ -18,19 +27,7 @@ export const WEBHOOK_PATHS = {
 } as const;
 
 /** One row of an endpoint's delivery log (GET /webhooks/:id/deliveries), newest first. */
-export interface DeliveryRow {
-  event_id: string;
-  event_type: string;
-  event_timestamp: string;
-  state: DeliveryState;
-  attempts: number;
-  last_status: number | null;
-  last_error: string | null;
-  last_ms: number | null;
-  last_at: string | null;
-  next_at: string | null;
-  delivered_at: string | null;
-}
+export type DeliveryRow = WebhookDelivery;
 
 /** Every write call of the Webhooks screens. */
 export function webhookCalls(client: ApiClient) {
@@ -40,8 +37,8 @@ export function webhookCalls(client: ApiClient) {
     remove: (id: number) => client.delete(WEBHOOK_PATHS.one(id)),
     rotateSecret: (id: number) => client.post<ItemBody<EndpointWithSecret>>(WEBHOOK_PATHS.rotate(id)).then((b) => b.data),
     test: (id: number) => client.post<ItemBody<EndpointTestResult>>(WEBHOOK_PATHS.test(id)).then((b) => b.data),
-    replayOne: (id: number, eventId: string) => client.post<ItemBody<unknown>>(WEBHOOK_PATHS.replayOne(id, eventId)).then((b) => b.data),
-    replaySince: (id: number, since: string) => client.post<ItemBody<Record<string, number>>>(WEBHOOK_PATHS.replaySince(id), { since }).then((b) => b.data),
+    replayOne: (id: number, eventId: string) => client.post<ItemBody<{ replayed: number }>>(WEBHOOK_PATHS.replayOne(id, eventId)).then((b) => b.data),
+    replaySince: (id: number, since: string) => client.post<ItemBody<{ replayed: number }>>(WEBHOOK_PATHS.replaySince(id), { since }).then((b) => b.data),
     /** The request keys under which the form's 422 field messages land. */
     createKey: () => client.keyOf('POST', WEBHOOK_PATHS.list),
     updateKey: (id: number) => client.keyOf('PATCH', WEBHOOK_PATHS.one(id)),
@@ -66,5 +63,5 @@ export function useWebhook(id: number) {
 
 /** An endpoint's deliveries, newest first, optionally of one state. */
 export function useDeliveries(id: number, state: DeliveryState | null) {
-  return useSWR<ItemBody<DeliveryRow[]>>([WEBHOOK_PATHS.deliveries(id), state ? { state, limit: 100 } : { limit: 100 }]);
+  return useSWR<WebhookDeliveryPage>([WEBHOOK_PATHS.deliveries(id), state ? { state, limit: 100 } : { limit: 100 }]);
 }
