@@ -2,7 +2,7 @@
 // the signing secret and the custom headers sealed with SECRETS_KEY (headers often carry a token) and opened again
 // for the presenter (the sealing is secrets.ts's, shared with the delivery side).
 import type { Env } from '../../env';
-import { webhookEndpoints } from '../../db/schema';
+import type { webhookEndpoints } from '../../db/schema';
 import { ALL_EVENT_TYPES, HEADER_VALUE_MASK, SECRET_OVERLAP_MS, type EndpointCreate, type EndpointUpdate } from '../../shared/contracts/webhook';
 import { openEndpointHeaders, sealEndpointHeaders, sealEndpointSecret } from './secrets';
 

@@ -92,7 +92,7 @@ export const WEBHOOK_MESSAGES = {
   eventTypes: 'Choose at least one event type',
   eventType: 'Unknown event type',
   headers: `At most ${ENDPOINT_HEADERS_MAX} headers`,
-  headerName: 'A header name may hold letters, digits and ! # $ % & \' * + - . ^ _ ` | ~ only',
+  headerName: "A header name may hold letters, digits and ! # $ % & ' * + - . ^ _ ` | ~ only",
   headerReserved: 'This header is set by the platform',
   headerValue: `A header value is at most ${ENDPOINT_HEADER_VALUE_MAX} characters on one line`,
   limit: `An organisation may have at most ${ENDPOINTS_PER_ORG_MAX} webhook endpoints`,
