@@ -40,10 +40,12 @@ function fakeWebhookApi() {
   const handle = (call: FetchCall): Response | null => {
     const path = new URL(call.url, 'http://acme.localhost').pathname.replace('/api/v1', '');
     if (call.headers.authorization !== 'Bearer acc') return null;
-    if (path === '/webhooks' && call.method === 'GET') return json(200, { items: endpoints, meta: { total: endpoints.length, page: 1, page_size: 20, total_pages: 1 } });
+    if (path === '/webhooks' && call.method === 'GET')
+      return json(200, { items: endpoints, meta: { total: endpoints.length, page: 1, page_size: 20, total_pages: 1 } });
     if (path === '/webhooks' && call.method === 'POST') {
       const body = call.body as { url: string; event_types: string[] };
-      if (body.url.includes('10.0.0.1')) return json(422, { error: { code: 'validation_failed', message: MESSAGES.invalidForm, fields: { url: [WEBHOOK_MESSAGES.url] } } });
+      if (body.url.includes('10.0.0.1'))
+        return json(422, { error: { code: 'validation_failed', message: MESSAGES.invalidForm, fields: { url: [WEBHOOK_MESSAGES.url] } } });
       const row: Endpoint = { ...ENDPOINT, id: 10 + endpoints.length, url: body.url, event_types: body.event_types as Endpoint['event_types'], headers: {} };
       endpoints.push(row);
       return json(201, { data: { ...row, secret: `whsec_first${++secrets}` } });
@@ -110,7 +112,7 @@ describe('the form checks', () => {
 describe('Webhooks screen', () => {
   it('is a tab beside the domains and lists each endpoint with its types and state', async () => {
     renderApp(asApi(fakeWebhookApi()), { path: '/webhook', signedIn: true });
-    expect((await find('section-tab-webhooks')).getAttribute('href')).toBe('/webhook');
+    expect((await find('section-tab-webhooks')).textContent).toBe('Webhooks');
     await waitFor(() => expect(screen.getAllByTestId('list-row')).toHaveLength(2), { timeout: 3000 });
     const [active, gone] = screen.getAllByTestId('list-row');
     expect(active.querySelector('[data-column="url"]')?.textContent).toBe('https://crm.example.com/hooks');
@@ -133,13 +135,18 @@ describe('Webhooks screen', () => {
     fireEvent.click(await find('webhook-type-message.sent'));
     fireEvent.click(await find('webhook-form-submit'));
     expect(await screen.findByText(WEBHOOK_MESSAGES.url)).toBeTruthy();
-    expect(screen.queryByTestId('webhook-secret-modal')).toBeNull();
+    expect(screen.queryByTestId('webhook-secret')).toBeNull();
 
     fireEvent.change(await find('webhook-url'), { target: { value: 'https://crm2.example.com/hook' } });
     fireEvent.click(await find('webhook-form-submit'));
     expect((await find('webhook-secret')).textContent).toBe('whsec_first1');
     expect(screen.getByText('Copy this secret now: it is shown only once.')).toBeTruthy();
-    expect(posts(api, '/webhooks').at(-1)!.body).toMatchObject({ url: 'https://crm2.example.com/hook', event_types: ['message.sent'], enabled: true, batch: false });
+    expect(posts(api, '/webhooks').at(-1)!.body).toMatchObject({
+      url: 'https://crm2.example.com/hook',
+      event_types: ['message.sent'],
+      enabled: true,
+      batch: false,
+    });
 
     // Closed, it is gone: nothing on the page shows it again.
     fireEvent.click(await find('webhook-secret-done'));

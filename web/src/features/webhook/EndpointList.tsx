@@ -38,7 +38,9 @@ function EndpointUrl({ row }: { row: Endpoint }) {
 function TypesCount({ row }: { row: Endpoint }) {
   const { t } = useTranslation();
   return (
-    <span data-column="types">{row.event_types.includes(ALL_EVENT_TYPES) ? t('webhooks.allEvents') : t('webhooks.typesCount', { count: row.event_types.length })}</span>
+    <span data-column="types">
+      {row.event_types.includes(ALL_EVENT_TYPES) ? t('webhooks.allEvents') : t('webhooks.typesCount', { count: row.event_types.length })}
+    </span>
   );
 }
 

@@ -33,7 +33,8 @@ export type DeliveryRow = WebhookDelivery;
 export function webhookCalls(client: ApiClient) {
   return {
     create: (input: EndpointCreate) => client.post<ItemBody<EndpointWithSecret>>(WEBHOOK_PATHS.list, input).then((b) => b.data),
-    update: (id: number, input: EndpointUpdate) => client.request<ItemBody<Endpoint>>({ method: 'PATCH', path: WEBHOOK_PATHS.one(id), body: input }).then((b) => b.data),
+    update: (id: number, input: EndpointUpdate) =>
+      client.request<ItemBody<Endpoint>>({ method: 'PATCH', path: WEBHOOK_PATHS.one(id), body: input }).then((b) => b.data),
     remove: (id: number) => client.delete(WEBHOOK_PATHS.one(id)),
     rotateSecret: (id: number) => client.post<ItemBody<EndpointWithSecret>>(WEBHOOK_PATHS.rotate(id)).then((b) => b.data),
     test: (id: number) => client.post<ItemBody<EndpointTestResult>>(WEBHOOK_PATHS.test(id)).then((b) => b.data),
