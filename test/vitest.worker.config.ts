@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { startWebhookReceiver } from './support/webhook-receiver.mjs';
 import { startMockProvider } from './worker/social/mock-provider.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -27,6 +28,11 @@ export default defineConfig(async () => ({
           STRIPE_WEBHOOK_SECRET: 'whsec_test_secret_for_relay_tests',
           // A real OpenID Connect provider on loopback for the social tests (its global setup stops it).
           ...(await startMockProvider()),
+          // Webhooks go to a real receiver on loopback (http, any port: allowed for local development and tests only),
+          // with their schedule and failing day run 1000 times faster (src/modules/webhook/clock.ts).
+          ...(await startWebhookReceiver()),
+          WEBHOOKS_ALLOW_LOCAL: 'true',
+          WEBHOOK_CLOCK_SCALE: '1000',
           TEST_MIGRATIONS: await readD1Migrations(path.join(root, 'migrations')),
         },
       },
@@ -38,7 +44,7 @@ export default defineConfig(async () => ({
     // them (npm run test:transport).
     exclude: ['test/worker/lib/{mime,smtp,sms,transport}/**/*.test.ts'],
     setupFiles: ['test/worker/setup.ts'],
-    globalSetup: ['test/worker/social/mock-provider.mjs'],
+    globalSetup: ['test/worker/social/mock-provider.mjs', 'test/support/webhook-receiver.mjs'],
     testTimeout: 20_000,
   },
 }));

@@ -98,7 +98,7 @@ function replayWhere(sql: SqlStorage, endpointId: number, where: string, params:
   const endpoint = sql.exec<{ enabled: number }>('SELECT enabled FROM webhook_endpoints WHERE id = ?', endpointId).toArray()[0];
   if (!endpoint) return 0;
   const state = endpoint.enabled ? 'pending' : 'paused';
-  const cursor = sql.exec(
+  sql.exec(
     `INSERT INTO webhook_deliveries (endpoint_id, event_seq, state, attempts, next_at)
      SELECT ?, e.seq, ?, 0, ? FROM events e, webhook_endpoints w
      WHERE w.id = ? AND ${where} AND EXISTS (SELECT 1 FROM json_each(w.event_types) WHERE value IN ('*', e.type))
@@ -109,7 +109,8 @@ function replayWhere(sql: SqlStorage, endpointId: number, where: string, params:
     endpointId,
     ...params,
   );
-  return cursor.rowsWritten;
+  // changes(), not rowsWritten: that counts the index rows too.
+  return Number(sql.exec<{ n: number }>('SELECT changes() AS n').one().n);
 }
 
 /** Replays one event (by its id) to the endpoint; 0 when this ledger does not hold it or the endpoint does not take its type. */
