@@ -54,6 +54,7 @@ import { messageArchiveRoutes } from './modules/retention/routes';
 import { healthRoutes } from './modules/health/routes';
 import { sendRoutes } from './modules/transactional/routes';
 import { domainRoutes } from './modules/domain/routes';
+import { webhookRoutes } from './modules/webhook/routes';
 
 /** Entity collections that need a signed-in user; each gets the shared contract from crudRoutes. */
 const entities = {
@@ -70,6 +71,8 @@ const entities = {
   sender: senderRoutes,
   // Sending domains: records to publish, DNS checks, DKIM keys (src/modules/domain).
   domain: domainRoutes,
+  // Webhook endpoints: where the organisation's events are delivered, and their deliveries (src/modules/webhook).
+  webhooks: webhookRoutes,
   template: templateRoutes,
   campaign: campaignRoutes,
   broadcast: broadcastRoutes,

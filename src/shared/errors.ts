@@ -41,7 +41,9 @@ export type ErrorCode =
   | 'taken'
   | 'subdomainTaken'
   | 'rotationPending'
-  | 'notVerified';
+  | 'notVerified'
+  // Webhook endpoints (issue 38): an organisation at its endpoint limit.
+  | 'limit';
 
 export interface ErrorBody {
   error: {

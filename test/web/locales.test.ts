@@ -56,6 +56,12 @@ describe('locale files', () => {
       'domains.kinds.dmarc',
       'domains.alignment.dkim',
       'domains.alignment.spf',
+      // webhooks: the borrowed word, URL, SMS, milliseconds
+      'webhooks.nav',
+      'webhooks.title',
+      'webhooks.fields.url',
+      'webhooks.families.sms',
+      'webhooks.ms',
     ];
     const cognates: Record<string, string[]> = {
       de: [

@@ -186,6 +186,7 @@ describe('navigation', () => {
       broadcasts: 'nav.broadcasts',
       integrations: 'nav.integrations',
       senders: 'nav.integrations',
+      webhooks: 'nav.integrations',
       domains: 'nav.domains',
       messages: 'nav.messages',
     });
@@ -218,7 +219,7 @@ describe('section tabs', () => {
       'blacklist /blacklist',
       'subscriptions /subscription',
     ]);
-    expect(keys('senders')).toEqual(['integrations /integration', 'senders /sender', 'domains /domain']);
+    expect(keys('senders')).toEqual(['integrations /integration', 'senders /sender', 'domains /domain', 'webhooks /webhook']);
     expect(keys('broadcasts')).toEqual(['templates /template', 'campaigns /campaign', 'broadcasts /broadcast']);
     expect(keys('messages')).toEqual(['messages /message']);
     expect(

@@ -18,6 +18,13 @@ import { signupViewSchema } from '../../shared/contracts/signup';
 import { subscriptionSchema } from '../../shared/contracts/subscription';
 import { tagSchema } from '../../shared/contracts/tag';
 import { templateListItemSchema, templateSchema } from '../../shared/contracts/template';
+import {
+  endpointSchema,
+  endpointTestResultSchema,
+  endpointWithSecretSchema,
+  webhookDeliverySchema,
+  webhookReplayAnswerSchema,
+} from '../../shared/contracts/webhook';
 
 // The answer shapes of the OpenAPI document's components, by component name: the same zod objects the TypeScript
 // types of src/shared/contracts are inferred from (openapi-document.ts turns them into JSON Schema), so a client
@@ -43,6 +50,11 @@ export const ANSWER_SCHEMAS = {
   Integration: integrationSchema,
   Sender: senderSchema,
   Domain: domainRowSchema,
+  WebhookEndpoint: endpointSchema,
+  WebhookEndpointWithSecret: endpointWithSecretSchema,
+  WebhookTestResult: endpointTestResultSchema,
+  WebhookDelivery: webhookDeliverySchema,
+  WebhookReplay: webhookReplayAnswerSchema,
   Template: templateSchema,
   TemplateListItem: templateListItemSchema,
   Campaign: campaignSchema,

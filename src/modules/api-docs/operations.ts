@@ -20,6 +20,7 @@ import { messageFilterShape } from '../../shared/contracts/message';
 import { orgKeyCreateSchema } from '../../shared/contracts/org-api-key';
 import { passwordRemindSchema, passwordResetSchema, passwordUpdateSchema } from '../../shared/contracts/password';
 import { domainCreateSchema } from '../../shared/contracts/domain';
+import { deliveriesQuerySchema, endpointCreateSchema, endpointUpdateSchema, replaySinceSchema } from '../../shared/contracts/webhook';
 import { SENDER_TYPES, senderInputSchema, senderUpdateSchema } from '../../shared/contracts/sender';
 import { preRegistrationSchema, signCompleteSchema, signupSchema } from '../../shared/contracts/signup';
 import { socialAuthorizeSchema, socialLinkSchema, socialUserLoadSchema } from '../../shared/contracts/social';
@@ -499,6 +500,70 @@ const EXTRA: ApiOperation[] = [
     data: 'Domain',
   },
   { method: 'delete', path: '/domain/{id}', tag: 'domain', summary: 'Delete a sending domain and its keys', data: 'Deleted' },
+  // Webhook endpoints (src/modules/webhook): guarded like the integrations; the secret is answered only by create and rotate-secret.
+  {
+    method: 'get',
+    path: '/webhooks',
+    tag: 'webhooks',
+    summary: "The organisation's webhook endpoints (header values masked, no secret)",
+    response: 'list',
+    data: 'WebhookEndpoint',
+  },
+  {
+    method: 'post',
+    path: '/webhooks',
+    tag: 'webhooks',
+    summary: 'Add a webhook endpoint (https; 409 limit past 20): the answer carries its signing secret, shown this once',
+    body: endpointCreateSchema,
+    status: 201,
+    data: 'WebhookEndpointWithSecret',
+  },
+  { method: 'get', path: '/webhooks/{id}', tag: 'webhooks', summary: 'A webhook endpoint', data: 'WebhookEndpoint' },
+  {
+    method: 'patch',
+    path: '/webhooks/{id}',
+    tag: 'webhooks',
+    summary: 'Change a webhook endpoint; turning it on clears why the platform had it off. A header value sent as ******** is kept',
+    body: endpointUpdateSchema,
+    data: 'WebhookEndpoint',
+  },
+  { method: 'delete', path: '/webhooks/{id}', tag: 'webhooks', summary: 'Delete a webhook endpoint and its deliveries', data: 'Deleted' },
+  {
+    method: 'post',
+    path: '/webhooks/{id}/rotate-secret',
+    tag: 'webhooks',
+    summary: 'A new signing secret, shown this once; the old one keeps signing beside it for 24 hours',
+    data: 'WebhookEndpointWithSecret',
+  },
+  {
+    method: 'post',
+    path: '/webhooks/{id}/test',
+    tag: 'webhooks',
+    summary: "Deliver one webhook.test event now: the receiver's status, the time taken and the error",
+    data: 'WebhookTestResult',
+  },
+  {
+    method: 'get',
+    path: '/webhooks/{id}/deliveries',
+    tag: 'webhooks',
+    summary: "The endpoint's deliveries, newest first: { data, next_before } (before: the last page's next_before)",
+    query: deliveriesQuerySchema,
+  },
+  {
+    method: 'post',
+    path: '/webhooks/{id}/deliveries/{eventId}/replay',
+    tag: 'webhooks',
+    summary: 'Deliver one event again (attempts start over, a fresh timestamp and signature); 404 when the stream has no such event',
+    data: 'WebhookReplay',
+  },
+  {
+    method: 'post',
+    path: '/webhooks/{id}/replay',
+    tag: 'webhooks',
+    summary: "Deliver again every event of the endpoint's types since a moment within the last 30 days",
+    body: replaySinceSchema,
+    data: 'WebhookReplay',
+  },
   { method: 'post', path: '/template/{id}/preview', tag: 'template', summary: 'Render a template, optionally for a contact', body: templatePreviewSchema },
   { method: 'post', path: '/template/{id}/test', tag: 'template', summary: 'Queue a test message of a template', body: testMessageSchema, status: 202 },
   {

@@ -47,6 +47,8 @@ const IntegrationListPage = lazyPage(() => import('../features/integration/Integ
 const SenderFormPage = lazyPage(() => import('../features/sender/SenderFormPage').then((m) => m.SenderFormPage));
 const DomainListPage = lazyPage(() => import('../features/domain/DomainListPage').then((m) => m.DomainListPage));
 const DomainViewPage = lazyPage(() => import('../features/domain/DomainViewPage').then((m) => m.DomainViewPage));
+const WebhookListPage = lazyPage(() => import('../features/webhook/WebhookListPage').then((m) => m.WebhookListPage));
+const WebhookDeliveriesPage = lazyPage(() => import('../features/webhook/WebhookDeliveriesPage').then((m) => m.WebhookDeliveriesPage));
 const SenderListPage = lazyPage(() => import('../features/sender/SenderListPage').then((m) => m.SenderListPage));
 const TemplateFormPage = lazyPage(() => import('../features/template/TemplateFormPage').then((m) => m.TemplateFormPage));
 const TemplateListPage = lazyPage(() => import('../features/template/TemplateListPage').then((m) => m.TemplateListPage));
@@ -103,6 +105,9 @@ export const ROUTE_SPECS: RouteSpec[] = [
   // Sending domains (issue 37): proof of control, the DKIM key and the records' checks.
   { name: 'domain_list', path: '/domain', component: DomainListPage },
   { name: 'domain_view', path: '/domain/view/:id', component: DomainViewPage },
+  // Webhook endpoints (issue 38): where the organisation's events are delivered, and each one's delivery log.
+  { name: 'webhook_list', path: '/webhook', component: WebhookListPage },
+  { name: 'webhook_deliveries', path: '/webhook/deliveries/:id', component: WebhookDeliveriesPage },
   { name: 'template_list', path: '/template', component: TemplateListPage },
   { name: 'template_create', path: '/template/create', component: TemplateFormPage },
   { name: 'template_update', path: '/template/update/:id', component: TemplateFormPage },

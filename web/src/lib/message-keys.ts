@@ -8,6 +8,7 @@ import { IMPORT_MESSAGES } from '@shared/contracts/import';
 import { CSV_ERRORS } from '@shared/csv-scanner';
 import { INTEGRATION_MESSAGES } from '@shared/contracts/integration';
 import { ORG_KEY_MESSAGES } from '@shared/contracts/org-api-key';
+import { WEBHOOK_MESSAGES } from '@shared/contracts/webhook';
 import { SENDER_MESSAGES } from '@shared/contracts/sender';
 import { ATTACHMENT_RULES, senderMismatchMessage, TEMPLATE_MESSAGES } from '@shared/contracts/template';
 import { MESSAGES } from '@shared/messages';
@@ -91,6 +92,8 @@ export const MESSAGE_KEYS = new Map<string, string>([
   [ORG_KEY_MESSAGES.testScope, 'orgKeys.messages.testScope'],
   // Sending domains: the add form's rules, key rotation, and the senders' warnings.
   ...Object.entries(DOMAIN_MESSAGES).map(([key, text]): [string, string] => [text, `domains.messages.${key}`]),
+  // Webhook endpoints: the form's rules, the limit, replays.
+  ...Object.entries(WEBHOOK_MESSAGES).map(([key, text]): [string, string] => [text, `webhooks.messages.${key}`]),
 ]);
 
 /** A server text that carries a value: its pattern, its locale key, and the values the translation needs. */

@@ -20,6 +20,7 @@ export const SECTIONS = {
   integrations: { labelKey: 'nav.integrations', listRoute: 'integration_list' },
   senders: { labelKey: 'nav.senders', listRoute: 'sender_list' },
   domains: { labelKey: 'nav.domains', listRoute: 'domain_list' },
+  webhooks: { labelKey: 'webhooks.nav', listRoute: 'webhook_list' },
   messages: { labelKey: 'nav.messages', listRoute: 'message_list' },
 } satisfies Record<string, Section>;
 
@@ -29,7 +30,7 @@ export type SectionKey = keyof typeof SECTIONS;
 export const BREADCRUMB_GROUPS: Record<string, SectionKey[]> = {
   contacts: ['contacts', 'tags', 'fields', 'import', 'blacklist', 'subscriptions'],
   templates: ['templates', 'campaigns', 'broadcasts'],
-  integrations: ['integrations', 'senders', 'domains'],
+  integrations: ['integrations', 'senders', 'domains', 'webhooks'],
   messages: ['messages'],
 };
 
