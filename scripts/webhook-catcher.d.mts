@@ -23,6 +23,8 @@ export interface WebhookCatcherCounts {
   duplicates: number;
   failed: number;
   dropped: number;
+  /** Requests read whose signature was bad or could not be checked (no secret). */
+  unverified: number;
 }
 export interface WebhookCatcherBehaviour {
   failRate: number;

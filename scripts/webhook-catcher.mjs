@@ -100,14 +100,14 @@ function listPage(state) {
   .ok { color: #1e7b34; } .bad { color: #b3261e; font-weight: 600; } .none { color: #777; }
 </style></head><body>
 <h1>Caught webhooks</h1>
-<p>${counts.received} request(s): ${counts.accepted} accepted, ${counts.duplicates} duplicate(s), ${counts.failed} answered 500 on purpose, ${counts.dropped} dropped while down.
+<p>${counts.received} request(s): ${counts.accepted} accepted, ${counts.duplicates} duplicate(s), ${counts.failed} answered 500 on purpose, ${counts.dropped} dropped while down, ${counts.unverified} without a good signature.
 Failing ${Math.round(behaviour.failRate * 100)} % on purpose${down}. Newest first (the last ${state.keep} kept). <a href="/api/requests">JSON</a></p>
 <table><thead><tr><th>Received</th><th>Event</th><th>webhook-id</th><th>Signature</th><th>Answer</th><th>Body</th></tr></thead>
 <tbody>${rows || '<tr><td colspan="6">No webhooks yet. Send a broadcast, or "Send test event" on the Webhooks screen.</td></tr>'}</tbody></table></body></html>`;
 }
 
 function emptyCounts() {
-  return { received: 0, accepted: 0, duplicates: 0, failed: 0, dropped: 0 };
+  return { received: 0, accepted: 0, duplicates: 0, failed: 0, dropped: 0, unverified: 0 };
 }
 
 function handler(state) {
@@ -132,6 +132,7 @@ function handler(state) {
     const failing = Math.random() < state.behaviour.failRate;
     const answered = failing ? 500 : 204;
     const duplicate = !failing && webhookId !== null && state.acceptedIds.has(webhookId);
+    if (verdict !== 'ok') state.counts.unverified++;
     if (failing) state.counts.failed++;
     else {
       state.counts.accepted++;

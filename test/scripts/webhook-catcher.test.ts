@@ -63,7 +63,7 @@ describe('webhook catcher', () => {
     ]);
     expect(items[1].verdictDetail).toMatch(/too old/);
     expect(items[3]).toMatchObject({ path: '/relay', answered: 204, duplicate: false, body: { id: 'evt_good', data: { message: { id: 7 } } } });
-    expect(counts).toMatchObject({ received: 5, accepted: 5, duplicates: 0 });
+    expect(counts).toMatchObject({ received: 5, accepted: 5, duplicates: 0, unverified: 4 });
 
     const page = await (await fetch(`${catcher.url}/`)).text();
     expect(page).toContain('signature ok');
@@ -86,11 +86,12 @@ describe('webhook catcher', () => {
       ['evt_twice', 'ok', true],
       ['evt_twice', 'ok', false],
     ]);
-    expect(counts).toMatchObject({ received: 3, accepted: 3, duplicates: 1 });
+    expect(counts).toMatchObject({ received: 3, accepted: 3, duplicates: 1, unverified: 0 });
     expect((await eventIds()).sort()).toEqual(['evt_once', 'evt_twice']);
   });
 
   it('fails the asked share with 500 and drops connections while down; a failed delivery is no duplicate of its retry', async () => {
+    writeFileSync(catcher.secretsFile, JSON.stringify({ secrets: { 'http://127.0.0.1/relay': seeded } }));
     expect((await behave({ failRate: 2 })).status).toBe(422);
     expect((await behave({ downUntil: 'soon' })).status).toBe(422);
     expect(await (await behave({ failRate: 1 })).json()).toEqual({ failRate: 1, downUntil: 0 });
@@ -105,7 +106,7 @@ describe('webhook catcher', () => {
       ['evt_retry', 204, false],
       ['evt_retry', 500, false],
     ]);
-    expect(counts).toEqual({ received: 3, accepted: 1, duplicates: 0, failed: 1, dropped: 1 });
+    expect(counts).toEqual({ received: 3, accepted: 1, duplicates: 0, failed: 1, dropped: 1, unverified: 0 });
     expect(await eventIds()).toEqual(['evt_retry']);
   });
 });
