@@ -3,8 +3,11 @@
 // With SEED_SECRETS_KEY set (the worker's SECRETS_KEY) it also seeds the example channels: an smtp integration
 // to the local mail catcher and a twilio integration to the local SMS catcher, each with a sender; with --dns-zone too,
 // a sending domain for the email sender's domain, whose records it writes into that zone file of the local DoH
-// stand-in (scripts/doh-stand-in.mjs), so "Check now" on the Domains screen verifies it offline.
+// stand-in (scripts/doh-stand-in.mjs), so "Check now" on the Domains screen verifies it offline; with --webhook-port
+// and --webhook-secrets too, a webhook endpoint on the local webhook catcher (scripts/webhook-catcher.mjs) taking every
+// event, whose plain secret it writes into that secrets file (where the catcher reads it; kept across starts).
 // Usage: node scripts/seed.ts [--persist-to <dir>] [--smtp-port 1025] [--sms-port 8026] [--dns-zone .local/dns.json]
+//        [--webhook-port 8029 --webhook-secrets .local/webhooks.json]
 // (Node 22 runs this file directly, stripping the types)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,6 +15,7 @@ import path from 'node:path';
 import { hashPassword } from '../src/lib/password.ts';
 import { EXAMPLE_CHANNELS, exampleChannelsSql } from '../src/modules/integration/seed-example.ts';
 import { exampleDomainSeed } from '../src/modules/domain/seed-example.ts';
+import { exampleWebhookSql, exampleWebhookUrl } from '../src/modules/webhook/seed-example.ts';
 import { EXAMPLE_AUDIENCE, exampleAudienceSql } from '../src/modules/contact/seed-example.ts';
 import { BIN, localEnv, ROOT } from './lib/run.mjs';
 import { SEED_ORG, SEED_USER } from './lib/seed-data.mjs';
@@ -46,29 +50,60 @@ export interface SeedOptions {
   smsPort?: number;
   /** The local DoH stand-in's zone file: with secretsKey, the seeded sending domain's records are written there. */
   dnsZone?: string;
+  /** The local webhook catcher's port: with secretsKey and webhookSecrets, the organisation gets an endpoint on it. */
+  webhookPort?: number;
+  /** The catcher's secrets file ({ secrets: { <url>: whsec_... } }): the endpoint's secret is written (and kept) there. */
+  webhookSecrets?: string;
 }
 
 /** The seeded sender's domain (acme.test): the organisation's example sending domain. */
 export const EXAMPLE_DOMAIN = EXAMPLE_CHANNELS.emailSender.split('@')[1];
 
+/** A JSON object file's content ({} when there is none yet, or it is not JSON). */
+function readJsonObject(file: string): Record<string, unknown> {
+  try {
+    const json = JSON.parse(readFileSync(file, 'utf8'));
+    return json && typeof json === 'object' && !Array.isArray(json) ? json : {};
+  } catch {
+    return {};
+  }
+}
+
+function writeJson(file: string, value: unknown): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
 /** Sets the records of the zone file (keeping whatever else a person put there). */
 function writeZone(file: string, records: Record<string, string[][]>): void {
-  let zone: Record<string, unknown> = {};
-  try {
-    zone = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    // No file yet, or not JSON: start afresh.
-  }
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ ...zone, ...records }, null, 2)}\n`);
+  writeJson(file, { ...readJsonObject(file), ...records });
+}
+
+/** The secrets file's map of endpoint URL to secret. */
+function secretsIn(file: Record<string, unknown>): Record<string, string> {
+  const secrets = file.secrets;
+  return secrets && typeof secrets === 'object' ? (secrets as Record<string, string>) : {};
+}
+
+/** Sets one endpoint's secret in the webhook catcher's secrets file (keeping the others). */
+function writeWebhookSecret(file: string, url: string, secret: string): void {
+  const current = readJsonObject(file);
+  writeJson(file, { ...current, secrets: { ...secretsIn(current), [url]: secret } });
 }
 
 /** Writes the seed into the local D1 database (wrangler's default state, or `persistTo`). */
-export async function seed({ persistTo, secretsKey, smtpPort, smsPort, dnsZone }: SeedOptions = {}): Promise<void> {
+export async function seed({ persistTo, secretsKey, smtpPort, smsPort, dnsZone, webhookPort, webhookSecrets }: SeedOptions = {}): Promise<void> {
   let sql = `${seedSql(await hashPassword(SEED_USER.password))}\n${exampleAudienceSql(SEED_ORG.domain)}`;
   if (secretsKey) sql += `\n${(await exampleChannelsSql({ org: { domain: SEED_ORG.domain }, secretsKey, smtpPort, smsPort })).sql}`;
   const domain = secretsKey && dnsZone ? await exampleDomainSeed({ orgDomain: SEED_ORG.domain, domain: EXAMPLE_DOMAIN, secretsKey }) : null;
   if (domain) sql += `\n${domain.sql}`;
+  // The endpoint keeps the secret an earlier start wrote for its URL, so a receiver set up with it keeps verifying.
+  const known = webhookSecrets ? secretsIn(readJsonObject(webhookSecrets)) : {};
+  const webhook =
+    secretsKey && webhookPort && webhookSecrets
+      ? await exampleWebhookSql({ orgDomain: SEED_ORG.domain, secretsKey, port: webhookPort, secret: known[exampleWebhookUrl(webhookPort)] })
+      : null;
+  if (webhook) sql += `\n${webhook.sql}`;
   const args = ['d1', 'execute', 'DB', '--local', '--command', sql];
   if (persistTo) args.push('--persist-to', persistTo);
   const result = spawnSync(path.join(BIN, 'wrangler'), args, {
@@ -82,6 +117,7 @@ export async function seed({ persistTo, secretsKey, smtpPort, smsPort, dnsZone }
     throw new Error(`Seeding local D1 failed (wrangler d1 execute exit code ${result.status})`);
   }
   if (domain && dnsZone) writeZone(dnsZone, domain.zone);
+  if (webhook && webhookSecrets) writeWebhookSecret(webhookSecrets, webhook.url, webhook.secret);
 }
 
 if (import.meta.filename === process.argv[1] || process.argv[1]?.endsWith('scripts/seed.ts')) {
@@ -91,14 +127,18 @@ if (import.meta.filename === process.argv[1] || process.argv[1]?.endsWith('scrip
   };
   const port = (name: string) => (arg(name) ? Number(arg(name)) : undefined);
   const secretsKey = process.env.SEED_SECRETS_KEY || undefined;
-  const dnsZone = arg('--dns-zone') ? path.resolve(arg('--dns-zone')!) : undefined;
-  seed({ persistTo: arg('--persist-to'), secretsKey, smtpPort: port('--smtp-port'), smsPort: port('--sms-port'), dnsZone }).then(
+  const file = (name: string) => (arg(name) ? path.resolve(arg(name)!) : undefined);
+  const dnsZone = file('--dns-zone');
+  const webhookSecrets = file('--webhook-secrets');
+  const webhookPort = port('--webhook-port');
+  seed({ persistTo: arg('--persist-to'), secretsKey, smtpPort: port('--smtp-port'), smsPort: port('--sms-port'), dnsZone, webhookPort, webhookSecrets }).then(
     () => {
       console.log(`Seeded organisation '${SEED_ORG.domain}' (${SEED_ORG.name}) with user ${SEED_USER.name}`);
       console.log(`  login:    ${SEED_USER.username}`);
       console.log(`  password: ${SEED_USER.password}`);
       if (secretsKey) console.log('  channels: local SMTP and SMS integrations, senders hello@acme.test and +15005550006');
       if (secretsKey && dnsZone) console.log(`  domain:   ${EXAMPLE_DOMAIN}, its records in ${dnsZone}`);
+      if (secretsKey && webhookPort && webhookSecrets) console.log(`  webhook:  an endpoint on the local webhook catcher, its secret in ${webhookSecrets}`);
       console.log(
         `  audience: subscription '${EXAMPLE_AUDIENCE.subscription}', ${EXAMPLE_AUDIENCE.contacts.length} contacts tagged '${EXAMPLE_AUDIENCE.tag}', ${EXAMPLE_AUDIENCE.templates.length} example templates`,
       );

@@ -1,5 +1,5 @@
-// `npm start`: installs, builds the console, migrates and seeds local D1, starts the mail catcher and
-// `wrangler dev`, and prints where to go. Ctrl-C stops everything.
+// `npm start`: installs, builds the console, migrates and seeds local D1, starts the mail, SMS and webhook catchers
+// and `wrangler dev`, and prints where to go. Ctrl-C stops everything.
 // The terminal gets one line per step and the final block; the build's, the migrations' and wrangler's own output go
 // to a log file (START_LOG) the final block names, so what a newcomer needs is not buried under 1,600 lines.
 // Starts on the system Node (v20) with node: builtins only, then continues on the pinned Node 22.
@@ -57,6 +57,7 @@ main(async () => {
   const { startSmsCatcher } = await import('./sms-catcher.mjs');
   const { startOidcProvider, LOCAL_OIDC_CLIENT } = await import('./oidc-provider.mjs');
   const { startDohStandIn } = await import('./doh-stand-in.mjs');
+  const { startWebhookCatcher } = await import('./webhook-catcher.mjs');
   const { SEED_USER } = await import('./lib/seed-data.mjs');
   const port = Number(process.env.PORT) || 8787;
   const mailPort = Number(process.env.MAIL_PORT) || 1025;
@@ -64,6 +65,7 @@ main(async () => {
   const smsPort = Number(process.env.SMS_PORT) || 8026;
   const oidcPort = Number(process.env.OIDC_PORT) || 8027;
   const dohPort = Number(process.env.DOH_PORT) || 8028;
+  const webhookPort = Number(process.env.WEBHOOK_PORT) || 8029;
   for (const [p, name] of [
     [port, 'PORT'],
     [mailPort, 'MAIL_PORT'],
@@ -71,6 +73,7 @@ main(async () => {
     [smsPort, 'SMS_PORT'],
     [oidcPort, 'OIDC_PORT'],
     [dohPort, 'DOH_PORT'],
+    [webhookPort, 'WEBHOOK_PORT'],
   ]) {
     if (!(await portIsFree(p)))
       throw new CommandError(`Port ${p} on 127.0.0.1 is in use (is \`npm start\` already running?). Stop that, or pick another with ${name}=...`);
@@ -88,8 +91,9 @@ main(async () => {
   let smsCatcher = null;
   let oidc = null;
   let dns = null;
+  let webhooks = null;
   const stopAll = async () => {
-    await Promise.allSettled([platform?.stop(), catcher?.close(), smsCatcher?.close(), oidc?.close(), dns?.close()]);
+    await Promise.allSettled([platform?.stop(), catcher?.close(), smsCatcher?.close(), oidc?.close(), dns?.close(), webhooks?.close()]);
   };
   let stopping = false;
   onShutdown(async () => {
@@ -111,6 +115,10 @@ main(async () => {
   await progress('Starting the DNS stand-in', async () => {
     dns = await startDohStandIn({ port: dohPort, file: path.join(LOCAL_DIR, 'dns.json') });
   });
+  // The seeded organisation's webhook endpoint points at it; the seed writes the endpoint's secret into its file.
+  await progress('Starting the webhook catcher', async () => {
+    webhooks = await startWebhookCatcher({ port: webhookPort, secretsFile: path.join(LOCAL_DIR, 'webhooks.json') });
+  });
 
   // The bounces and complaints the catcher plays go to wrangler dev's email endpoint (the worker's email handler).
   catcher.answerBouncesAt(`http://127.0.0.1:${port}/cdn-cgi/local/email`);
@@ -120,7 +128,15 @@ main(async () => {
         port,
         persistTo: PERSIST_TO,
         vars: { SECRETS_KEY: secrets.SECRETS_KEY },
-        catchers: { smtpPort: catcher.smtpPort, smsPort: smsCatcher.port, oidcIssuer: oidc.issuer, dohUrl: dns.url, dnsZone: dns.file },
+        catchers: {
+          smtpPort: catcher.smtpPort,
+          smsPort: smsCatcher.port,
+          oidcIssuer: oidc.issuer,
+          dohUrl: dns.url,
+          dnsZone: dns.file,
+          webhookPort: webhooks.port,
+          webhookSecrets: webhooks.secretsFile,
+        },
         logFile: START_LOG,
         quiet: true,
       });
@@ -137,6 +153,7 @@ main(async () => {
   Sign in:      ${SEED_USER.username} / ${SEED_USER.password}
   Caught mail:  http://127.0.0.1:${catcher.httpPort}  (SMTP 127.0.0.1:${catcher.smtpPort}, files in ${rel})
   Caught SMS:   ${smsCatcher.url}  (files in ${shortPath(smsCatcher.dir)})
+  Webhooks:     ${webhooks.url}  (Acme's endpoint ${webhooks.url}/relay takes every event; signatures checked with ${shortPath(webhooks.secretsFile)})
   Try it:       Templates -> a template -> Send test message, from hello@acme.test or +15005550006
   Sign up:      http://localhost:${port}/signup  (test checkout; the completion link arrives in the caught mail)
   Shared demo:  http://demo.localhost:${port}  (see its demo info page for the login)

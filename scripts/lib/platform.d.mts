@@ -11,7 +11,16 @@ export declare function startPlatform(options: {
   port: number;
   persistTo: string;
   vars?: Record<string, string>;
-  catchers?: { smtpPort?: number; smsPort?: number; oidcIssuer?: string };
+  catchers?: {
+    smtpPort?: number;
+    smsPort?: number;
+    oidcIssuer?: string;
+    dohUrl?: string;
+    dnsZone?: string;
+    /** The local webhook catcher: the seed gives the organisation an endpoint on it and writes its secret to webhookSecrets. */
+    webhookPort?: number;
+    webhookSecrets?: string;
+  };
   logFile?: string;
   quiet?: boolean;
   timeoutMs?: number;

@@ -26,14 +26,20 @@ export async function applyMigrations(persistTo, options = {}) {
 
 /**
  * Seeds `acme`, its admin user and (given the worker's SECRETS_KEY) the example channels pointing at the
- * local mail and SMS catchers into the local database in `persistTo` (scripts/seed.ts).
+ * local mail and SMS catchers, and its webhook endpoint on the local webhook catcher, into the local database in
+ * `persistTo` (scripts/seed.ts).
  */
-export async function seedDatabase(persistTo, { secretsKey, smtpPort, smsPort, dnsZone, dohUrl: _dohUrl, oidcIssuer: _oidc, ...options } = {}) {
+export async function seedDatabase(
+  persistTo,
+  { secretsKey, smtpPort, smsPort, dnsZone, webhookPort, webhookSecrets, dohUrl: _dohUrl, oidcIssuer: _oidc, ...options } = {},
+) {
   const args = [path.join(ROOT, 'scripts', 'seed.ts'), '--persist-to', persistTo];
   // The seeded sending domain's records go into the local DoH stand-in's zone file (scripts/doh-stand-in.mjs).
   if (dnsZone) args.push('--dns-zone', dnsZone);
   if (smtpPort) args.push('--smtp-port', String(smtpPort));
   if (smsPort) args.push('--sms-port', String(smsPort));
+  // The endpoint's plain secret goes into the webhook catcher's secrets file (scripts/webhook-catcher.mjs).
+  if (webhookPort && webhookSecrets) args.push('--webhook-port', String(webhookPort), '--webhook-secrets', webhookSecrets);
   // The key goes through the environment, not the command line other processes can read.
   await run(path.join(BIN, 'node'), args, { ...options, env: localEnv({ SEED_SECRETS_KEY: secretsKey ?? '' }) });
 }
@@ -42,8 +48,9 @@ export async function seedDatabase(persistTo, { secretsKey, smtpPort, smsPort, d
  * Migrates and seeds `persistTo`, runs `wrangler dev` on 127.0.0.1:<port> and waits until
  * http://acme.localhost:<port>/api/v1/init/guest answers. Returns { url, port, child, stop }.
  * Options: vars (extra worker vars, e.g. JWT_SECRET, SECRETS_KEY), catchers ({ smtpPort, smsPort, oidcIssuer, dohUrl,
- * dnsZone }: the local mail and SMS catchers the seeded example channels point at, the local OpenID Connect provider,
- * and the local DoH stand-in with its zone file, where the seed writes the seeded sending domain's records;
+ * dnsZone, webhookPort, webhookSecrets }: the local mail and SMS catchers the seeded example channels point at, the
+ * local OpenID Connect provider, the local DoH stand-in with its zone file, where the seed writes the seeded sending
+ * domain's records, and the local webhook catcher with its secrets file, where the seed writes its endpoint's secret;
  * the worker is told their addresses, see localServiceVars),
  * logFile (wrangler output there instead of this terminal), quiet (do not echo the commands), restart (the state
  * was migrated and seeded by an earlier start with the same catchers: only `wrangler dev` starts again).

@@ -8,6 +8,7 @@ import { startPlatform } from '../../scripts/lib/platform.mjs';
 import { startMailCatcher } from '../../scripts/mail-catcher.mjs';
 import { startSmsCatcher } from '../../scripts/sms-catcher.mjs';
 import { startOidcProvider } from '../../scripts/oidc-provider.mjs';
+import { startWebhookCatcher } from '../../scripts/webhook-catcher.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -25,6 +26,8 @@ declare module 'vitest' {
     operatorToken: string;
     /** The local OpenID Connect provider (oauth2-mock-server) offered as social sign-in. */
     oidcIssuer: string;
+    /** The webhook catcher (GET /api/requests, DELETE /api/requests); the seeded endpoint is its /relay. */
+    webhookUrl: string;
   }
 }
 
@@ -45,6 +48,7 @@ export default async function setup(project: TestProject) {
   const catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0, dir: path.join(state, 'mail') });
   const smsCatcher = await startSmsCatcher({ port: 0, dir: path.join(state, 'sms') });
   const oidc = await startOidcProvider({ port: 0 });
+  const webhooks = await startWebhookCatcher({ port: 0, secretsFile: path.join(state, 'webhooks.json') });
   const port = await freePort(8790);
   catcher.answerBouncesAt(`http://127.0.0.1:${port}/cdn-cgi/local/email`);
   const operatorToken = randomBytes(24).toString('hex');
@@ -58,12 +62,18 @@ export default async function setup(project: TestProject) {
         SECRETS_KEY: `e2e:${randomBytes(32).toString('hex')}`,
         OPERATOR_TOKEN: operatorToken,
       },
-      catchers: { smtpPort: catcher.smtpPort, smsPort: smsCatcher.port, oidcIssuer: oidc.issuer },
+      catchers: {
+        smtpPort: catcher.smtpPort,
+        smsPort: smsCatcher.port,
+        oidcIssuer: oidc.issuer,
+        webhookPort: webhooks.port,
+        webhookSecrets: webhooks.secretsFile,
+      },
       logFile,
       quiet: true,
     });
   } catch (err) {
-    await Promise.allSettled([catcher.close(), smsCatcher.close(), oidc.close()]);
+    await Promise.allSettled([catcher.close(), smsCatcher.close(), oidc.close(), webhooks.close()]);
     rmSync(state, { recursive: true, force: true });
     throw err;
   }
@@ -86,10 +96,11 @@ export default async function setup(project: TestProject) {
   project.provide('platformUrl', `http://localhost:${port}`);
   project.provide('operatorToken', operatorToken);
   project.provide('oidcIssuer', oidc.issuer);
+  project.provide('webhookUrl', webhooks.url);
   console.log(`e2e: platform at ${platform.url} (log: ${path.relative(root, logFile)}), mail viewer http://127.0.0.1:${catcher.httpPort}`);
 
   return async () => {
-    await Promise.allSettled([platform.stop(), catcher.close(), smsCatcher.close(), oidc.close()]);
+    await Promise.allSettled([platform.stop(), catcher.close(), smsCatcher.close(), oidc.close(), webhooks.close()]);
     process.off('exit', killOnExit);
     rmSync(state, { recursive: true, force: true });
   };
