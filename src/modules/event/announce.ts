@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { createDb } from '../../db/client';
 import type { AppEnv } from '../../context';
 import type { Env } from '../../env';
@@ -25,3 +25,9 @@ export async function announceEvents(env: Env, orgId: number): Promise<number> {
 export function announceAfter(c: Context<AppEnv>, orgId: number = c.var.org.id): void {
   c.executionCtx.waitUntil(announceEvents(c.env, orgId));
 }
+
+/** Middleware: a successful write of the routes after it announces its events (where the routes have no hook of their own). */
+export const announceWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.res.status < 400) announceAfter(c);
+};
