@@ -32,7 +32,9 @@ async function absorbPage(storage: DurableObjectStorage, d1: Database, orgId: nu
   const contactsNow = await contactEventData(d1, orgId, contactIds);
   storage.transactionSync(() => {
     for (const row of rows) {
-      const data = CONTACT_NOW.has(row.type) ? JSON.stringify(contactsNow.get(Number(row.contact_id)) ?? { contact: { id: row.contact_id }, gone: true }) : (row.data ?? '{}');
+      const data = CONTACT_NOW.has(row.type)
+        ? JSON.stringify(contactsNow.get(Number(row.contact_id)) ?? { contact: { id: row.contact_id }, gone: true })
+        : (row.data ?? '{}');
       storage.sql.exec('INSERT OR IGNORE INTO events (id, type, at, data) VALUES (?, ?, ?, ?)', row.event_id, row.type, row.at, data);
     }
   });

@@ -12,6 +12,7 @@ import { pushProgress } from './push-progress';
 import { optChangeOf, optChangeStatement } from './opt-out';
 import { announceAfter } from '../event/announce';
 import { receivedSmsStatement } from '../event/outbox';
+import { rawBatch } from '../crud/raw-batch';
 import { twilioHookUrl, type TwilioHook } from './urls';
 
 // Twilio's calls to us, one URL per integration: POST .../status (delivery receipts of the SMS we sent) and
@@ -85,7 +86,7 @@ export const twilioHookRoutes = new Hono<AppEnv>()
         body: params.get('Body') ?? '',
         providerId: params.get('MessageSid') ?? params.get('SmsSid'),
       });
-      if (change) await c.var.db.batch([optChangeStatement(c.var.db, orgId, integrationId, from, change), received]);
+      if (change) await rawBatch(c.var.db, [optChangeStatement(c.var.db, orgId, integrationId, from, change), received]);
       else await received;
       announceAfter(c, orgId);
     }

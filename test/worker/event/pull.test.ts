@@ -20,7 +20,13 @@ describe('the pull API', () => {
     const first = await pull(s, '?limit=2');
     expect(first.data.map((e) => e.id)).toEqual(ids.slice(0, 2));
     expect(first.has_more).toBe(true);
-    expect(first.data[0]).toEqual({ id: ids[0], type: 'contact.resubscribed', version: 1, timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), data: resubscribed(1) });
+    expect(first.data[0]).toEqual({
+      id: ids[0],
+      type: 'contact.resubscribed',
+      version: 1,
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      data: resubscribed(1),
+    });
     const second = await pull(s, `?limit=2&after=${first.next_cursor}`);
     expect(second.data.map((e) => e.id)).toEqual(ids.slice(2, 4));
     const third = await pull(s, `?limit=2&after=${second.next_cursor}`);
