@@ -4,7 +4,14 @@
 // the ledger's triggers (ledger step 14) for messages, tracking hits and broadcasts; D1's (migration 0029) for
 // contacts, unsubscribes, suppressions and SMS opt-outs; the inbound SMS route for sms.received.
 
-export const MESSAGE_EVENT_TYPES = ['message.sent', 'message.failed', 'message.bounced', 'message.complained', 'message.opened', 'message.clicked'] as const;
+export const MESSAGE_EVENT_TYPES = [
+  'message.sent',
+  'message.failed',
+  'message.bounced',
+  'message.complained',
+  'message.opened',
+  'message.clicked',
+] as const;
 
 export const CONTACT_EVENT_TYPES = [
   'contact.created',
