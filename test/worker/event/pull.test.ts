@@ -4,7 +4,9 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../../src/db/client';
 import { announceEvents } from '../../../src/modules/event/announce';
-import { absorbOverdueEvents } from '../../../src/modules/event/housekeeping';
+import { absorbOverdueEvents, pruneOldEvents } from '../../../src/modules/event/housekeeping';
+import { EVENT_KEEP_MS } from '../../../src/shared/contracts/webhook';
+import { ledgerSql } from '../helpers';
 import { encodeCursor } from '../../../src/modules/event/cursor';
 import { api, expect422, newSession } from '../api-helpers';
 import { newKey, withKey } from '../api-key/helpers';
@@ -118,5 +120,22 @@ describe("absorbing D1's outbox", () => {
     expect(await outboxCount(s.orgId)).toBe(0);
     expect(await outboxCount(999_999_999)).toBe(0);
     expect((await allEvents(s)).map((e) => e.type)).toEqual(['contact.resubscribed']);
+  });
+});
+
+describe('keeping 30 days', () => {
+  it("deletes the events past EVENT_KEEP_MS in the run's turn of ledgers, the newer ones kept", async () => {
+    const s = await newSession('evk');
+    const ledger = await ledgerSql(s.orgId);
+    const old = new Date(Date.now() - EVENT_KEEP_MS - 3 * 60 * 60 * 1000).toISOString();
+    await ledger.prepare("INSERT INTO events (id, type, at, data) VALUES ('evt_old', 'contact.resubscribed', ?, '{}')").bind(old).run();
+    const kept = await outboxRow(s.orgId, 'contact.resubscribed', resubscribed(1));
+    const { rowid } = (await env.DB.prepare('SELECT rowid FROM ledgers WHERE org_id = ?').bind(s.orgId).first<{ rowid: number }>())!;
+    // A run (within two hours of now) whose turn is this ledger's: turns of 15 minutes, 8 of them.
+    const turnTime = (rowid % 8) * 15 * 60 * 1000 + 8 * 15 * 60 * 1000 * Math.floor(Date.now() / (8 * 15 * 60 * 1000));
+    expect(await pruneOldEvents(env, createDb(env.DB), turnTime)).toBeGreaterThanOrEqual(1);
+    const after = await pruneOldEvents(env, createDb(env.DB), turnTime);
+    expect(after).toBe(0);
+    expect((await allEvents(s)).map((e) => e.id)).toEqual([kept]);
   });
 });
