@@ -55,6 +55,7 @@ import { healthRoutes } from './modules/health/routes';
 import { sendRoutes } from './modules/transactional/routes';
 import { domainRoutes } from './modules/domain/routes';
 import { webhookRoutes } from './modules/webhook/routes';
+import { eventRoutes } from './modules/event/routes';
 
 /** Entity collections that need a signed-in user; each gets the shared contract from crudRoutes. */
 const entities = {
@@ -85,6 +86,8 @@ const entities = {
   dashboard: dashboardRoutes,
   // POST /send and /send/batch: an organisation's own software sends (src/modules/transactional).
   send: sendRoutes,
+  // GET /events: the organisation's event stream, a page after a cursor (src/modules/event).
+  events: eventRoutes,
 } as const;
 
 /** More routes under an entity's path (same sign-in): engagement reports and a contact's opt-outs. */

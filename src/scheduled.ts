@@ -18,6 +18,7 @@ import { moveMessagesToLedgers } from './modules/ledger/move';
 import { pruneRateLimits } from './lib/rate-limit';
 import { recheckDomains } from './modules/domain/recheck';
 import { resealDomainKeys } from './modules/domain/reseal';
+import { absorbOverdueEvents, pruneOldEvents } from './modules/event/housekeeping';
 
 // The worker's two crons (wrangler.toml [triggers]; the local platform calls both at boot and then on the same
 // schedule, scripts/lib/platform.mjs, so nothing works only in production).
@@ -29,7 +30,8 @@ import { resealDomainKeys } from './modules/domain/reseal';
 //     files, the hourly data volume, the daily repair of the lists' kept counts (D1's and each ledger's), the ledgers
 //     of deleted organisations emptied and the ledgers' sizes measured (src/modules/ledger), and the sending domains'
 //     DNS records re-checked once a day (a batch per run, src/modules/domain/recheck.ts) and their DKIM keys re-sealed
-//     after a SECRETS_KEY rotation (src/modules/domain/reseal.ts).
+//     after a SECRETS_KEY rotation (src/modules/domain/reseal.ts); the event stream's missed absorptions and its events
+//     past 30 days (src/modules/event/housekeeping.ts).
 
 export const WATCHDOG_CRON = '* * * * *';
 export const HOUSEKEEPING_CRON = '*/15 * * * *';
@@ -67,6 +69,10 @@ function jobsOf(cron: string, env: Env): Jobs {
     recheckDomains: () => recheckDomains(db, env),
     // After a SECRETS_KEY rotation: the domains' DKIM keys sealed with an older entry, sealed again with the new one.
     resealDomainKeys: () => resealDomainKeys(db, env),
+    // The event stream (src/modules/event): D1's events an announcement missed absorbed (and a gone organisation's
+    // dropped), and the events past 30 days deleted, a turn of the ledgers per run.
+    absorbOverdueEvents: () => absorbOverdueEvents(env, db),
+    pruneOldEvents: () => pruneOldEvents(env, db),
   };
 }
 

@@ -5,6 +5,7 @@ import { SEND_SCOPE_ROUTES } from '../../shared/contracts/org-api-key';
 import { API_OPERATIONS, type ApiOperation } from './operations';
 import { ANSWER_SCHEMAS } from './answer-schemas';
 import { zodJsonSchema, type Json } from './json-schema';
+import { eventComponents, webhooksObject } from './webhooks';
 
 // Builds the OpenAPI 3.1 description of /api/v1 from the operation list and the zod contracts (zod 4's
 // z.toJSONSchema; JSON Schema 2020-12 is OpenAPI 3.1's dialect).
@@ -97,6 +98,8 @@ function successResponse(op: ApiOperation): Json {
       return { description: 'A new token pair', content: jsonContent(ref('TokenResponse')) };
     case 'file':
       return { description: 'The file', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
+    case 'events':
+      return { description: 'A page of the event stream', content: jsonContent(ref('EventsPage')) };
     case 'websocket':
       return { description: 'Switching protocols: the live-update WebSocket' };
     default:
@@ -170,6 +173,7 @@ export function buildOpenApiDocument(version: string): Json {
     servers: [{ url: '/api/v1', description: 'This platform (on an organisation host, or with X-ORG)' }],
     tags,
     paths,
+    webhooks: webhooksObject(),
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The access_token of POST /internal-auth/token-create' },
@@ -184,6 +188,7 @@ export function buildOpenApiDocument(version: string): Json {
       },
       schemas: {
         Error: errorSchema,
+        ...eventComponents(),
         ItemResponse: { type: 'object', required: ['data'], properties: { data: {} } },
         ...Object.fromEntries(Object.entries(ANSWER_SCHEMAS).map(([name, schema]) => [name, zodJsonSchema(schema, 'output')])),
         Deleted: { type: 'object', required: ['deleted'], properties: { deleted: { type: 'integer', description: 'Rows deleted: 1' } } },

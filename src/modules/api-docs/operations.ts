@@ -30,6 +30,7 @@ import { resubscribeBody, unsubscribeBody } from '../../shared/contracts/unsubsc
 import { sendBatchDocSchema, sendMessageSchema } from '../../shared/contracts/transactional';
 import { TEMPLATE_TYPES, templateInputSchema, templatePreviewSchema, templateUpdateSchema, testMessageSchema } from '../../shared/contracts/template';
 import { sessionRevokeSchema } from '../account/session-routes';
+import { eventsQuerySchema } from '../../shared/contracts/event-schemas';
 import type { AnswerSchema } from './answer-schemas';
 
 // The API description as data: every /api/v1 route the worker serves, with the zod contract of its body and
@@ -43,8 +44,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  */
 export type Access = 'user' | 'guest' | 'platform';
 
-/** What a successful answer carries: `{ data }`, a list page, a token pair, a file, or a WebSocket upgrade. */
-export type ResponseKind = 'item' | 'list' | 'tokens' | 'file' | 'websocket';
+/** What a successful answer carries: `{ data }`, a list page, a token pair, a file, a WebSocket upgrade, or a page of events. */
+export type ResponseKind = 'item' | 'list' | 'tokens' | 'file' | 'websocket' | 'events';
 
 /** Any answer shape of the document's components: the account's and the entities' (answer-schemas.ts). */
 export type DataSchema = AnswerSchema | 'Deleted' | 'BulkDeleted' | 'Reordered';
@@ -678,6 +679,15 @@ const EXTRA: ApiOperation[] = [
   },
   { method: 'get', path: '/template/{id}/attachment/{attachmentId}', tag: 'template', summary: 'Download an attachment', response: 'file' },
   { method: 'delete', path: '/template/{id}/attachment/{attachmentId}', tag: 'template', summary: 'Remove an attachment' },
+  {
+    method: 'get',
+    path: '/events',
+    tag: 'events',
+    summary:
+      "The organisation's event stream, oldest first, kept 30 days: a page after `after` (the previous page's next_cursor), only `types` when given (the types and their data: the document's webhooks). Order across D1's events (contacts, unsubscribes, suppressions, SMS opt-outs, inbound SMS) and the ledger's (messages, hits, broadcasts) is not guaranteed: each event has its time",
+    query: eventsQuerySchema,
+    response: 'events',
+  },
 ];
 
 /** Every documented /api/v1 operation. */

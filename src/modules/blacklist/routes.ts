@@ -3,13 +3,16 @@ import { blacklist } from '../../db/schema';
 import { normalizeAddress, type AddressType } from '../../shared/address';
 import { blacklistFilterShape, blacklistInputSchema, type BlacklistEntry, type BlacklistInput } from '../../shared/contracts/blacklist';
 import type { SuppressionReason } from '../../shared/contracts/suppression';
+import { Hono } from 'hono';
+import type { AppEnv } from '../../context';
 import { crudRoutes } from '../crud/crud-routes';
+import { announceWrites } from '../event/announce';
 
 /**
  * /blacklist: list, read, create and delete (one or many) blocked addresses; entries are never edited. The platform
  * adds its own for bounces and spam complaints (src/modules/bounce), with a reason and the message.
  */
-export const blacklistRoutes = crudRoutes<typeof blacklist, BlacklistInput, BlacklistEntry>({
+const blacklistCrud = crudRoutes<typeof blacklist, BlacklistInput, BlacklistEntry>({
   table: blacklist,
   input: blacklistInputSchema,
   only: ['list', 'read', 'create', 'delete', 'bulkDelete'],
@@ -38,3 +41,6 @@ export const blacklistRoutes = crudRoutes<typeof blacklist, BlacklistInput, Blac
       created_at: row.createdAt,
     })),
 });
+
+/** The routes, each write announcing its events (contact.suppressed / .unsuppressed, D1's outbox: src/modules/event). */
+export const blacklistRoutes = new Hono<AppEnv>().use('*', announceWrites).route('/', blacklistCrud);

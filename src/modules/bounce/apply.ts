@@ -13,6 +13,7 @@ import type { BounceRef } from './address';
 import type { BounceReport } from './report';
 import { countSoftBounce } from './soft-bounces';
 import { suppressAddress } from './suppress';
+import { announceEvents } from '../event/announce';
 
 // What a bounce or a spam complaint does to the organisation's message, whoever reported it (a mail to the bounce
 // address, handle.ts, or a provider's signed event, sendgrid-routes.ts):
@@ -59,6 +60,8 @@ export async function applyDeliveryReport(env: Env, ref: BounceRef, report: Deli
   // between the ledger and D1 still suppresses when it comes again.
   if (outcome === 'soft_bounced') {
     await countSoftBounce(db, m.org_id, m.to_address, m.id);
+    // At the limit it suppresses: that event (D1's outbox) into the stream (src/modules/event).
+    await announceEvents(env, m.org_id);
     return outcome;
   }
   const code = report.kind === 'bounce' ? report.status : null;
@@ -70,6 +73,8 @@ export async function applyDeliveryReport(env: Env, ref: BounceRef, report: Deli
     info: outcome === 'complained' ? `Reported as spam (message ${m.id})` : `Hard bounce ${code} (message ${m.id})`,
   });
   if (outcome === 'complained' && m.contact_id !== null) await unsubscribeEverywhere(env, db, m);
+  // The suppression's and unsubscribes' events (D1's outbox) into the stream (src/modules/event).
+  await announceEvents(env, m.org_id);
   return outcome;
 }
 

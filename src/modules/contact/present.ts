@@ -12,7 +12,7 @@ import { sameOrg } from '../../db/same-org';
 type Ctx = Context<AppEnv>;
 type Row = typeof contacts.$inferSelect;
 
-interface AttributeRow {
+export interface AttributeRow {
   contactId: number;
   fieldId: number;
   type: string;
@@ -22,7 +22,7 @@ interface AttributeRow {
 }
 
 /** Attribute rows of one contact (already in field order) to API values, one per field. */
-function attributeValues(rows: AttributeRow[]): ContactAttribute[] {
+export function attributeValues(rows: AttributeRow[]): ContactAttribute[] {
   const out: ContactAttribute[] = [];
   for (const row of rows) {
     const last = out[out.length - 1];

@@ -1,6 +1,7 @@
 import { contacts } from '../../db/schema';
 import { contactFilterShape, contactInputSchema, type AttributeFilter, type Contact, type ContactInput } from '../../shared/contracts/contact';
 import { crudRoutes } from '../crud/crud-routes';
+import { announceAfter } from '../event/announce';
 import { rawBatch } from '../crud/raw-batch';
 import { addDaily } from '../stats/daily';
 import { contactFilterConditions, contactSearch } from './filters';
@@ -25,8 +26,23 @@ export const contactRoutes = crudRoutes<typeof contacts, ContactInput, Contact>(
   },
   keptTotal: { whole: 'contacts', per: { filter: 'tags', list: 'tag' } },
   audit: 'contact',
-  write: { create: createContact, update: (c, existing, input) => updateContact(c, existing.id, input) },
+  // Each write's events (D1's triggers) go into the stream after the answer (src/modules/event).
+  write: {
+    create: async (c, input) => {
+      const created = await createContact(c, input);
+      announceAfter(c);
+      return created;
+    },
+    update: async (c, existing, input) => {
+      const updated = await updateContact(c, existing.id, input);
+      announceAfter(c);
+      return updated;
+    },
+  },
   // The organisation's day (src/modules/stats): deletions one by one or in bulk.
-  afterDelete: async (c, ids) => void (await rawBatch(c.var.db, [addDaily(c.var.db, c.var.org.id, { contacts_deleted: ids.length })!])),
+  afterDelete: async (c, ids) => {
+    await rawBatch(c.var.db, [addDaily(c.var.db, c.var.org.id, { contacts_deleted: ids.length })!]);
+    announceAfter(c);
+  },
   present: presentContacts,
 });

@@ -19,6 +19,7 @@ import { peekFile } from './file-peek';
 import { IMPORT_MAX_FIELD_OPTIONS, OptionIds, TagIds } from './lookups';
 import { summarizeImport } from './presenter';
 import { compileMapping, toRowChange, type CompiledMapping, type FieldMeta } from './row-rules';
+import { announceEvents } from '../event/announce';
 
 export const IMPORT_JOB_KIND = 'contact-import';
 
@@ -297,6 +298,8 @@ class ImportJob {
     if (Date.now() - this.lastProgress >= PROGRESS_EVERY_MS) {
       this.lastProgress = Date.now();
       await publishToOrg(this.env, this.orgId, { type: 'import.progress', import: summarizeImport(this.record) });
+      // The contacts' events (D1's outbox) into the stream as the import goes (src/modules/event); the last at its end.
+      await announceEvents(this.env, this.orgId);
     }
     await this.opts.afterCommit?.(this.batchNumber);
     return true;
@@ -366,5 +369,6 @@ export async function finishImport(env: Env, orgId: number, importId: number, st
     .where(scope.where(eq(imports.id, importId), inArray(imports.status, ['new', 'processing'])))
     .returning();
   if (done) await publishToOrg(env, orgId, { type: 'import.finished', import: summarizeImport(done) });
+  await announceEvents(env, orgId);
   return 'finished';
 }

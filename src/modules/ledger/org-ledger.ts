@@ -16,6 +16,8 @@ import type { ApiLimitRefusal } from '../api-key/rate-limit';
 import { acceptSends, nextLaneWatch, takeDueSingles, type AcceptRequest, type AcceptResult } from '../transactional/lane';
 import { acceptHooks, type HourlyLimits, type IdempotencyRef } from '../transactional/ledger-hooks';
 import { enqueueSingles } from '../transactional/enqueue';
+import { absorbOutbox } from '../event/absorb';
+import { pruneStream, readStream, type StoredEvent } from '../event/stream';
 import { LEDGER_NOT_INITIALISED, LEDGER_WRONG_OWNER, sameOwner, type LedgerAnswer, type LedgerOwner } from './owner';
 import { dispatchWebhooks, dropWebhookLeftovers, RETENTION_EVERY_MS } from '../webhook/dispatch';
 import {
@@ -315,6 +317,47 @@ export class OrgLedger extends DurableObject<Env> {
   private async deliverLater(): Promise<void> {
     const next = nextWebhookWork(this.ctx.storage.sql);
     if (next !== null) await this.setAlarmAt(Math.max(next, Date.now()));
+  }
+
+  // The event stream (src/modules/event)
+
+  /** The absorption running now: the next waits for it, and calls meanwhile share the one after it (absorbEvents). */
+  private absorbing: Promise<number> = Promise.resolve(0);
+  private absorbNext: Promise<number> | null = null;
+
+  /**
+   * Takes D1's outbox of the organisation into the stream (src/modules/event/absorb.ts); only the first ledger does.
+   * One absorption at a time; calls made while one runs share a single next one, which sees what they announced.
+   */
+  async absorbEvents(owner: LedgerOwner): Promise<LedgerAnswer<number>> {
+    const allowed = this.serve(owner, () => 0);
+    if (!allowed.ok || owner.generation !== 0) return allowed;
+    if (!this.absorbNext) {
+      const next = this.absorbing
+        .catch(() => 0)
+        .then(() => {
+          this.absorbNext = null;
+          return absorbOutbox(this.ctx.storage, createDb(this.env.DB), owner.orgId);
+        })
+        .then(async (absorbed) => {
+          // The absorbed events' deliveries (made by the events_deliveries trigger) are due now.
+          if (absorbed > 0) await this.deliverLater();
+          return absorbed;
+        });
+      this.absorbNext = next;
+      this.absorbing = next;
+    }
+    return { ok: true, value: await this.absorbNext };
+  }
+
+  /** Up to `limit` events after `afterSeq`, oldest first (the pull API: src/modules/event/pull.ts). */
+  readEvents(owner: LedgerOwner, afterSeq: number, types: string[] | null, limit: number): LedgerAnswer<StoredEvent[]> {
+    return this.serve(owner, () => readStream(this.ctx.storage.sql, afterSeq, types, limit));
+  }
+
+  /** Deletes a bounded chunk of events older than `before` (ISO 8601); answers how many went. */
+  pruneEvents(owner: LedgerOwner, before: string): LedgerAnswer<number> {
+    return this.serve(owner, () => pruneStream(this.ctx.storage, before));
   }
 
   /** Bytes of the ledger's SQLite storage (the size guard's measure). */

@@ -28,17 +28,15 @@ export function optChangeOf(body: string | null | undefined, optOutType?: string
   return null;
 }
 
+/** The statement that records an opt-out (a repeat keeps the first) or lifts it, for the caller's batch. */
+export function optChangeStatement(db: Database, orgId: number, integrationId: number, phone: string, change: NonNullable<OptChange>) {
+  if (change.kind === 'in') return db.delete(smsOptOuts).where(and(eq(smsOptOuts.orgId, orgId), eq(smsOptOuts.phone, phone)));
+  return db.run(sql`INSERT INTO ${smsOptOuts} (org_id, phone, keyword, integration_id) VALUES (${orgId}, ${phone}, ${change.keyword}, ${integrationId})
+    ON CONFLICT (org_id, phone) DO NOTHING`);
+}
+
 /** Records an opt-out (a repeat keeps the first) or lifts it; answers whether anything changed. */
 export async function applyOptChange(db: Database, orgId: number, integrationId: number, phone: string, change: NonNullable<OptChange>): Promise<boolean> {
-  if (change.kind === 'in') {
-    const gone = await db
-      .delete(smsOptOuts)
-      .where(and(eq(smsOptOuts.orgId, orgId), eq(smsOptOuts.phone, phone)))
-      .returning({ id: smsOptOuts.id });
-    return gone.length > 0;
-  }
-  const result =
-    await db.run(sql`INSERT INTO ${smsOptOuts} (org_id, phone, keyword, integration_id) VALUES (${orgId}, ${phone}, ${change.keyword}, ${integrationId})
-    ON CONFLICT (org_id, phone) DO NOTHING`);
+  const result = await optChangeStatement(db, orgId, integrationId, phone, change);
   return (result.meta.changes ?? 0) > 0;
 }

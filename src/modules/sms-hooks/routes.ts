@@ -9,7 +9,10 @@ import { providerAccount } from '../integration/account';
 import { hookIntegration, webhookForbidden } from '../integration/hook-integration';
 import { advanceDeliveryStatus, deliveryStatusOf } from './delivery-status';
 import { pushProgress } from './push-progress';
-import { applyOptChange, optChangeOf } from './opt-out';
+import { optChangeOf, optChangeStatement } from './opt-out';
+import { announceAfter } from '../event/announce';
+import { receivedSmsStatement } from '../event/outbox';
+import { rawBatch } from '../crud/raw-batch';
 import { twilioHookUrl, type TwilioHook } from './urls';
 
 // Twilio's calls to us, one URL per integration: POST .../status (delivery receipts of the SMS we sent) and
@@ -73,7 +76,20 @@ export const twilioHookRoutes = new Hono<AppEnv>()
     const { orgId, integrationId, params } = await verifiedCall(c, 'inbound');
     const from = params.get('From')?.trim();
     const change = optChangeOf(params.get('Body'), params.get('OptOutType'));
-    if (from && change) await applyOptChange(c.var.db, orgId, integrationId, from, change);
+    if (from) {
+      // The message is in the stream (sms.received) in the batch of the opt change it makes, if any.
+      const received = receivedSmsStatement(c.var.db, {
+        orgId,
+        integrationId,
+        from,
+        to: params.get('To')?.trim() || null,
+        body: params.get('Body') ?? '',
+        providerId: params.get('MessageSid') ?? params.get('SmsSid'),
+      });
+      if (change) await rawBatch(c.var.db, [optChangeStatement(c.var.db, orgId, integrationId, from, change), received]);
+      else await received;
+      announceAfter(c, orgId);
+    }
     // An empty TwiML answer: no reply from us (Twilio sends its own STOP/START confirmations).
     return c.body(EMPTY_TWIML, 200, { 'content-type': 'text/xml; charset=utf-8' });
   });

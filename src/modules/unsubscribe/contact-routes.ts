@@ -10,6 +10,7 @@ import { liftSuppression } from '../bounce/suppress';
 import { recordActivity } from '../activity-log/record';
 import { rowOr404 } from '../crud/rows';
 import { recountUnsubscribes, resubscribe } from './store';
+import { announceAfter } from '../event/announce';
 
 // A contact's unsubscribes, SMS opt-outs and suppressed addresses, as the contact's page shows them; the
 // organisation's re-subscribe and lifting a suppression (both recorded in the activity log). A STOP is undone only by
@@ -92,6 +93,7 @@ export const contactOptOutRoutes = new Hono<AppEnv>()
     const change = subscription ? await resubscribe(c.var.db, { orgId: c.var.org.id, contactId: contact.id }, subscription.id) : null;
     if (!subscription || !change?.changed) throw notFound();
     await recountUnsubscribes(c.env, c.var.db, c.var.org.id, [change]);
+    announceAfter(c);
     await recordActivity(c, 'contact', contact.id, 'update', [{ field: `subscription: ${subscription.name}`, previous: 'unsubscribed', next: 'subscribed' }]);
     return c.body(null, 204);
   })
@@ -107,6 +109,7 @@ export const contactOptOutRoutes = new Hono<AppEnv>()
           .where(and(eq(blacklist.id, entryId), eq(blacklist.orgId, orgId), addressesOf(orgId, contact.id)))
       : [];
     if (!entry || !(await liftSuppression(c.var.db, orgId, entry.id))) throw notFound();
+    announceAfter(c);
     await recordActivity(c, 'contact', contact.id, 'update', [
       { field: `suppression: ${entry.value}`, previous: entry.info ?? entry.reason ?? 'blacklisted', next: 'lifted' },
     ]);

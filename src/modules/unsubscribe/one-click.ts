@@ -3,6 +3,7 @@ import type { AppEnv } from '../../context';
 import { ApiError } from '../../lib/api-error';
 import { limitPublicRequest, readLink } from './link';
 import { recountUnsubscribes, categoriesOf, unsubscribe } from './store';
+import { announceAfter } from '../event/announce';
 
 // RFC 8058 one-click: mail providers POST `List-Unsubscribe=One-Click` (multipart or form-urlencoded) to the
 // List-Unsubscribe URL, /unsubscribe?m=<signed link>, with no cookies or authorization. It unsubscribes at once
@@ -26,5 +27,6 @@ export const oneClickRoutes = new Hono<AppEnv>().post('/', async (c) => {
   const changes = [];
   for (const id of targets) changes.push(await unsubscribe(c.var.db, link, { subscriptionId: id, reason: null, comment: null, source: 'one_click' }));
   await recountUnsubscribes(c.env, c.var.db, link.orgId, changes);
+  if (changes.some((change) => change?.changed)) announceAfter(c, link.orgId);
   return c.text(DONE, 200, { 'cache-control': 'no-store' });
 });

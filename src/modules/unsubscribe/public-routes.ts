@@ -6,6 +6,7 @@ import { validJson } from '../../lib/validate';
 import { resubscribeBody, UNSUBSCRIBE_MESSAGES, unsubscribeBody, type UnsubscribePageData } from '../../shared/contracts/unsubscribe';
 import { limitPublicRequest, readLink, type LinkTarget } from './link';
 import { recountUnsubscribes, categoriesOf, resubscribe, unsubscribe, unsubscribedFrom } from './store';
+import { announceAfter } from '../event/announce';
 
 // The public unsubscribe API (the JSON twin of the /unsubscribe page, page/routes.ts): no sign-in, rate-limited, and every change is to the
 // organisation and contact that the signed link `m` names.
@@ -61,6 +62,7 @@ export const unsubscribePublicRoutes = new Hono<AppEnv>()
       source: 'page',
     });
     await recountUnsubscribes(c.env, c.var.db, link.orgId, [change]);
+    if (change?.changed) announceAfter(c, link.orgId);
     return c.json({ data: await pageData(c, link, categories) });
   })
   .post('/resubscribe', validJson(resubscribeBody), async (c) => {
@@ -70,5 +72,6 @@ export const unsubscribePublicRoutes = new Hono<AppEnv>()
     const categories = await categoriesWith(c, link.orgId, input.subscription_id);
     const change = await resubscribe(c.var.db, link, input.subscription_id);
     await recountUnsubscribes(c.env, c.var.db, link.orgId, [change]);
+    if (change?.changed) announceAfter(c, link.orgId);
     return c.json({ data: await pageData(c, link, categories) });
   });

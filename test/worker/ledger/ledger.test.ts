@@ -45,6 +45,7 @@ describe('the ledger registry', () => {
       'api_buckets',
       'broadcast_links',
       'broadcasts',
+      'events',
       'idempotency_keys',
       'ledger_owner',
       'ledger_schema',
@@ -55,6 +56,9 @@ describe('the ledger registry', () => {
       'send_gates',
       'sqlite_sequence',
       'tracking_events',
+      'webhook_deliveries',
+      'webhook_endpoints',
+      'webhook_flights',
     ]);
     // Its message ids start in its own block: unique across every ledger of the platform.
     const other = await newOrg('lg2');

@@ -9,6 +9,7 @@ import { recountUnsubscribes, resubscribe, unsubscribe } from '../store';
 import { failedPage, invalidLinkPage, unsubscribePage, type PageResult } from './render';
 import { acceptedLanguage } from '../../../shared/languages';
 import { pageTranslator } from './strings';
+import { announceAfter } from '../../event/announce';
 
 // The public unsubscribe page, rendered here as plain html (render.ts) so it works without JavaScript and loads none:
 //   GET  /unsubscribe?m=<signed link>      the page (opening it changes nothing: link scanners follow GETs)
@@ -103,6 +104,7 @@ export const unsubscribePageRoutes = new Hono<AppEnv>()
       ? await unsubscribe(c.var.db, link, { subscriptionId, reason: leave.data.reason ?? null, comment: leave.data.comment || null, source: 'page' })
       : await resubscribe(c.var.db, link, subscriptionId);
     await recountUnsubscribes(c.env, c.var.db, link.orgId, [change]);
+    if (change?.changed) announceAfter(c, link.orgId);
     const back = new URLSearchParams({ m: fields.m, [fields.after]: String(subscriptionId) });
     return c.redirect(`/unsubscribe?${back}`, 303);
   });
