@@ -8,6 +8,7 @@ import type { TrackingHit } from '../tracking/hit';
 import { beginIdempotentSql, finishIdempotentSql, releaseIdempotentSql, type IdempotentBegin } from '../idempotency/ledger-side';
 import { holdGate, releaseGate, reserveOnGate, type GateLane, type GateState, type Reservation } from '../sending/send-gate';
 import { blockStart } from './ids';
+import { endpointMirrors } from '../webhook/mirror-rows';
 import { migrateLedger, startIdsAt } from './ledger-schema';
 import { localLedgerDb } from './ledger-db';
 import { runStatements, type LedgerResult, type LedgerStatement } from './ledger-statements';
@@ -265,6 +266,19 @@ export class OrgLedger extends DurableObject<Env> {
     const answer = this.serve(owner, () => this.ctx.storage.transactionSync(() => setMirror(this.ctx.storage.sql, change, now)) ?? null);
     if (answer.ok) await this.deliverLater();
     return answer;
+  }
+
+  /** Copies the organisation's endpoints from D1 into the mirror: a ledger made after they were (registry.ts). */
+  async loadWebhookEndpoints(owner: LedgerOwner): Promise<LedgerAnswer<number>> {
+    const allowed = this.serve(owner, () => 0);
+    if (!allowed.ok) return allowed;
+    const mirrors = await endpointMirrors(createDb(this.env.DB), owner.orgId);
+    const now = Date.now();
+    this.ctx.storage.transactionSync(() => {
+      for (const mirror of mirrors) setMirror(this.ctx.storage.sql, mirror, now);
+    });
+    await this.deliverLater();
+    return { ok: true, value: mirrors.length };
   }
 
   /** An endpoint's deliveries in this ledger, newest first. */

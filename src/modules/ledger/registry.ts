@@ -64,6 +64,8 @@ async function makeLedger(env: Env, db: Database, orgId: number, generation: num
   const stub = ledgerStub(env, name);
   served(await stub.init(owner, Number(registered.idBase)));
   await db.run(sql`UPDATE ledgers SET ready = 1 WHERE name = ${name}`);
+  // After `ready`: an endpoint created meanwhile is either mirrored by its route (which now finds this ledger) or read here.
+  served(await stub.loadWebhookEndpoints(owner));
   // The organisation went while it was being made: its registry row went with it (and queued it for the drainer);
   // empty it now in case the drainer came first.
   const [still] = await db.all<{ name: string }>(sql`SELECT name FROM ledgers WHERE name = ${name} AND org_id = ${orgId}`);

@@ -1,0 +1,17 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { webhookEndpoints } from '../../db/schema';
+import type { MirrorChange } from './ledger-side';
+
+/**
+ * The organisation's endpoints as its ledgers mirror them, read from D1: what a ledger made after they were created
+ * copies in (registry.ts makeLedger -> OrgLedger.loadWebhookEndpoints), since mirrorEndpoint reached only the ledgers
+ * that existed then.
+ */
+export async function endpointMirrors(db: Database, orgId: number): Promise<MirrorChange[]> {
+  const rows = await db
+    .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes, enabled: webhookEndpoints.enabled, batch: webhookEndpoints.batch })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.orgId, orgId));
+  return rows.map((row) => ({ id: row.id, eventTypes: [...row.eventTypes], enabled: row.enabled, batch: row.batch }));
+}
