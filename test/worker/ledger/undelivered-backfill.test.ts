@@ -27,6 +27,18 @@ describe('ledger step 8', () => {
     // The ledger as it stood at step 7 (what the later steps made undone), brought up to date again.
     const handle = (await orgLedger(E, createDb(E.DB), s.o.orgId))!;
     const version = await runInDurableObject(ledgerStub(E, ledgerName(handle.owner.key, handle.owner.generation)), (_instance, state) => {
+      // Step 14's stream: its triggers and views name columns of the later steps.
+      for (const trigger of [
+        'events_deliveries',
+        'messages_event_sent',
+        'messages_event_delivery',
+        'tracking_events_event',
+        'broadcasts_event_status',
+        'broadcasts_event_inserted',
+      ])
+        state.storage.sql.exec(`DROP TRIGGER ${trigger}`);
+      for (const view of ['event_messages', 'event_broadcasts']) state.storage.sql.exec(`DROP VIEW ${view}`);
+      for (const table of ['events', 'webhook_endpoints', 'webhook_deliveries', 'webhook_flights']) state.storage.sql.exec(`DROP TABLE ${table}`);
       state.storage.sql.exec('ALTER TABLE broadcasts DROP COLUMN undelivered');
       state.storage.sql.exec('DROP TABLE idempotency_keys');
       state.storage.sql.exec('DROP INDEX messages_lane');
