@@ -257,7 +257,8 @@ export const LEDGER_STEPS: readonly string[] = [
   // status. The first ledger also absorbs D1's events (D1's event_outbox). `seq` orders the stream (the pull API's
   // cursor); `id` is the event's id everywhere (and the deliveries' webhook-id). Test messages make no events.
   // webhook_endpoints mirrors D1's endpoints (what the triggers and the dispatcher need); each event inserted makes a
-  // pending delivery per enabled endpoint that takes its type, in the same transaction.
+  // pending delivery per enabled endpoint that takes its type, in the same transaction. webhook_mirror_loaded says the
+  // mirror was filled from D1 once (a ledger older than its organisation's endpoints: OrgLedger.loadWebhookEndpoints).
   `CREATE TABLE events (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     id TEXT NOT NULL UNIQUE,
@@ -295,6 +296,7 @@ export const LEDGER_STEPS: readonly string[] = [
     lease_until INTEGER NOT NULL
   );
   CREATE INDEX webhook_flights_endpoint ON webhook_flights (endpoint_id);
+  CREATE TABLE webhook_mirror_loaded (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL);
   CREATE TRIGGER events_deliveries AFTER INSERT ON events BEGIN
     INSERT INTO webhook_deliveries (endpoint_id, event_seq, next_at)
     SELECT e.id, NEW.seq, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) FROM webhook_endpoints e

@@ -8,7 +8,7 @@ import type { TrackingHit } from '../tracking/hit';
 import { beginIdempotentSql, finishIdempotentSql, releaseIdempotentSql, type IdempotentBegin } from '../idempotency/ledger-side';
 import { holdGate, releaseGate, reserveOnGate, type GateLane, type GateState, type Reservation } from '../sending/send-gate';
 import { blockStart } from './ids';
-import { endpointMirrors } from '../webhook/mirror-rows';
+import { endpointMirrors, markWebhookMirrorLoaded, webhookMirrorLoaded } from '../webhook/mirror-rows';
 import { migrateLedger, startIdsAt } from './ledger-schema';
 import { localLedgerDb } from './ledger-db';
 import { runStatements, type LedgerResult, type LedgerStatement } from './ledger-statements';
@@ -60,6 +60,8 @@ export class OrgLedger extends DurableObject<Env> {
       this.owner = this.storedOwner();
       if (this.owner) {
         migrateLedger(ctx.storage);
+        // A ledger older than the organisation's webhook endpoints fills their mirror once.
+        if (!webhookMirrorLoaded(ctx.storage.sql)) await this.loadWebhookEndpoints(this.owner);
         // A projection the last run of the object left undone, and the single messages' watch (a restart forgets alarms locally).
         await this.projectLater();
         await this.watchLaneLater();
@@ -276,6 +278,7 @@ export class OrgLedger extends DurableObject<Env> {
     const now = Date.now();
     this.ctx.storage.transactionSync(() => {
       for (const mirror of mirrors) setMirror(this.ctx.storage.sql, mirror, now);
+      markWebhookMirrorLoaded(this.ctx.storage.sql, now);
     });
     await this.deliverLater();
     return { ok: true, value: mirrors.length };

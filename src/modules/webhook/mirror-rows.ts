@@ -15,3 +15,10 @@ export async function endpointMirrors(db: Database, orgId: number): Promise<Mirr
     .where(eq(webhookEndpoints.orgId, orgId));
   return rows.map((row) => ({ id: row.id, eventTypes: [...row.eventTypes], enabled: row.enabled, batch: row.batch }));
 }
+
+/** Whether the ledger's mirror was filled from D1 once (ledger step 14's webhook_mirror_loaded). */
+export const webhookMirrorLoaded = (sql: SqlStorage): boolean => sql.exec('SELECT 1 FROM webhook_mirror_loaded').toArray().length > 0;
+
+export function markWebhookMirrorLoaded(sql: SqlStorage, now: number): void {
+  sql.exec('INSERT OR REPLACE INTO webhook_mirror_loaded (id, at) VALUES (1, ?)', now);
+}

@@ -59,6 +59,7 @@ describe('the ledger registry', () => {
       'webhook_deliveries',
       'webhook_endpoints',
       'webhook_flights',
+      'webhook_mirror_loaded',
     ]);
     // Its message ids start in its own block: unique across every ledger of the platform.
     const other = await newOrg('lg2');

@@ -38,7 +38,8 @@ describe('ledger step 8', () => {
       ])
         state.storage.sql.exec(`DROP TRIGGER ${trigger}`);
       for (const view of ['event_messages', 'event_broadcasts']) state.storage.sql.exec(`DROP VIEW ${view}`);
-      for (const table of ['events', 'webhook_endpoints', 'webhook_deliveries', 'webhook_flights']) state.storage.sql.exec(`DROP TABLE ${table}`);
+      for (const table of ['events', 'webhook_endpoints', 'webhook_deliveries', 'webhook_flights', 'webhook_mirror_loaded'])
+        state.storage.sql.exec(`DROP TABLE ${table}`);
       state.storage.sql.exec('ALTER TABLE broadcasts DROP COLUMN undelivered');
       state.storage.sql.exec('DROP TABLE idempotency_keys');
       state.storage.sql.exec('DROP INDEX messages_lane');
