@@ -77,10 +77,18 @@ async function attempt(env: Env, db: Database, body: WebhookFlightBody, endpoint
       await postEvents(env, target, body.events, true),
     );
   } else {
+    let down: RequestOutcome | null = null;
     for (const event of body.events) {
       // After a 410 the endpoint is off: the rest wait (paused), untried.
       if (gone) results.push({ seq: event.seq, outcome: 'skipped' });
-      else record([event.seq], await postEvents(env, target, [event], false));
+      // An endpoint that is down (no answer, 5xx, 429) fails the rest of the flight with it: they back off together
+      // instead of each waiting out its own timeout, so a dead endpoint holds the consumer one timeout per flight.
+      else if (down) results.push(failed(event.seq, { ...down, ms: 0, error: `not_tried_after: ${down.error}` }, Date.now()));
+      else {
+        const outcome = await postEvents(env, target, [event], false);
+        record([event.seq], outcome);
+        if (!outcome.ok && (outcome.status === null || outcome.status >= 500 || outcome.status === 429)) down = outcome;
+      }
     }
   }
   if (gone) {

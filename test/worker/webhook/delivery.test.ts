@@ -12,7 +12,7 @@ import { orgLedger } from '../../../src/modules/ledger/registry';
 import { deliverFlight, forgetEndpoints } from '../../../src/modules/webhook/deliver';
 import { listDeliveries, replayDelivery } from '../../../src/modules/webhook/deliveries';
 import { newOrg } from '../channel-helpers';
-import { mailsTo } from '../helpers';
+import { ledgerSql, mailsTo } from '../helpers';
 import { addEndpoint, addEvent, deliveriesOf, RECEIVER, received, receivedAtLeast, script, uniquePath, waitFor } from './webhook-helpers';
 
 const E = env as unknown as Env;
@@ -112,6 +112,33 @@ describe('failures', () => {
     await waitFor(
       async () => (await E.DB.prepare('SELECT failing_since FROM webhook_endpoints WHERE id = ?').bind(endpoint.id).first('failing_since')) === null,
     );
+  });
+
+  it('fail the rest of a flight with an endpoint that is down, untried, so they back off together', async () => {
+    const o = await newOrg('wh');
+    const path = uniquePath('down');
+    const endpoint = await addEndpoint(o.orgId, path);
+    await script(path, [{ status: 503 }]);
+    // Three events in one transaction: one flight.
+    const ledger = await ledgerSql(o.orgId);
+    await ledger
+      .prepare(
+        `INSERT INTO events (id, type, at, data) SELECT 'evt_down_' || value, 'message.sent', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), '{}' FROM json_each('[1,2,3]')`,
+      )
+      .run();
+    const afterFirst = await waitFor(async () => {
+      const rows = await deliveriesOf(o.orgId, endpoint.id);
+      return rows.length === 3 && rows.every((row) => row.attempts === 1) ? rows : undefined;
+    });
+    expect(afterFirst.map((row) => [row.last_status, row.last_error])).toEqual([
+      [503, 'HTTP 503'],
+      [503, 'not_tried_after: HTTP 503'],
+      [503, 'not_tried_after: HTTP 503'],
+    ]);
+    // The retries (the receiver answers 200 now) deliver all three; the first round was one request, not three.
+    await waitFor(async () => (await deliveriesOf(o.orgId, endpoint.id)).every((row) => row.state === 'delivered'));
+    const requests = await received(path);
+    expect(requests.map((r) => r.headers['webhook-id'])).toEqual(['evt_down_1', 'evt_down_1', 'evt_down_2', 'evt_down_3']);
   });
 
   it('never follow a redirect: a 3xx is a failed attempt and the target hears nothing', async () => {
