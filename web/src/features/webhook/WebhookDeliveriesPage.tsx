@@ -36,7 +36,9 @@ function DeliveriesLog({ endpoint }: { endpoint: Endpoint }) {
   const calls = useWebhookCalls();
   const phone = useMediaQuery(PHONE) ?? false;
   const [state, setState] = useState<DeliveryState | null>(null);
-  const { data, error, isLoading, mutate } = useDeliveries(endpoint.id, state);
+  // The page shown: older than this event (the answer's next_before), or the newest (null).
+  const [before, setBefore] = useState<number | null>(null);
+  const { data, error, isLoading, mutate } = useDeliveries(endpoint.id, state, before);
   const rows = data?.data ?? [];
 
   const replay = (row: DeliveryRow) =>
@@ -67,7 +69,10 @@ function DeliveriesLog({ endpoint }: { endpoint: Endpoint }) {
             clearable
             data={DELIVERY_STATES.map((s) => ({ value: s, label: t(`webhooks.deliveryStates.${s}`) }))}
             value={state}
-            onChange={(value) => setState(value as DeliveryState | null)}
+            onChange={(value) => {
+              setState(value as DeliveryState | null);
+              setBefore(null);
+            }}
             data-testid="deliveries-state"
             w={200}
           />
@@ -76,6 +81,16 @@ function DeliveriesLog({ endpoint }: { endpoint: Endpoint }) {
         <ShortListState error={error ? translateApiError(t, error) : null} loading={isLoading} empty={rows.length === 0} emptyText={t('webhooks.noDeliveries')}>
           {() => (phone ? <DeliveryCards rows={rows} onReplay={replay} /> : <DeliveryTable rows={rows} onReplay={replay} />)}
         </ShortListState>
+        {(before !== null || data?.next_before) && (
+          <Group justify="center">
+            <Button variant="subtle" disabled={before === null} onClick={() => setBefore(null)} data-testid="deliveries-newest">
+              {t('webhooks.newest')}
+            </Button>
+            <Button variant="subtle" disabled={!data?.next_before} onClick={() => setBefore(data?.next_before ?? null)} data-testid="deliveries-older">
+              {t('webhooks.older')}
+            </Button>
+          </Group>
+        )}
       </Stack>
     </Paper>
   );

@@ -62,7 +62,13 @@ export function useWebhook(id: number) {
   return useSWR<ItemBody<Endpoint>>(WEBHOOK_PATHS.one(id));
 }
 
-/** An endpoint's deliveries, newest first, optionally of one state. */
-export function useDeliveries(id: number, state: DeliveryState | null) {
-  return useSWR<WebhookDeliveryPage>([WEBHOOK_PATHS.deliveries(id), state ? { state, limit: 100 } : { limit: 100 }]);
+/** Deliveries per page of the log. */
+export const DELIVERIES_PAGE = 100;
+
+/** A page of an endpoint's deliveries, newest first, optionally of one state, older than event `before` when given. */
+export function useDeliveries(id: number, state: DeliveryState | null, before: number | null) {
+  return useSWR<WebhookDeliveryPage>([
+    WEBHOOK_PATHS.deliveries(id),
+    { limit: DELIVERIES_PAGE, ...(state ? { state } : {}), ...(before === null ? {} : { before }) },
+  ]);
 }
