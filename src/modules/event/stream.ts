@@ -37,7 +37,11 @@ export function pruneStream(storage: DurableObjectStorage, before: string, chunk
       .map((r) => Number(r.seq));
     if (seqs.length === 0) return 0;
     const list = JSON.stringify(seqs);
-    storage.sql.exec('DELETE FROM webhook_deliveries WHERE event_seq IN (SELECT value FROM json_each(?))', list);
+    // By each endpoint's key (endpoint_id, event_seq): event_seq alone has no index.
+    storage.sql.exec(
+      'DELETE FROM webhook_deliveries WHERE endpoint_id IN (SELECT id FROM webhook_endpoints) AND event_seq IN (SELECT value FROM json_each(?))',
+      list,
+    );
     storage.sql.exec('DELETE FROM events WHERE seq IN (SELECT value FROM json_each(?))', list);
     return seqs.length;
   });

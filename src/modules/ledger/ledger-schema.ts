@@ -288,7 +288,9 @@ export const LEDGER_STEPS: readonly string[] = [
     delivered_at INTEGER,
     PRIMARY KEY (endpoint_id, event_seq)
   ) WITHOUT ROWID;
-  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_at);
+  -- Every query of deliveries names its endpoint (there are few): the next due of each, and its pending in event order.
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (endpoint_id, state, next_at);
+  CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint_id, event_seq) WHERE state = 'pending';
   CREATE INDEX webhook_deliveries_flight ON webhook_deliveries (flight_id) WHERE flight_id IS NOT NULL;
   CREATE TABLE webhook_flights (
     id TEXT PRIMARY KEY NOT NULL,

@@ -81,13 +81,14 @@ async function attempt(env: Env, db: Database, body: WebhookFlightBody, endpoint
     for (const event of body.events) {
       // After a 410 the endpoint is off: the rest wait (paused), untried.
       if (gone) results.push({ seq: event.seq, outcome: 'skipped' });
-      // An endpoint that is down (no answer, 5xx, 429) fails the rest of the flight with it: they back off together
-      // instead of each waiting out its own timeout, so a dead endpoint holds the consumer one timeout per flight.
+      // An endpoint that does not answer (refused, timed out) fails the rest of the flight with it: they back off
+      // together instead of each waiting out its own timeout, so a dead endpoint holds the consumer one timeout per
+      // flight. An answer (even a 5xx) is about that request: the others are still tried.
       else if (down) results.push(failed(event.seq, { ...down, ms: 0, error: `not_tried_after: ${down.error}` }, Date.now()));
       else {
         const outcome = await postEvents(env, target, [event], false);
         record([event.seq], outcome);
-        if (!outcome.ok && (outcome.status === null || outcome.status >= 500 || outcome.status === 429)) down = outcome;
+        if (!outcome.ok && outcome.status === null) down = outcome;
       }
     }
   }

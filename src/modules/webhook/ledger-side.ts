@@ -202,7 +202,8 @@ export function takeFlights(sql: SqlStorage, now: number, timeoutMs: number): Fl
 function dueEvents(sql: SqlStorage, endpointId: number, now: number, max: number): FlightEvent[] {
   const rows = sql
     .exec<{ seq: number; id: string; type: string; at: string; data: string }>(
-      `SELECT e.seq, e.id, e.type, e.at, e.data FROM webhook_deliveries d JOIN events e ON e.seq = d.event_seq
+      // The pending in event order: the primary key's order would walk the delivered rows kept beside them.
+      `SELECT e.seq, e.id, e.type, e.at, e.data FROM webhook_deliveries d INDEXED BY webhook_deliveries_pending JOIN events e ON e.seq = d.event_seq
        WHERE d.state = 'pending' AND d.next_at <= ? AND d.endpoint_id = ? ORDER BY d.event_seq LIMIT ?`,
       now,
       endpointId,
@@ -302,9 +303,10 @@ export function nextWebhookWork(sql: SqlStorage): number | null {
   const due =
     sql
       .exec<{ at: number | null }>(
-        `SELECT d.next_at AS at FROM webhook_deliveries d WHERE d.state = 'pending' AND d.endpoint_id IN (
-           SELECT w.id FROM webhook_endpoints w WHERE w.enabled = 1 AND (SELECT count(*) FROM webhook_flights f WHERE f.endpoint_id = w.id) < ?)
-         ORDER BY d.next_at LIMIT 1`,
+        // One index seek per endpoint with room for a flight: run after every write of a sending broadcast, so it
+        // must never walk the pending deliveries (an endpoint at its cap may have thousands waiting).
+        `SELECT min((SELECT d.next_at FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.state = 'pending' ORDER BY d.next_at LIMIT 1)) AS at
+         FROM webhook_endpoints w WHERE w.enabled = 1 AND (SELECT count(*) FROM webhook_flights f WHERE f.endpoint_id = w.id) < ?`,
         FLIGHT_CAP,
       )
       .toArray()[0]?.at ?? null;
@@ -323,13 +325,15 @@ export const RETENTION_CHUNK = 1000;
 export function dropOldDeliveries(sql: SqlStorage, pausedBefore: number): number {
   const paused = sql.exec(
     `DELETE FROM webhook_deliveries WHERE (endpoint_id, event_seq) IN (
-       SELECT endpoint_id, event_seq FROM webhook_deliveries WHERE state = 'paused' AND next_at < ? LIMIT ?)`,
+       SELECT d.endpoint_id, d.event_seq FROM webhook_endpoints w JOIN webhook_deliveries d ON d.endpoint_id = w.id AND d.state = 'paused' AND d.next_at < ?
+       LIMIT ?)`,
     pausedBefore,
     RETENTION_CHUNK,
   ).rowsWritten;
   const orphaned = sql.exec(
     `DELETE FROM webhook_deliveries WHERE (endpoint_id, event_seq) IN (
-       SELECT d.endpoint_id, d.event_seq FROM webhook_deliveries d WHERE d.event_seq < coalesce((SELECT min(seq) FROM events), 9e18) LIMIT ?)`,
+       SELECT d.endpoint_id, d.event_seq FROM webhook_endpoints w JOIN webhook_deliveries d ON d.endpoint_id = w.id
+       AND d.event_seq < coalesce((SELECT min(seq) FROM events), 9e18) LIMIT ?)`,
     RETENTION_CHUNK,
   ).rowsWritten;
   return paused + orphaned;
