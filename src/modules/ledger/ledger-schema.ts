@@ -257,7 +257,8 @@ export const LEDGER_STEPS: readonly string[] = [
   // status. The first ledger also absorbs D1's events (D1's event_outbox). `seq` orders the stream (the pull API's
   // cursor); `id` is the event's id everywhere (and the deliveries' webhook-id). Test messages make no events.
   // webhook_endpoints mirrors D1's endpoints (what the triggers and the dispatcher need); each event inserted makes a
-  // pending delivery per enabled endpoint that takes its type, in the same transaction. webhook_mirror_loaded says the
+  // pending delivery per enabled endpoint that takes its type and did not start after it (`since`: the endpoint's
+  // creation; an event D1 recorded before it and absorbed after is not its), in the same transaction. webhook_mirror_loaded says the
   // mirror was filled from D1 once (a ledger older than its organisation's endpoints: OrgLedger.loadWebhookEndpoints).
   `CREATE TABLE events (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -272,7 +273,8 @@ export const LEDGER_STEPS: readonly string[] = [
     event_types TEXT NOT NULL,
     enabled INTEGER NOT NULL,
     batch INTEGER DEFAULT 0 NOT NULL,
-    failing_since INTEGER
+    failing_since INTEGER,
+    since TEXT
   );
   CREATE TABLE webhook_deliveries (
     endpoint_id INTEGER NOT NULL,
@@ -302,7 +304,7 @@ export const LEDGER_STEPS: readonly string[] = [
   CREATE TRIGGER events_deliveries AFTER INSERT ON events BEGIN
     INSERT INTO webhook_deliveries (endpoint_id, event_seq, next_at)
     SELECT e.id, NEW.seq, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) FROM webhook_endpoints e
-    WHERE e.enabled = 1 AND EXISTS (SELECT 1 FROM json_each(e.event_types) WHERE value IN ('*', NEW.type));
+    WHERE e.enabled = 1 AND (e.since IS NULL OR NEW.at >= e.since) AND EXISTS (SELECT 1 FROM json_each(e.event_types) WHERE value IN ('*', NEW.type));
   END;
   CREATE VIEW event_messages AS SELECT id,
     json_object('id', id, 'channel', type, 'broadcast_id', broadcast_id, 'contact_id', contact_id, 'sender_id', sender_id,

@@ -39,10 +39,10 @@ export async function disableEndpoint(
     .where(
       and(eq(webhookEndpoints.id, endpoint.id), eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.enabled, true), isNull(webhookEndpoints.disabledReason)),
     )
-    .returning({ eventTypes: webhookEndpoints.eventTypes, batch: webhookEndpoints.batch });
+    .returning({ eventTypes: webhookEndpoints.eventTypes, batch: webhookEndpoints.batch, since: webhookEndpoints.createdAt });
   const row = changed[0];
   if (!row) return false;
-  await mirrorEndpoint(env, db, orgId, { id: endpoint.id, eventTypes: row.eventTypes, enabled: false, batch: row.batch });
+  await mirrorEndpoint(env, db, orgId, { id: endpoint.id, eventTypes: row.eventTypes, enabled: false, batch: row.batch, since: row.since });
   if (reason === 'failing') {
     await mailOrganisation(env, db, orgId, (org) => failingMail(endpoint.url, org.name, org.domainsUrl.replace(/\/domains$/, '/webhooks')));
   }

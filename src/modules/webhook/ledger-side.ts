@@ -9,6 +9,8 @@ export interface MirrorUpdate {
   eventTypes: string[];
   enabled: boolean;
   batch: boolean;
+  /** The endpoint's creation (ISO 8601): it takes the events that happened since. */
+  since: string;
 }
 export type MirrorChange = MirrorUpdate | { id: number; deleted: true };
 
@@ -21,12 +23,13 @@ export function setMirror(sql: SqlStorage, change: MirrorChange, now: number): v
     return;
   }
   sql.exec(
-    `INSERT INTO webhook_endpoints (id, event_types, enabled, batch) VALUES (?, ?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET event_types = excluded.event_types, enabled = excluded.enabled, batch = excluded.batch`,
+    `INSERT INTO webhook_endpoints (id, event_types, enabled, batch, since) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET event_types = excluded.event_types, enabled = excluded.enabled, batch = excluded.batch, since = excluded.since`,
     change.id,
     JSON.stringify(change.eventTypes),
     change.enabled ? 1 : 0,
     change.batch ? 1 : 0,
+    change.since,
   );
   if (change.enabled) {
     sql.exec("UPDATE webhook_deliveries SET state = 'pending', next_at = ? WHERE endpoint_id = ? AND state = 'paused'", now, change.id);

@@ -10,10 +10,16 @@ import type { MirrorChange } from './ledger-side';
  */
 export async function endpointMirrors(db: Database, orgId: number): Promise<MirrorChange[]> {
   const rows = await db
-    .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes, enabled: webhookEndpoints.enabled, batch: webhookEndpoints.batch })
+    .select({
+      id: webhookEndpoints.id,
+      eventTypes: webhookEndpoints.eventTypes,
+      enabled: webhookEndpoints.enabled,
+      batch: webhookEndpoints.batch,
+      since: webhookEndpoints.createdAt,
+    })
     .from(webhookEndpoints)
     .where(eq(webhookEndpoints.orgId, orgId));
-  return rows.map((row) => ({ id: row.id, eventTypes: [...row.eventTypes], enabled: row.enabled, batch: row.batch }));
+  return rows.map((row) => ({ id: row.id, eventTypes: [...row.eventTypes], enabled: row.enabled, batch: row.batch, since: row.since }));
 }
 
 /** Whether the ledger's mirror was filled from D1 once (ledger step 14's webhook_mirror_loaded). */

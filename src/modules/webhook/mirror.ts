@@ -9,7 +9,7 @@ import type { MirrorChange } from './ledger-side';
 // Every ledger of an organisation keeps a mirror of its endpoints (id, types, on/off, batch: ledger step 14), which the
 // trigger making deliveries and the dispatcher read. D1 is the truth; this copies an endpoint's change to the mirrors.
 
-export type MirroredEndpoint = { id: number; eventTypes: string[]; enabled: boolean; batch: boolean } | { id: number; deleted: true };
+export type MirroredEndpoint = MirrorChange;
 
 /**
  * Sets the endpoint's mirror row in every ledger of the organisation (removes it, with its deliveries, when deleted).

@@ -47,7 +47,7 @@ async function requireAllowedUrl(c: Ctx, url: string): Promise<void> {
 }
 
 /** What the delivery side's mirror of the endpoint (in every ledger of the organisation) needs to know. */
-const mirrorOf = (row: EndpointRow) => ({ id: row.id, eventTypes: row.eventTypes, enabled: row.enabled, batch: row.batch });
+const mirrorOf = (row: EndpointRow) => ({ id: row.id, eventTypes: row.eventTypes, enabled: row.enabled, batch: row.batch, since: row.createdAt });
 
 /** What the activity log shows of an endpoint: no secret, no header values. */
 const logged = (e: Endpoint) => ({

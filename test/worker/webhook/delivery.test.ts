@@ -219,6 +219,17 @@ describe('the dispatcher', () => {
     expect(delivered).toBeLessThan(100);
   });
 
+  it('gives an endpoint the events since its creation, not one D1 recorded before it and the stream took in after', async () => {
+    const o = await newOrg('wh');
+    const endpoint = await addEndpoint(o.orgId, uniquePath('since'));
+    const ledger = await ledgerSql(o.orgId);
+    await ledger
+      .prepare("INSERT INTO events (id, type, at, data) VALUES ('evt_before000000000000000000000000000', 'contact.created', '2026-01-01T00:00:00.000Z', '{}')")
+      .run();
+    const later = await addEvent(o.orgId, 'contact.created');
+    expect((await deliveriesOf(o.orgId, endpoint.id)).map((row) => row.event_id)).toEqual([later]);
+  });
+
   it('delivers again a flight whose lease passed without a report', async () => {
     const o = await newOrg('wh');
     const path = uniquePath('lease');
@@ -227,7 +238,7 @@ describe('the dispatcher', () => {
     // A flight lost on its way: its delivery is 'sending' under a lease that has passed.
     await runInDurableObject(handle.stub, async (_i, state) => {
       state.storage.sql.exec(
-        "INSERT INTO events (id, type, at, data) VALUES ('evt_lost0000000000000000000000000000', 'message.opened', '2026-01-01T00:00:00.000Z', '{}')",
+        "INSERT INTO events (id, type, at, data) VALUES ('evt_lost0000000000000000000000000000', 'message.opened', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), '{}')",
       );
       const seq = state.storage.sql.exec<{ seq: number }>("SELECT seq FROM events WHERE id = 'evt_lost0000000000000000000000000000'").one().seq;
       state.storage.sql.exec(

@@ -57,7 +57,7 @@ export async function addEndpoint(orgId: number, path: string, options: Endpoint
       previousSecretUntil: options.previousSecretUntil ?? null,
     })
     .returning();
-  await mirrorEndpoint(env, db, orgId, { id: row.id, eventTypes: row.eventTypes, enabled: true, batch: row.batch });
+  await mirrorEndpoint(env, db, orgId, { id: row.id, eventTypes: row.eventTypes, enabled: true, batch: row.batch, since: row.createdAt });
   return { id: row.id, secret, row };
 }
 
