@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from './events';
+import { DELIVERY_STATES, ENDPOINT_HEADER_VALUE_MAX, ENDPOINT_HEADERS_MAX, ENDPOINTS_PER_ORG_MAX, WEBHOOK_MESSAGES } from './webhook-messages';
+
+export { DELIVERY_STATES, ENDPOINT_HEADER_VALUE_MAX, ENDPOINT_HEADERS_MAX, ENDPOINTS_PER_ORG_MAX, WEBHOOK_MESSAGES };
 import { answer, moment, stampsShape, whole } from '../answer-schema';
 
 // Webhook endpoints and their deliveries (issue 38, src/modules/webhook): the API's and the console's one contract.
@@ -17,8 +20,6 @@ export const ENDPOINT_EVENT_TYPES = [ALL_EVENT_TYPES, ...EVENT_TYPES] as const;
 export const ENDPOINT_DISABLED_REASONS = ['gone', 'failing'] as const;
 export type EndpointDisabledReason = (typeof ENDPOINT_DISABLED_REASONS)[number];
 
-/** A delivery's state: waiting for its (next) attempt, on its way, delivered, or held while its endpoint is off. */
-export const DELIVERY_STATES = ['pending', 'sending', 'delivered', 'paused'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /** Events per request for an endpoint that takes batches (an array body). */
@@ -74,31 +75,12 @@ export const webhookReplayAnswerSchema = z.object({ replayed: z.number().int() }
 
 // ---- Endpoints API (/api/v1/webhooks, src/modules/webhook/routes.ts) and the console's Webhooks screen ----
 
-/** An organisation keeps at most this many endpoints (one more is refused with 409 `limit`). */
-export const ENDPOINTS_PER_ORG_MAX = 20;
-/** Custom headers per endpoint, and the longest value one may hold. */
-export const ENDPOINT_HEADERS_MAX = 10;
-export const ENDPOINT_HEADER_VALUE_MAX = 1000;
 /** What reads show in place of a custom header's value; sent back unchanged in a PATCH it keeps the stored value. */
 export const HEADER_VALUE_MASK = '********';
 /** A replay reaches back at most as far as the stream keeps events. */
 export const REPLAY_WINDOW_MS = EVENT_KEEP_MS;
 /** Deliveries per page of the log (GET /webhooks/:id/deliveries). */
 export const DELIVERIES_PAGE_MAX = 100;
-
-export const WEBHOOK_MESSAGES = {
-  url: 'Must be an https address such as https://example.com/webhooks',
-  description: 'At most 500 characters',
-  eventTypes: 'Choose at least one event type',
-  eventType: 'Unknown event type',
-  headers: `At most ${ENDPOINT_HEADERS_MAX} headers`,
-  headerName: "A header name may hold letters, digits and ! # $ % & ' * + - . ^ _ ` | ~ only",
-  headerReserved: 'This header is set by the platform',
-  headerValue: `A header value is at most ${ENDPOINT_HEADER_VALUE_MAX} characters on one line`,
-  limit: `An organisation may have at most ${ENDPOINTS_PER_ORG_MAX} webhook endpoints`,
-  since: 'Must be a date and time within the last 30 days',
-  state: `Must be one of ${DELIVERY_STATES.join(', ')}`,
-} as const;
 
 const HEADER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const RESERVED = new Set<string>(RESERVED_HEADERS);

@@ -8,7 +8,7 @@ import { IMPORT_MESSAGES } from '@shared/contracts/import';
 import { CSV_ERRORS } from '@shared/csv-scanner';
 import { INTEGRATION_MESSAGES } from '@shared/contracts/integration';
 import { ORG_KEY_MESSAGES } from '@shared/contracts/org-api-key';
-import { WEBHOOK_MESSAGES } from '@shared/contracts/webhook';
+import { WEBHOOK_MESSAGES } from '@shared/contracts/webhook-messages';
 import { SENDER_MESSAGES } from '@shared/contracts/sender';
 import { ATTACHMENT_RULES, senderMismatchMessage, TEMPLATE_MESSAGES } from '@shared/contracts/template';
 import { MESSAGES } from '@shared/messages';
