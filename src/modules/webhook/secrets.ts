@@ -12,7 +12,25 @@ export function newEndpointSecret(): string {
 }
 
 export const sealEndpointSecret = (env: Pick<Env, 'SECRETS_KEY'>, secret: string): Promise<string> => encryptSecret(env.SECRETS_KEY, secret);
-export const openEndpointSecret = (env: Pick<Env, 'SECRETS_KEY'>, sealed: string): Promise<string> => decryptSecret(env.SECRETS_KEY, sealed);
+/**
+ * Opened values by their sealed form, per isolate: every delivery signs (and sends the headers), and a sealed value
+ * always opens to the same text, so a flight of 20 events derives the key and decrypts once, not 20 times.
+ */
+const opened = new Map<string, Promise<string>>();
+const OPENED_KEPT = 200;
+
+function openSealed(env: Pick<Env, 'SECRETS_KEY'>, sealed: string): Promise<string> {
+  let plain = opened.get(sealed);
+  if (!plain) {
+    if (opened.size >= OPENED_KEPT) opened.clear();
+    plain = decryptSecret(env.SECRETS_KEY, sealed);
+    opened.set(sealed, plain);
+    plain.catch(() => opened.delete(sealed));
+  }
+  return plain;
+}
+
+export const openEndpointSecret = (env: Pick<Env, 'SECRETS_KEY'>, sealed: string): Promise<string> => openSealed(env, sealed);
 
 /** Seals custom headers (JSON object) for webhook_endpoints.headers; null when there are none. */
 export async function sealEndpointHeaders(env: Pick<Env, 'SECRETS_KEY'>, headers: Record<string, string> | null | undefined): Promise<string | null> {
@@ -22,5 +40,5 @@ export async function sealEndpointHeaders(env: Pick<Env, 'SECRETS_KEY'>, headers
 
 export async function openEndpointHeaders(env: Pick<Env, 'SECRETS_KEY'>, sealed: string | null): Promise<Record<string, string>> {
   if (!sealed) return {};
-  return JSON.parse(await decryptSecret(env.SECRETS_KEY, sealed)) as Record<string, string>;
+  return JSON.parse(await openSealed(env, sealed)) as Record<string, string>;
 }
