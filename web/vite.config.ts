@@ -52,9 +52,13 @@ export default defineConfig({
       output: {
         // No manual chunks: each library goes with the pages that import it (chart.js with the dashboard, lexical with
         // the template editor, the import's CSV parser with the import, each Mantine component with the pages using it), so signing
-        // in loads only what the sign-in card uses. Each language's strings are one chunk, loaded when chosen.
+        // in loads only what the sign-in card uses. Each language's strings are one chunk, loaded when chosen; the
+        // signed-in areas' English is one chunk too, loaded when someone is signed in (web/src/app/i18n.ts).
         codeSplitting: {
-          groups: [{ debugName: 'locales', name: (id: string) => `locale-${/([a-z]{2})\.json$/.exec(id)?.[1]}`, test: /locales[\\/](?:[^\\/]+[\\/])?(?:ru|de|pt|fr|ro|zh|es)\.json$/ }],
+          groups: [
+            { debugName: 'locales', name: (id: string) => `locale-${/([a-z]{2})\.json$/.exec(id)?.[1]}`, test: /locales[\\/](?:[^\\/]+[\\/])?(?:ru|de|pt|fr|ro|zh|es)\.json$/ },
+            { debugName: 'console English', name: 'console-en', test: /web[\\/]src[\\/]locales[\\/](?!identity[\\/])[^\\/]+[\\/]en\.json$/ },
+          ],
         },
       },
     },

@@ -1,8 +1,9 @@
 import { useAtomValue } from 'jotai';
-import { Suspense, useMemo } from 'react';
+import { Suspense, useMemo, type ReactNode } from 'react';
 import { FullPageLoader } from '../components/common/FullPage';
 import { Redirect, useLocation } from 'wouter';
 import { AppLayout } from './AppLayout';
+import { ConsoleStrings } from './ConsoleStrings';
 import { NotFoundPage } from '../features/pages/NotFoundPage';
 import { platformRouteTable } from '../features/signup/platform-routes';
 import { currentUserAtom, guestInitAtom } from '../lib/session-state';
@@ -27,11 +28,13 @@ export function AppRoutes() {
 
   if (!match) {
     return (
-      <RouteTableContext.Provider value={table}>
-        <AppLayout>
-          <NotFoundPage />
-        </AppLayout>
-      </RouteTableContext.Provider>
+      <SignedInStrings signedIn={user !== null}>
+        <RouteTableContext.Provider value={table}>
+          <AppLayout>
+            <NotFoundPage />
+          </AppLayout>
+        </RouteTableContext.Provider>
+      </SignedInStrings>
     );
   }
   const redirect = guardRedirect(match.route, user !== null);
@@ -44,8 +47,20 @@ export function AppRoutes() {
     </Suspense>
   );
   return (
-    <RouteTableContext.Provider value={table}>
-      <AppLayout>{page}</AppLayout>
-    </RouteTableContext.Provider>
+    <SignedInStrings signedIn={user !== null}>
+      <RouteTableContext.Provider value={table}>
+        <AppLayout>{page}</AppLayout>
+      </RouteTableContext.Provider>
+    </SignedInStrings>
+  );
+}
+
+/** A signed-in user's screens wait for the signed-in areas' English (a guest's need only the first script's). */
+function SignedInStrings({ signedIn, children }: { signedIn: boolean; children: ReactNode }) {
+  if (!signedIn) return children;
+  return (
+    <Suspense fallback={<FullPageLoader />}>
+      <ConsoleStrings>{children}</ConsoleStrings>
+    </Suspense>
   );
 }

@@ -10,13 +10,16 @@ type LazyFiles = Record<string, () => Promise<Strings>>;
 // Each language's strings are its base file (locales/<lang>.json) and each feature area's file
 // (locales/<area>/<lang>.json, top-level keys = the area's own namespace), so areas can be worked on side by side
 // without editing one shared file. The strings the worker renders too (the public unsubscribe page, served without
-// the console) are in src/shared/locales, read by both. English is in the console's first script (every other
-// language falls back to it); another language is a chunk of its own, loaded when it is chosen.
-const ENGLISH_FILES: Files = {
+// the console) are in src/shared/locales, read by both. Every other language falls back to English. Of English, what
+// a guest sees (the base file, the identity area, the shared pages) is in the console's first script; the signed-in
+// areas' English is one chunk, loaded when someone is signed in (ConsoleStrings), so the sign-in page stays small as
+// areas grow. Another language is a chunk of its own, loaded when it is chosen.
+const FIRST_ENGLISH_FILES: Files = {
   ...import.meta.glob<Strings>('../locales/en.json', { eager: true, import: 'default' }),
-  ...import.meta.glob<Strings>('../locales/*/en.json', { eager: true, import: 'default' }),
+  ...import.meta.glob<Strings>('../locales/identity/en.json', { eager: true, import: 'default' }),
   ...import.meta.glob<Strings>('@shared/locales/*/en.json', { eager: true, import: 'default' }),
 };
+const CONSOLE_ENGLISH_FILES: LazyFiles = import.meta.glob<Strings>(['../locales/*/en.json', '!../locales/identity/en.json'], { import: 'default' });
 const OTHER_FILES: LazyFiles = {
   ...import.meta.glob<Strings>(['../locales/*.json', '!../locales/en.json'], { import: 'default' }),
   ...import.meta.glob<Strings>(['../locales/*/*.json', '!../locales/*/en.json'], { import: 'default' }),
@@ -35,17 +38,62 @@ export function mergeLocale(files: Files): Strings {
   return merged;
 }
 
-/** English, always at hand. */
-export const ENGLISH: Strings = mergeLocale(ENGLISH_FILES);
+/** Files fetched (each a chunk, or one chunk together) and merged into one language's strings. */
+function loadFiles(files: [string, () => Promise<Strings>][]): Promise<Strings> {
+  return Promise.all(files.map(async ([file, load]) => [file, await load()] as const)).then((pairs) => mergeLocale(Object.fromEntries(pairs)));
+}
 
-const loaded = new Map<LanguageCode, Promise<Strings>>([['en', Promise.resolve(ENGLISH)]]);
+/** The English of what a guest sees, always at hand. */
+const FIRST_ENGLISH: Strings = mergeLocale(FIRST_ENGLISH_FILES);
+let consoleEnglish: Strings | undefined;
+let consoleEnglishLoad: Promise<Strings> | undefined;
+
+/** The signed-in areas' English, fetched once and kept. */
+export function loadConsoleEnglish(): Promise<Strings> {
+  if (!consoleEnglishLoad) {
+    const load = loadFiles(Object.entries(CONSOLE_ENGLISH_FILES)).then((strings) => (consoleEnglish = strings));
+    load.catch(() => (consoleEnglishLoad = undefined));
+    consoleEnglishLoad = load;
+  }
+  return consoleEnglishLoad;
+}
+
+/** English as far as it is loaded: what a guest sees, and the signed-in areas' once fetched. */
+export function english(): Strings {
+  return consoleEnglish ? mergeLocale({ first: FIRST_ENGLISH, console: consoleEnglish }) : FIRST_ENGLISH;
+}
+
+/** The instances that hold the signed-in areas' English, and the fetch adding it to each of the others. */
+const withConsoleEnglish = new WeakSet<I18n>();
+const addingConsoleEnglish = new WeakMap<I18n, Promise<void>>();
+
+/**
+ * Null when `instance` has the signed-in areas' English; else the (one, kept) promise that fetches and adds it. A
+ * failed fetch resolves too, so the console still shows (its keys in place of the English); a reload tries again.
+ */
+export function consoleEnglishPending(instance: I18n): Promise<void> | null {
+  if (withConsoleEnglish.has(instance)) return null;
+  let adding = addingConsoleEnglish.get(instance);
+  if (!adding) {
+    adding = loadConsoleEnglish().then(
+      (strings) => {
+        instance.addResourceBundle('en', 'translation', strings, true, false);
+        withConsoleEnglish.add(instance);
+      },
+      () => undefined,
+    );
+    addingConsoleEnglish.set(instance, adding);
+  }
+  return adding;
+}
+
+const loaded = new Map<LanguageCode, Promise<Strings>>([['en', Promise.resolve(FIRST_ENGLISH)]]);
 
 /** A language's strings, fetched once (its chunk) and kept. */
 export function loadLocale(code: LanguageCode): Promise<Strings> {
   let strings = loaded.get(code);
   if (!strings) {
-    const files = Object.entries(OTHER_FILES).filter(([file]) => file.endsWith(`/${code}.json`));
-    strings = Promise.all(files.map(async ([file, load]) => [file, await load()] as const)).then((pairs) => mergeLocale(Object.fromEntries(pairs)));
+    strings = loadFiles(Object.entries(OTHER_FILES).filter(([file]) => file.endsWith(`/${code}.json`)));
     strings.catch(() => loaded.delete(code));
     loaded.set(code, strings);
   }
@@ -69,13 +117,14 @@ export function detectLanguage(storage: KeyValueStorage, browserLanguages: reado
 }
 
 /**
- * Creates the i18next instance in `language` with the strings given (English and that language's, loaded first:
- * loadLocale); the others are added when chosen (switchLanguage).
+ * Creates the i18next instance in `language` with the strings given (that language's, loaded first: loadLocale) and
+ * English as far as it is loaded (english(), unless given); the others are added when chosen (switchLanguage).
  */
-export function createI18n(language: LanguageCode, locales: Partial<Record<LanguageCode, Strings>> = { en: ENGLISH }): I18n {
+export function createI18n(language: LanguageCode, locales: Partial<Record<LanguageCode, Strings>> = {}): I18n {
   const instance = i18next.createInstance();
+  const en = locales.en ?? english();
   void instance.use(initReactI18next).init({
-    resources: Object.fromEntries(Object.entries({ en: ENGLISH, ...locales }).map(([code, translation]) => [code, { translation }])),
+    resources: Object.fromEntries(Object.entries({ ...locales, en }).map(([code, translation]) => [code, { translation }])),
     lng: language,
     fallbackLng: 'en',
     supportedLngs: [...LANGUAGES],
@@ -84,6 +133,7 @@ export function createI18n(language: LanguageCode, locales: Partial<Record<Langu
     returnNull: false,
     showSupportNotice: false,
   });
+  if (en !== FIRST_ENGLISH) withConsoleEnglish.add(instance);
   return instance;
 }
 

@@ -1,10 +1,10 @@
 import { mutate } from 'swr';
 import { navigate } from 'wouter/use-browser-location';
 import { createServices } from '../lib/services';
-import { browserStorage, STORAGE_KEYS } from '../lib/storage';
+import { browserStorage, readItem, STORAGE_KEYS } from '../lib/storage';
 import { GUEST_INIT_KEY } from '../lib/swr-keys';
 import { config } from '../lib/config';
-import { createI18n, detectLanguage, loadLocale } from './i18n';
+import { createI18n, detectLanguage, loadConsoleEnglish, loadLocale } from './i18n';
 import type { AppServices } from '../lib/services-context';
 
 /**
@@ -14,8 +14,13 @@ import type { AppServices } from '../lib/services-context';
 export async function createAppServices(): Promise<AppServices> {
   const storage = browserStorage();
   const language = detectLanguage(storage, navigator.languages ?? [navigator.language]);
-  const strings = await loadLocale(language).catch(() => null);
-  const i18n = createI18n(strings ? language : 'en', strings ? { [language]: strings } : undefined);
+  // Someone signed in before is likely still: the signed-in areas' English is fetched beside the language's strings.
+  const signedIn = readItem(storage, STORAGE_KEYS.refreshToken) !== null;
+  const [strings] = await Promise.all([
+    language === 'en' ? null : loadLocale(language).catch(() => null),
+    signedIn ? loadConsoleEnglish().catch(() => null) : null,
+  ]);
+  const i18n = createI18n(strings ? language : 'en', strings ? { [language]: strings } : {});
   document.documentElement.lang = i18n.language;
   const services = createServices({
     storage,
