@@ -71,6 +71,16 @@ export interface Env {
   /** "true": webhooks may go to http, any port and loopback (local development and tests only; never deployed). */
   WEBHOOKS_ALLOW_LOCAL?: string;
 
+  // --- Hosted forms (issue 39, src/modules/form). Cloudflare Turnstile keeps bots off the sign-up forms.
+  /** The Turnstile widget's site key; without it (and the secret) the hosted page shows no challenge and every sign-up takes the tokenless path (tight limits, always double opt-in). */
+  TURNSTILE_SITE_KEY?: string;
+  /** The widget's secret, for siteverify (a secret: `wrangler secret put TURNSTILE_SECRET_KEY`). */
+  TURNSTILE_SECRET_KEY?: string;
+  /** Where the widget's script is loaded from (default Cloudflare's; locally the stand-in, scripts/turnstile-stand-in.mjs). */
+  TURNSTILE_SCRIPT_URL?: string;
+  /** Where tokens are verified (default Cloudflare's siteverify; locally the stand-in). */
+  TURNSTILE_VERIFY_URL?: string;
+
   // --- Identity (issue 3). All optional: the local defaults make sign-up, mail and demo work on a fresh machine.
   /** Bearer token of the operator API (/api/v1/operator): pre-registration review, platform settings, demo reset. */
   OPERATOR_TOKEN?: string;

@@ -46,6 +46,13 @@ export const contacts = sqliteTable(
     orgId: orgId(),
     name: text('name').notNull(),
     note: text('note'),
+    /**
+     * How the contact belongs to the subscriptions (src/modules/membership/rules.ts): 'implied' when the organisation
+     * added it (console, API, import: a member of every subscription unless a member row says otherwise, as every
+     * contact was before memberships), 'explicit' when the person signed up (a hosted form): a member only where a row
+     * says confirmed, and reached by no broadcast until one does.
+     */
+    membership: text('membership').notNull().default('implied'),
     ...timestamps,
   },
   (t) => [
@@ -160,6 +167,40 @@ export const unsubscribes = sqliteTable(
     uniqueIndex('unsubscribes_org_subscription_contact').on(t.orgId, t.subscriptionId, t.contactId),
     index('unsubscribes_contact').on(t.contactId),
     index('unsubscribes_org_broadcast').on(t.orgId, t.broadcastId),
+  ],
+);
+
+/**
+ * A contact's standing in a subscription: pending (signed up, not yet confirmed: reached by no broadcast), confirmed,
+ * or unsubscribed. Where no row is, an 'implied' contact counts as confirmed (contacts.membership). An unsubscribed
+ * row mirrors the `unsubscribes` row (the act, with its reason), kept so by the triggers of migration 0030: the
+ * unsubscribe store stays the one writer of leaving. The consent a form sign-up gave is its `consents` row.
+ */
+export const subscriptionMembers = sqliteTable(
+  'subscription_members',
+  {
+    orgId: orgId(),
+    subscriptionId: integer('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    /** One of MEMBER_STATUSES (src/shared/contracts/membership.ts). */
+    status: text('status').notNull(),
+    /** One of MEMBER_SOURCES: how the row came to be (import, console, api, form, preferences, unsubscribe, migration). */
+    source: text('source').notNull(),
+    /** The sign-up this membership came from (a form's), when it did. */
+    consentId: integer('consent_id'),
+    /** A pending row is removed after this (ISO 8601), and its contact with it when nothing else holds the contact. */
+    expiresAt: text('expires_at'),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.subscriptionId, t.contactId] }),
+    index('subscription_members_contact').on(t.contactId),
+    index('subscription_members_org_status').on(t.orgId, t.subscriptionId, t.status),
+    index('subscription_members_expiry').on(t.expiresAt),
   ],
 );
 

@@ -7,3 +7,4 @@ export * from './stats';
 export * from './ledgers';
 export * from './domains';
 export * from './webhooks';
+export * from './forms';
