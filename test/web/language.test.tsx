@@ -25,6 +25,8 @@ describe('the language kept with the user', () => {
         api.calls.some((c) => c.method === 'PUT' && c.url.endsWith('/internal-user/5/language') && (c.body as { language: string }).language === 'fr'),
       ).toBe(true),
     );
-    expect(services.i18n.language).toBe('fr');
+    // The switch fetches the French strings before it changes the language; the PUT does not wait for it (nor it for
+    // the PUT), so the language is waited for on its own, not assumed done once the PUT was made.
+    await waitFor(() => expect(services.i18n.language).toBe('fr'));
   });
 });
