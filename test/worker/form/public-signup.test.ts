@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { insertContact } from '../channel-helpers';
-import { consentsOf, contactOf, membersOf, messagesTo, newEmail, send, setupForm, signUp } from './public-helpers';
+import { createTemplate, insertContact } from '../channel-helpers';
+import { consentsOf, contactOf, insertForm, membersOf, messagesTo, newEmail, send, setupForm, signUp } from './public-helpers';
 
 // The hosted form (src/modules/form/public): the page, a sign-up without a token (double opt-in, tokenless limits),
 // the confirmation mail (nothing typed in it), the same answer for new and known addresses, and every refusal that
@@ -87,6 +87,23 @@ describe('POST /f/:key without a token', () => {
       .bind(s.o.orgId, contact!.id)
       .all<{ field: string; new_value: string }>();
     expect(log.results.map((r) => r.field)).toContain('form_signup');
+  });
+
+  it("renders the form's template with only the organisation, subscriptions and link: contact values stay empty", async () => {
+    const s = await setupForm();
+    const template = await createTemplate(s.o, {
+      type: 'html',
+      name: 'Confirm',
+      subject: 'Join {{ organization.name }}',
+      body: '<p>[{{ contact.name }}] {{ data.subscriptions }}: <a href="{{ data.confirm_url }}">yes</a></p>',
+    });
+    const form = await insertForm(s.o.orgId, [s.subscriptions[0].id], { templateId: template.id });
+    const email = newEmail();
+    expect((await signUp({ ...s, key: form.key, formId: form.id }, { email, name: SPAM_NAME })).status).toBe(200);
+    const [mail] = await messagesTo(s.o.orgId, email);
+    expect(mail.subject).toBe(`Join ${s.o.org} Inc`);
+    expect(mail.body).toMatch(/^<p>\[\] News 1: <a href="http:\/\/[^"]+\/f\/confirm\?t=[^"]+">yes<\/a><\/p>$/);
+    expect(mail.body).not.toContain('Cheap pills');
   });
 
   it('answers a known address exactly as a new one, and changes nothing about the known contact', async () => {

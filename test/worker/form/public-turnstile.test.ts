@@ -12,7 +12,11 @@ async function verifier(answers: { status: number; json?: unknown }[]) {
   const path = `/hooks/siteverify-${++n}`;
   await fetch(`${RECEIVER}/_control/script`, { method: 'POST', body: JSON.stringify({ path, answers }) });
   return {
-    env: { TURNSTILE_SITE_KEY: '1x00000000000000000000AA', TURNSTILE_SECRET_KEY: '1x0000000000000000000000000000000AA', TURNSTILE_VERIFY_URL: `${RECEIVER}${path}` },
+    env: {
+      TURNSTILE_SITE_KEY: '1x00000000000000000000AA',
+      TURNSTILE_SECRET_KEY: '1x0000000000000000000000000000000AA',
+      TURNSTILE_VERIFY_URL: `${RECEIVER}${path}`,
+    },
     requests: async () => (await (await fetch(`${RECEIVER}/_control/requests?path=${path}`)).json()) as { body: string }[],
   };
 }
