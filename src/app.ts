@@ -56,6 +56,8 @@ import { sendRoutes } from './modules/transactional/routes';
 import { domainRoutes } from './modules/domain/routes';
 import { webhookRoutes } from './modules/webhook/routes';
 import { eventRoutes } from './modules/event/routes';
+import { formPublicRoutes } from './modules/form/public/routes';
+import { linkRequestRoutes } from './modules/form/public/link-request';
 
 /** Entity collections that need a signed-in user; each gets the shared contract from crudRoutes. */
 const entities = {
@@ -152,6 +154,10 @@ export function buildApp() {
   // The public unsubscribe page (plain html, no console) and RFC 8058's one-click POST on the same address.
   app.route('/unsubscribe', unsubscribePageRoutes);
   app.route('/unsubscribe', oneClickRoutes);
+  // The hosted sign-up forms and their confirmation links, and "send me my link" (plain html, at the organisation's
+  // host: src/modules/form/public).
+  app.route('/f', formPublicRoutes);
+  app.route('/preferences', linkRequestRoutes);
   app.route('/', consoleRoutes);
   return app;
 }

@@ -19,6 +19,7 @@ import { pruneRateLimits } from './lib/rate-limit';
 import { recheckDomains } from './modules/domain/recheck';
 import { resealDomainKeys } from './modules/domain/reseal';
 import { absorbOverdueEvents, pruneOldEvents } from './modules/event/housekeeping';
+import { expirePendingSignups } from './modules/form/public/expiry';
 
 // The worker's two crons (wrangler.toml [triggers]; the local platform calls both at boot and then on the same
 // schedule, scripts/lib/platform.mjs, so nothing works only in production).
@@ -31,7 +32,7 @@ import { absorbOverdueEvents, pruneOldEvents } from './modules/event/housekeepin
 //     of deleted organisations emptied and the ledgers' sizes measured (src/modules/ledger), and the sending domains'
 //     DNS records re-checked once a day (a batch per run, src/modules/domain/recheck.ts) and their DKIM keys re-sealed
 //     after a SECRETS_KEY rotation (src/modules/domain/reseal.ts); the event stream's missed absorptions and its events
-//     past 30 days (src/modules/event/housekeeping.ts).
+//     past 30 days (src/modules/event/housekeeping.ts); form sign-ups never confirmed (src/modules/form/public/expiry.ts).
 
 export const WATCHDOG_CRON = '* * * * *';
 export const HOUSEKEEPING_CRON = '*/15 * * * *';
@@ -73,6 +74,8 @@ function jobsOf(cron: string, env: Env): Jobs {
     // dropped), and the events past 30 days deleted, a turn of the ledgers per run.
     absorbOverdueEvents: () => absorbOverdueEvents(env, db),
     pruneOldEvents: () => pruneOldEvents(env, db),
+    // Form sign-ups not confirmed within 7 days: their pending rows, consents and held contacts (src/modules/form).
+    expirePendingSignups: () => expirePendingSignups(db),
   };
 }
 

@@ -1,9 +1,9 @@
 // A real webhook receiver on loopback for the worker tests (in the vitest main process): test/vitest.worker.config.ts
 // starts it and hands its URL to the worker as WEBHOOK_RECEIVER_URL; this file is also a global setup whose teardown
 // stops it. Under /hooks/<anything> it records every request (method, headers, body, time) and answers what the test
-// asked for that path: a queue of scripted answers (status, delay, redirect), then 200. /dns-query is a DNS-over-HTTPS
+// asked for that path: a queue of scripted answers (status, delay, redirect, a JSON body), then 200. /dns-query is a DNS-over-HTTPS
 // stand-in (the JSON API) answering from a table the test sets, NXDOMAIN for anything else.
-// Control: POST /_control/script {path, answers:[{status, delayMs?, location?}]}, GET /_control/requests?path=,
+// Control: POST /_control/script {path, answers:[{status, delayMs?, location?, json?}]}, GET /_control/requests?path=,
 // POST /_control/dns {name, type, data:[...]} (empty data: remove).
 import { createServer } from 'node:http';
 
@@ -13,7 +13,7 @@ const TYPE_CODES = { A: 1, AAAA: 28, CNAME: 5, TXT: 16 };
 export async function startWebhookReceiver() {
   /** @type {Map<string, {method: string, headers: Record<string, string>, body: string, at: number}[]>} */
   const requests = new Map();
-  /** @type {Map<string, {status: number, delayMs?: number, location?: string}[]>} */
+  /** @type {Map<string, {status: number, delayMs?: number, location?: string, json?: unknown}[]>} */
   const scripts = new Map();
   /** @type {Map<string, string[]>} */
   const dns = new Map();
@@ -55,6 +55,11 @@ export async function startWebhookReceiver() {
     const answer = scripts.get(url.pathname)?.shift() ?? { status: 200 };
     if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     if (res.destroyed) return;
+    // A JSON body when the script gives one (the Turnstile siteverify stand-in of test/worker/form).
+    if (answer.json !== undefined) {
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify(answer.json));
+    }
     res.writeHead(answer.status, answer.location ? { location: answer.location } : {});
     res.end(answer.status === 200 ? 'ok' : `status ${answer.status}`);
   });

@@ -19,11 +19,20 @@ export interface PreferencesRef {
 /** A token for `ref`, valid PREFERENCES_LINK_DAYS from `now`. */
 export async function preferencesToken(env: { SECRETS_KEY: string }, ref: PreferencesRef, now = Date.now()): Promise<string> {
   const expiry = Math.floor(now / 1000) + PREFERENCES_LINK_DAYS * 86_400;
-  return signCompact(env.SECRETS_KEY, PURPOSE, [ref.orgId, ref.contactId, expiry].map((n) => n.toString(36)));
+  return signCompact(
+    env.SECRETS_KEY,
+    PURPOSE,
+    [ref.orgId, ref.contactId, expiry].map((n) => n.toString(36)),
+  );
 }
 
 /** The preferences URL carrying a fresh token, on the organisation's own host. */
-export async function preferencesUrl(env: { SECRETS_KEY: string; PUBLIC_URL: string }, orgDomain: string, ref: PreferencesRef, now = Date.now()): Promise<string> {
+export async function preferencesUrl(
+  env: { SECRETS_KEY: string; PUBLIC_URL: string },
+  orgDomain: string,
+  ref: PreferencesRef,
+  now = Date.now(),
+): Promise<string> {
   return `${orgOrigin(env, orgDomain)}/unsubscribe?p=${await preferencesToken(env, ref, now)}`;
 }
 
