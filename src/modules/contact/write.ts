@@ -1,3 +1,4 @@
+import type { ContactMembership } from '../../shared/contracts/membership';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context';
@@ -63,12 +64,13 @@ async function runBatch(c: Ctx, statements: BatchStatement[]) {
 }
 
 /** Creates a contact with its addresses, tags and attributes in one D1 batch: all of it or nothing. */
-export async function createContact(c: Ctx, input: ContactInput): Promise<number> {
+export async function createContact(c: Ctx, input: ContactInput, membership: ContactMembership = 'implied'): Promise<number> {
   const plan = await checkContactInput(c, input);
   const orgId = c.var.org.id;
   const contactId = newContactId(orgId);
   const statements: BatchStatement[] = [
-    new TenantScope(c.var.db, contacts, orgId).insert({ name: input.name, note: input.note ?? null }),
+    // An 'explicit' contact (a form's sign-up) is so from its first write: never, for a moment, one the organisation added.
+    new TenantScope(c.var.db, contacts, orgId).insert({ name: input.name, note: input.note ?? null, membership }),
     insertAddresses(
       c,
       contactId,

@@ -53,13 +53,16 @@ async function newContact(c: Ctx, values: SignupValues): Promise<number> {
   const attempts = [[email, ...(values.phone ? [{ type: 'phone' as const, value: values.phone }] : [])], [email]];
   for (const addresses of values.phone ? attempts : attempts.slice(1)) {
     try {
-      const id = await createContact(c, {
-        name: values.name ?? values.email,
-        note: null,
-        addresses,
-        ...(values.attributes.length ? { attributes: values.attributes } : {}),
-      });
-      await c.var.db.run(sql`UPDATE contacts SET membership = 'explicit' WHERE id = ${id} AND org_id = ${c.var.org.id}`);
+      const id = await createContact(
+        c,
+        {
+          name: values.name ?? values.email,
+          note: null,
+          addresses,
+          ...(values.attributes.length ? { attributes: values.attributes } : {}),
+        },
+        'explicit',
+      );
       return id;
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 422) throw error;
