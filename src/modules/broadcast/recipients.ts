@@ -3,12 +3,14 @@ import { blacklist, contactAddresses, contacts, smsOptOuts, unsubscribes } from 
 import { SKIP_REASONS, type BroadcastType, type Recipients } from '../../shared/contracts/broadcast';
 import { contactFilterConditions, contactSearch, type TagLookup } from '../contact/filters';
 import { blacklistSkipSql } from '../blacklist/lookup';
+import { broadcastReachSql } from '../membership/rules';
 
 // Who a broadcast goes to, in SQL: the one definition the form's preview and the engine's pages share.
 // A recipient is a contact the filter selects; the address used is its first address of the broadcast's type
 // (by position); it is skipped, with the reason, when it has none, when that address is blacklisted, or when
 // the contact unsubscribed from the broadcast's subscription and the broadcast skips the unsubscribed, or (SMS)
 // when the number replied STOP. The send path checks the last two again just before sending (send-time-skips.ts).
+// Who may be selected at all (held contacts, pending members, non-members) is the membership rule (src/modules/membership/rules.ts).
 
 export interface RecipientRule {
   orgId: number;
@@ -28,6 +30,8 @@ export function recipientConditions(rule: RecipientRule, tagLookup: TagLookup = 
     ids,
     ...contactFilterConditions(filter, rule.orgId, tagLookup),
     search ? contactSearch(search, rule.orgId) : undefined,
+    // Memberships (src/modules/membership/rules.ts): a held contact, a pending member, a non-member, is no recipient.
+    broadcastReachSql(rule, sql`${contacts.id}`, sql`${contacts.membership}`),
   ) as SQL;
 }
 
