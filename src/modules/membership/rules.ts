@@ -36,7 +36,5 @@ export function broadcastReachSql(
   const notHeld = sql`NOT ${heldContactSql(contact, membership)}`;
   if (!rule.subscriptionId) return notHeld;
   const status = memberStatusSql(rule.subscriptionId, contact, membership);
-  return rule.skipUnsubscribed
-    ? sql`${notHeld} AND ${status} IN ('confirmed', 'implied', 'unsubscribed')`
-    : sql`${notHeld} AND ${status} IS NOT 'pending'`;
+  return rule.skipUnsubscribed ? sql`${notHeld} AND ${status} IN ('confirmed', 'implied', 'unsubscribed')` : sql`${notHeld} AND ${status} IS NOT 'pending'`;
 }

@@ -12,7 +12,13 @@ const sql = (query: string, ...values: unknown[]) =>
     .bind(...values)
     .run();
 const member = (o: Org, subscriptionId: number, contactId: number, status: string) =>
-  sql(`INSERT INTO subscription_members (org_id, subscription_id, contact_id, status, source) VALUES (?, ?, ?, ?, 'form')`, o.orgId, subscriptionId, contactId, status);
+  sql(
+    `INSERT INTO subscription_members (org_id, subscription_id, contact_id, status, source) VALUES (?, ?, ?, ?, 'form')`,
+    o.orgId,
+    subscriptionId,
+    contactId,
+    status,
+  );
 
 async function setup() {
   const o = await newOrg('mr');
