@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MEMBER_SOURCES } from './membership';
 import { contactAttributeSchema } from './contact';
 import { EVENT_TYPES, EVENT_VERSION, type EventType } from './events';
 import { HIT_CLASSES } from './tracking';
@@ -112,6 +113,12 @@ export const EVENT_DATA_SCHEMAS: Record<EventType, z.ZodType> = {
     source: z.string().nullable().describe('page, one-click or console'),
   }),
   'contact.resubscribed': z.object({ contact_id: id, subscription_id: id.describe('The category joined again') }),
+  'contact.subscribed': z.object({
+    contact_id: id,
+    subscription_id: id,
+    source: z.enum(MEMBER_SOURCES).describe('How the membership came: a confirmed form sign-up (form), or added by the organisation (import, console, api)'),
+    consent_id: id.nullable().describe('The sign-up whose consent it is (a form), else null'),
+  }),
   'contact.suppressed': z.object({
     address,
     contact_id: nullableId.describe('A contact with the address, if any'),

@@ -12,6 +12,7 @@ export const CONTACT_EVENT_TYPES = [
   'contact.deleted',
   'contact.unsubscribed',
   'contact.resubscribed',
+  'contact.subscribed',
   'contact.suppressed',
   'contact.unsuppressed',
 ] as const;

@@ -90,6 +90,11 @@ describe('who a broadcast reaches under memberships', () => {
     const { o, news, tag, people } = await setup();
     await sql(`UPDATE subscription_members SET status = 'confirmed' WHERE subscription_id = ? AND contact_id = ?`, news, people.held);
     expect(await recipients(o, 'email', news, { tags: [tag] })).toEqual(['Added', 'Confirmed', 'Held', 'Known']);
+    // The confirmation is an event of the stream (migration 0030's trigger, in the same write).
+    const events = await env.DB.prepare(`SELECT data FROM event_outbox WHERE org_id = ? AND type = 'contact.subscribed' AND contact_id = ?`)
+      .bind(o.orgId, people.held)
+      .all<{ data: string }>();
+    expect(events.results.map((e) => JSON.parse(e.data))).toEqual([{ contact_id: people.held, subscription_id: news, source: 'form', consent_id: null }]);
     // Leaving goes through the unsubscribes (the act, with its reason); the trigger keeps the member row with it.
     await sql('INSERT INTO unsubscribes (org_id, contact_id, subscription_id, source) VALUES (?, ?, ?, ?)', o.orgId, people.held, news, 'page');
     const row = await env.DB.prepare('SELECT status, source FROM subscription_members WHERE subscription_id = ? AND contact_id = ?')
