@@ -15,6 +15,7 @@ import { sendGridHookRoutes } from './modules/bounce/sendgrid-routes';
 import { countRequests } from './modules/stats/requests';
 import { dashboardRoutes } from './modules/stats/dashboard-routes';
 import { contactOptOutRoutes } from './modules/unsubscribe/contact-routes';
+import { contactMembershipRoutes } from './modules/membership/contact-routes';
 import { tenant } from './middleware/tenant';
 import { initRoutes, internalUserRoutes } from './modules/auth/init-routes';
 import { internalAuthRoutes } from './modules/auth/routes';
@@ -97,6 +98,7 @@ const entityExtras = [
   ['broadcast', broadcastReportRoutes],
   ['message', messageReportRoutes],
   ['contact', contactOptOutRoutes],
+  ['contact', contactMembershipRoutes],
 ] as const;
 
 /** Builds the worker's Hono app: context, tenant, then public and signed-in API routes, then the console. */

@@ -633,6 +633,13 @@ const EXTRA: ApiOperation[] = [
       "A contact's opt-outs: the categories left (when, from which message, why), numbers that replied STOP, and its suppressed addresses (why, which message)",
   },
   {
+    method: 'get',
+    path: '/contact/{id}/memberships',
+    tag: 'contact',
+    summary:
+      "A contact's standing in every subscription (pending, confirmed, unsubscribed; 'implied' source: added by the organisation, a member where no row says otherwise) and the consent of each of its form sign-ups",
+  },
+  {
     method: 'delete',
     path: '/contact/{id}/unsubscribes/{subscriptionId}',
     tag: 'contact',

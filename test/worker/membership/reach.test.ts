@@ -109,3 +109,24 @@ describe('who a broadcast reaches under memberships', () => {
     expect(await recipients(o, 'email', news, { tags: [tag] })).toContain('Held');
   });
 });
+
+describe('GET /contact/{id}/memberships', () => {
+  it("lists the contact's standing in every subscription, implied where the organisation added it, and only its own organisation's", async () => {
+    const { o, news, offers, people } = await setup();
+    const standing = async (id: number) => (await o.api('GET', `/contact/${id}/memberships`)).body.data;
+    const added = await standing(people.addedPending);
+    expect(added.membership).toBe('implied');
+    expect(added.memberships.map((m: { subscription_id: number; status: string; source: string }) => [m.subscription_id, m.status, m.source])).toEqual([
+      [news, 'confirmed', 'implied'],
+      [offers, 'pending', 'form'],
+    ]);
+    const confirmed = await standing(people.confirmed);
+    expect(confirmed.membership).toBe('explicit');
+    expect(confirmed.memberships.map((m: { status: string }) => m.status)).toEqual(['confirmed', 'pending']);
+    // An explicit contact is a member only where a row says so.
+    const held = await standing(people.held);
+    expect(held.memberships.map((m: { subscription_id: number; status: string }) => [m.subscription_id, m.status])).toEqual([[news, 'pending']]);
+    const other = await newOrg('mr');
+    expect((await other.api('GET', `/contact/${people.held}/memberships`)).status).toBe(404);
+  });
+});
