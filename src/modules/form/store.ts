@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context';
-import { consents, forms } from '../../db/schema';
+import { consents, type forms } from '../../db/schema';
 import { orgOrigin } from '../../lib/org-url';
 import { randomBase62 } from '../../lib/tokens';
 import { formFieldSchema, type Form, type FormInput } from '../../shared/contracts/form';
