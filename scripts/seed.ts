@@ -17,6 +17,7 @@ import { EXAMPLE_CHANNELS, exampleChannelsSql } from '../src/modules/integration
 import { exampleDomainSeed } from '../src/modules/domain/seed-example.ts';
 import { exampleWebhookSql, exampleWebhookUrl } from '../src/modules/webhook/seed-example.ts';
 import { EXAMPLE_AUDIENCE, exampleAudienceSql } from '../src/modules/contact/seed-example.ts';
+import { EXAMPLE_FORM, exampleFormSql } from '../src/modules/form/seed-example.ts';
 import { BIN, localEnv, ROOT } from './lib/run.mjs';
 import { SEED_ORG, SEED_USER } from './lib/seed-data.mjs';
 
@@ -104,6 +105,8 @@ export async function seed({ persistTo, secretsKey, smtpPort, smsPort, dnsZone, 
       ? await exampleWebhookSql({ orgDomain: SEED_ORG.domain, secretsKey, port: webhookPort, secret: known[exampleWebhookUrl(webhookPort)] })
       : null;
   if (webhook) sql += `\n${webhook.sql}`;
+  // Last: the form offers the seeded subscriptions and mails from the seeded sender.
+  sql += `\n${exampleFormSql({ orgDomain: SEED_ORG.domain, emailSender: EXAMPLE_CHANNELS.emailSender })}`;
   const args = ['d1', 'execute', 'DB', '--local', '--command', sql];
   if (persistTo) args.push('--persist-to', persistTo);
   const result = spawnSync(path.join(BIN, 'wrangler'), args, {
@@ -139,6 +142,7 @@ if (import.meta.filename === process.argv[1] || process.argv[1]?.endsWith('scrip
       if (secretsKey) console.log('  channels: local SMTP and SMS integrations, senders hello@acme.test and +15005550006');
       if (secretsKey && dnsZone) console.log(`  domain:   ${EXAMPLE_DOMAIN}, its records in ${dnsZone}`);
       if (secretsKey && webhookPort && webhookSecrets) console.log(`  webhook:  an endpoint on the local webhook catcher, its secret in ${webhookSecrets}`);
+      console.log(`  form:     '${EXAMPLE_FORM.name}' (double opt-in), in the console under Forms`);
       console.log(
         `  audience: subscription '${EXAMPLE_AUDIENCE.subscription}', ${EXAMPLE_AUDIENCE.contacts.length} contacts tagged '${EXAMPLE_AUDIENCE.tag}', ${EXAMPLE_AUDIENCE.templates.length} example templates`,
       );

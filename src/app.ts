@@ -57,6 +57,7 @@ import { sendRoutes } from './modules/transactional/routes';
 import { domainRoutes } from './modules/domain/routes';
 import { webhookRoutes } from './modules/webhook/routes';
 import { eventRoutes } from './modules/event/routes';
+import { formRoutes } from './modules/form/routes';
 import { formPublicRoutes } from './modules/form/public/routes';
 import { linkRequestRoutes } from './modules/form/public/link-request';
 
@@ -68,6 +69,8 @@ const entities = {
   field: fieldRoutes,
   contact: contactRoutes,
   subscription: subscriptionRoutes,
+  // Hosted sign-up forms (src/modules/form; the public page is src/modules/form/public).
+  form: formRoutes,
   blacklist: blacklistRoutes,
   'activity-log': activityLogRoutes,
   dictionary: dictionaryRoutes,

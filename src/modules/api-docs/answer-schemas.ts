@@ -16,6 +16,7 @@ import { orgKeyRowSchema } from '../../shared/contracts/org-api-key';
 import { senderSchema } from '../../shared/contracts/sender';
 import { signupViewSchema } from '../../shared/contracts/signup';
 import { subscriptionSchema } from '../../shared/contracts/subscription';
+import { formSchema } from '../../shared/contracts/form';
 import { tagSchema } from '../../shared/contracts/tag';
 import { templateListItemSchema, templateSchema } from '../../shared/contracts/template';
 import {
@@ -42,6 +43,7 @@ export const ANSWER_SCHEMAS = {
   // The entities.
   Tag: tagSchema,
   Subscription: subscriptionSchema,
+  Form: formSchema,
   Field: fieldSchema,
   Contact: contactSchema,
   BlacklistEntry: blacklistEntrySchema,

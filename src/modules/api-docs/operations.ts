@@ -25,6 +25,7 @@ import { SENDER_TYPES, senderInputSchema, senderUpdateSchema } from '../../share
 import { preRegistrationSchema, signCompleteSchema, signupSchema } from '../../shared/contracts/signup';
 import { socialAuthorizeSchema, socialLinkSchema, socialUserLoadSchema } from '../../shared/contracts/social';
 import { subscriptionInputSchema } from '../../shared/contracts/subscription';
+import { formInputSchema } from '../../shared/contracts/form';
 import { tagInputSchema } from '../../shared/contracts/tag';
 import { resubscribeBody, unsubscribeBody } from '../../shared/contracts/unsubscribe';
 import { sendBatchDocSchema, sendMessageSchema } from '../../shared/contracts/transactional';
@@ -121,6 +122,8 @@ const ENTITIES: EntityDoc[] = [
   { path: '/field', schema: 'Field', noun: 'field', ops: REORDERABLE, input: fieldInputSchema, update: fieldUpdateSchema, filters: fieldFilterShape },
   { path: '/contact', schema: 'Contact', noun: 'contact', ops: ALL, input: contactInputSchema, filters: contactFilterShape },
   { path: '/subscription', schema: 'Subscription', noun: 'subscription', ops: REORDERABLE, input: subscriptionInputSchema },
+  // Hosted sign-up forms (src/modules/form): the page itself is public at the organisation's host, /f/<public_key>.
+  { path: '/form', schema: 'Form', noun: 'form', ops: ['list', 'read', 'create', 'update', 'delete', 'bulkDelete'], input: formInputSchema },
   {
     path: '/blacklist',
     schema: 'BlacklistEntry',

@@ -44,19 +44,22 @@ export const FORM_MESSAGES = {
 
 const origin = z.string().max(200);
 
-/** POST /form and PUT /form/{id}. */
+/**
+ * POST /form and PUT /form/{id}. No zod defaults on the top-level fields: PATCH is this schema's partial(), where a
+ * default would reset an omitted field; a new form gets them from the table (double opt-in on, enabled, no origins).
+ */
 export const formInputSchema = z
   .object({
     name: requiredText(100),
     subscription_ids: z.array(whole().positive()).min(1, 'Choose at least one subscription').max(FORM_LIMITS.subscriptions),
     fields: z.array(formFieldSchema).min(1).max(FORM_LIMITS.fields),
-    double_opt_in: z.boolean().default(true),
+    double_opt_in: z.boolean().optional().describe('Default true'),
     success_message: optionalText(FORM_LIMITS.successMessage),
     redirect_url: z.string().max(2000).nullable().optional(),
-    allowed_origins: z.array(origin).max(FORM_LIMITS.origins).default([]),
+    allowed_origins: z.array(origin).max(FORM_LIMITS.origins).optional().describe('Default none'),
     sender_id: whole().positive().nullable().optional(),
     template_id: whole().positive().nullable().optional(),
-    enabled: z.boolean().default(true),
+    enabled: z.boolean().optional().describe('Default true'),
   })
   .strict();
 export type FormInput = z.infer<typeof formInputSchema>;
