@@ -73,6 +73,7 @@ export const CONTACT: Contact = {
   id: 9,
   name: 'Ann',
   note: null,
+  language: null,
   addresses: [
     { id: 91, type: 'email', value: 'ann@x.io' },
     { id: 92, type: 'phone', value: '+15550001' },

@@ -53,6 +53,8 @@ export const contacts = sqliteTable(
      * says confirmed, and reached by no broadcast until one does.
      */
     membership: text('membership').notNull().default('implied'),
+    /** The language the contact reads (one of the eight, src/shared/languages), set on the preferences page or by the organisation; null when unknown. */
+    language: text('language'),
     ...timestamps,
   },
   (t) => [

@@ -1,3 +1,4 @@
+import { isLanguage } from '../../shared/languages';
 import { addressKey, blacklistedAmong } from '../blacklist/lookup';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
@@ -111,6 +112,7 @@ export async function presentContacts(c: Ctx, rows: Row[]): Promise<Contact[]> {
     id: row.id,
     name: row.name,
     note: row.note,
+    language: isLanguage(row.language) ? row.language : null,
     addresses: (addresses.get(row.id) ?? []).map((a) => ({ id: a.id, type: a.type as AddressType, value: a.value })),
     tags: (tagsOf.get(row.id) ?? []).map((t) => ({ id: t.id, name: t.name })),
     attributes: attributeValues(attributes.get(row.id) ?? []),

@@ -70,7 +70,7 @@ export async function createContact(c: Ctx, input: ContactInput, membership: Con
   const contactId = newContactId(orgId);
   const statements: BatchStatement[] = [
     // An 'explicit' contact (a form's sign-up) is so from its first write: never, for a moment, one the organisation added.
-    new TenantScope(c.var.db, contacts, orgId).insert({ name: input.name, note: input.note ?? null, membership }),
+    new TenantScope(c.var.db, contacts, orgId).insert({ name: input.name, note: input.note ?? null, language: input.language ?? null, membership }),
     insertAddresses(
       c,
       contactId,
@@ -131,6 +131,7 @@ export async function updateContact(c: Ctx, id: number, input: Partial<ContactIn
       .set({
         ...(input.name === undefined ? {} : { name: input.name }),
         ...(input.note === undefined ? {} : { note: input.note }),
+        ...(input.language === undefined ? {} : { language: input.language }),
         updatedAt: new Date().toISOString(),
       })
       .where(new TenantScope(db, contacts, orgId).where(eq(contacts.id, id))),

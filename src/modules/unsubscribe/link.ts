@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../context';
 import { ApiError } from '../../lib/api-error';
 import { hit, type Limit } from '../../lib/rate-limit';
+import { readPreferencesToken } from '../../lib/templating/preferences-link';
 import { readUnsubscribeToken } from '../../lib/templating/unsubscribe-link';
 import { MESSAGES } from '../../shared/messages';
 import { UNSUBSCRIBE_MESSAGES } from '../../shared/contracts/unsubscribe';
@@ -71,4 +72,19 @@ export async function readLink(c: Context<AppEnv>, token: string | undefined): P
     subscriptionId: row.subscription_id ?? null,
     orgName: row.name,
   };
+}
+
+/**
+ * The contact a preferences link (`p`, src/lib/templating/preferences-link.ts) names, checked like a message's link:
+ * the organisation and contact exist and belong together; a 404 `link_invalid` when forged, expired or stale. It names
+ * no message, so no broadcast or category either: the page asks about none and a change counts against no broadcast.
+ */
+export async function readPreferencesLink(c: Context<AppEnv>, token: string | undefined): Promise<LinkTarget> {
+  const ref = token ? await readPreferencesToken(c.env, token) : null;
+  const row = ref
+    ? await c.var.db.get<{ name: string } | undefined>(sql`
+        SELECT o.name FROM organizations o JOIN contacts ct ON ct.org_id = o.id AND ct.id = ${ref.contactId} WHERE o.id = ${ref.orgId}`)
+    : undefined;
+  if (!ref || !row) throw new ApiError(404, 'link_invalid', UNSUBSCRIBE_MESSAGES.linkInvalid);
+  return { orgId: ref.orgId, contactId: ref.contactId, messageId: null, broadcastId: null, subscriptionId: null, orgName: row.name };
 }

@@ -5,7 +5,7 @@ import { validationFailed } from '../../lib/api-error';
 import { validJson } from '../../lib/validate';
 import { resubscribeBody, UNSUBSCRIBE_MESSAGES, unsubscribeBody, type UnsubscribePageData } from '../../shared/contracts/unsubscribe';
 import { limitPublicRequest, readLink, type LinkTarget } from './link';
-import { recountUnsubscribes, categoriesOf, resubscribe, unsubscribe, unsubscribedFrom } from './store';
+import { recountUnsubscribes, categoriesOf, resubscribe, standingsOf, unsubscribe } from './store';
 import { announceAfter } from '../event/announce';
 
 // The public unsubscribe API (the JSON twin of the /unsubscribe page, page/routes.ts): no sign-in, rate-limited, and every change is to the
@@ -23,9 +23,13 @@ type Categories = { id: number; name: string }[];
 /** What the page shows; `categories` when the caller has read them already. */
 export async function pageData(c: { var: AppEnv['Variables'] }, link: LinkTarget, categories?: Categories): Promise<UnsubscribePageData> {
   const db = c.var.db;
-  const [all, left, address] = await Promise.all([
-    categories ?? categoriesOf(db, link.orgId),
-    unsubscribedFrom(db, link),
+  const all = categories ?? (await categoriesOf(db, link.orgId));
+  const [standings, address] = await Promise.all([
+    standingsOf(
+      db,
+      link,
+      all.map((s) => s.id),
+    ),
     db.get<{ value: string } | undefined>(sql`SELECT value FROM contact_addresses WHERE org_id = ${link.orgId} AND contact_id = ${link.contactId}
       ORDER BY CASE type WHEN 'email' THEN 0 ELSE 1 END, position, id LIMIT 1`),
   ]);
@@ -33,7 +37,7 @@ export async function pageData(c: { var: AppEnv['Variables'] }, link: LinkTarget
     organization: { name: link.orgName },
     recipient: address ? maskAddress(address.value) : null,
     category: all.find((s) => s.id === link.subscriptionId) ?? null,
-    categories: all.map((s) => ({ ...s, subscribed: !left.has(s.id) })),
+    categories: all.map((s) => ({ ...s, subscribed: standings.get(s.id) === 'subscribed', pending: standings.get(s.id) === 'pending' })),
   };
 }
 

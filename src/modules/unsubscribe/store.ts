@@ -82,6 +82,50 @@ export async function resubscribe(db: Database, who: Who, subscriptionId: number
 }
 
 /**
+ * The person joins a category from the preferences page: the unsubscribe undone (resubscribe) and, for a contact that
+ * signed up through a form ('explicit': a member only where a row says confirmed), the membership confirmed on their
+ * own word (source 'preferences'). A pending membership stays pending: the confirmation mail confirms it.
+ */
+export async function joinByPerson(db: Database, who: Who, subscriptionId: number): Promise<UnsubscribeChange> {
+  const change = await resubscribe(db, who, subscriptionId);
+  const confirmed = await db.run(sql`INSERT INTO subscription_members (org_id, subscription_id, contact_id, status, source)
+    SELECT ct.org_id, s.id, ct.id, 'confirmed', 'preferences'
+    FROM contacts ct JOIN ${subscriptions} s ON s.id = ${subscriptionId} AND s.org_id = ct.org_id
+    WHERE ct.id = ${who.contactId} AND ct.org_id = ${who.orgId} AND ct.membership = 'explicit'
+    ON CONFLICT (subscription_id, contact_id) DO UPDATE SET status = 'confirmed', source = 'preferences', expires_at = NULL,
+      updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    WHERE status = 'unsubscribed'`);
+  return { changed: change.changed || (confirmed.meta.changes ?? 0) > 0, broadcastId: change.broadcastId };
+}
+
+/** The contact's standing in each category: left (an unsubscribe), pending, or a member by the membership rule. */
+export type CategoryStanding = 'subscribed' | 'pending' | 'unsubscribed';
+
+/**
+ * Each category's standing for the contact (common.md's membership rule): a left category is unsubscribed; a pending
+ * row keeps it out; otherwise an 'implied' contact is a member unless a row says otherwise, an 'explicit' one only
+ * where a row says confirmed.
+ */
+export async function standingsOf(db: Database, who: Who, categoryIds: number[]): Promise<Map<number, CategoryStanding>> {
+  const [left, rows] = await Promise.all([
+    unsubscribedFrom(db, who),
+    db.all<{ membership: string; subscription_id: number | null; status: string | null }>(sql`
+      SELECT ct.membership, m.subscription_id, m.status FROM contacts ct
+      LEFT JOIN subscription_members m ON m.contact_id = ct.id AND m.org_id = ct.org_id
+      WHERE ct.id = ${who.contactId} AND ct.org_id = ${who.orgId}`),
+  ]);
+  const implied = rows[0]?.membership !== 'explicit';
+  const status = new Map(rows.filter((r) => r.subscription_id !== null).map((r) => [r.subscription_id!, r.status]));
+  const standing = (id: number): CategoryStanding => {
+    const row = status.get(id);
+    if (left.has(id) || row === 'unsubscribed') return 'unsubscribed';
+    if (row === 'pending') return 'pending';
+    return row === 'confirmed' || (row === undefined && implied) ? 'subscribed' : 'unsubscribed';
+  };
+  return new Map(categoryIds.map((id) => [id, standing(id)]));
+}
+
+/**
  * Writes the unsubscribe count of the broadcasts `changes` touched (counted again in D1, where the unsubscribes are)
  * into the organisation's ledger, which owns a started broadcast's counters (src/modules/ledger), and pushes it to
  * the organisation's consoles. A count is absolute: writing it twice, or late, is corrected by the next one.

@@ -1,3 +1,4 @@
+import { LANGUAGES } from '../languages';
 import { z } from 'zod';
 import { answer, namedRef, stampsShape, whole } from '../answer-schema';
 import { searchText } from '../list';
@@ -87,6 +88,8 @@ export const contactInputSchema = z
   .object({
     name: requiredText(200),
     note: optionalText(5000),
+    /** The language the contact reads (the preferences page opens in it); null or absent when unknown. */
+    language: z.enum(LANGUAGES, { error: 'Choose one of the languages' }).nullish(),
     addresses: addressesSchema,
     /** Tag ids of the organisation (a repeated id counts once). */
     tags: z.array(positiveId('Must be a tag id')).max(1000, 'At most 1000 tags').optional(),
@@ -112,6 +115,7 @@ export const contactSchema = answer({
   id: whole(),
   name: z.string(),
   note: z.string().nullable(),
+  language: z.enum(LANGUAGES).nullable().describe('The language the contact reads, null when unknown'),
   addresses: z.array(contactAddressSchema).describe('In the order they were given'),
   tags: z.array(namedRef()),
   attributes: z.array(contactAttributeSchema).describe('Fields in their display order; only fields that have a value'),

@@ -52,7 +52,8 @@ export interface UnsubscribePageData {
   recipient: string | null;
   /** The category of the message the link came in, when it had one. */
   category: { id: number; name: string } | null;
-  categories: { id: number; name: string; subscribed: boolean }[];
+  /** `subscribed`: the contact gets the category's mail; `pending`: a sign-up awaiting its confirmation (gets none yet). */
+  categories: { id: number; name: string; subscribed: boolean; pending: boolean }[];
 }
 
 /** One unsubscribe of a contact, as the contact's page lists it. */

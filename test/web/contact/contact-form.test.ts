@@ -45,11 +45,20 @@ describe('address rules in the contact form', () => {
 });
 
 describe('contact payload', () => {
+  it('sends the language chosen (one of the eight) and null when none is', () => {
+    const values = contactFormValues({ ...CONTACT, language: 'ro' }, FIELDS);
+    expect(values.language).toBe('ro');
+    expect(contactPayload(values, FIELDS).language).toBe('ro');
+    expect(contactPayload({ ...values, language: '' }, FIELDS).language).toBeNull();
+    expect(contactInputSchema.safeParse({ ...contactPayload(values, FIELDS), language: 'xx' }).success).toBe(false);
+  });
+
   it('keeps address order and ids, tags as ids, and every field typed in field order (null when empty)', () => {
     const values = contactFormValues(CONTACT, FIELDS);
     const body = contactPayload(values, FIELDS);
     expect(body).toEqual({
       name: 'Ann',
+      language: null,
       note: null,
       addresses: [
         { id: 91, type: 'email', value: 'ann@x.io' },

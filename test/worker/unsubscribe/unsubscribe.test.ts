@@ -161,8 +161,8 @@ describe('the public page API', () => {
       recipient: 'a•••@example.com',
       category: { id: subscription.id, name: 'News' },
       categories: [
-        { id: subscription.id, name: 'News', subscribed: true },
-        { id: other.id, name: 'Offers', subscribed: true },
+        { id: subscription.id, name: 'News', subscribed: true, pending: false },
+        { id: other.id, name: 'Offers', subscribed: true, pending: false },
       ],
     });
   });
@@ -194,7 +194,7 @@ describe('the public page API', () => {
 
     const done = await pageApi(ann, 'POST', { m, subscription_id: subscription.id, reason: 'too_frequent', comment: '  Twice a day is a lot ' });
     expect(done.status).toBe(200);
-    expect((await done.json<any>()).data.categories).toEqual([{ id: subscription.id, name: 'News', subscribed: false }]);
+    expect((await done.json<any>()).data.categories).toEqual([{ id: subscription.id, name: 'News', subscribed: false, pending: false }]);
     expect(await unsubscribeRows(o.orgId)).toEqual([
       expect.objectContaining({
         contact_id: people.ann,

@@ -1,15 +1,17 @@
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { UNSUBSCRIBE_LIMITS, UNSUBSCRIBE_REASONS, type UnsubscribePageData } from '../../../shared/contracts/unsubscribe';
-import type { LanguageCode } from '../../../shared/languages';
+import { LANGUAGE_NAMES, LANGUAGES, type LanguageCode } from '../../../shared/languages';
+import { CONTACT_NAME_MAX } from './profile';
 import type { PageTranslator } from './strings';
 
 // The public unsubscribe page as plain html: no script, one small inline stylesheet, forms that POST (routes.ts).
 // Recipients open it on phones, often on slow networks: it must show at once and work with JavaScript off. Every
-// value is escaped by the html tag; the signed link goes back in each form as a hidden field.
+// value is escaped by the html tag; the signed link goes back in each form as a hidden field. A message's link (m)
+// asks about the message's category; a preferences link (p, contact-scoped) shows the same page without a message.
 
 /** What happened just before, as the redirect after a change says (shown only when it is still true). */
-export type PageResult = { kind: 'done' | 'undone'; id: number; name: string } | { kind: 'changed' } | null;
+export type PageResult = { kind: 'done' | 'undone'; id: number; name: string } | { kind: 'changed' | 'saved' | 'left_all' } | null;
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -29,7 +31,7 @@ label,legend{display:block;font-weight:500;font-size:.9375rem;margin-bottom:6px;
 fieldset{border:0;padding:0;margin:16px 0}
 .choice{display:flex;gap:10px;align-items:center;font-weight:400;margin:0;padding:6px 0}
 .choice input{width:20px;height:20px;margin:0}
-select,textarea{width:100%;font:inherit;padding:8px 10px;border:1px solid #ced4da;border-radius:6px;background:#fff}
+select,textarea,input[type=text]{width:100%;font:inherit;padding:8px 10px;border:1px solid #ced4da;border-radius:6px;background:#fff}
 textarea{min-height:4.5em;resize:vertical}
 button{font:inherit;font-weight:600;min-height:44px;padding:8px 18px;border-radius:6px;border:1px solid #ced4da;background:#fff;color:#212529;cursor:pointer}
 .danger{background:#e03131;border-color:#e03131;color:#fff;width:100%;margin-top:8px}
@@ -41,6 +43,7 @@ li:first-child{border-top:0}
 li span{overflow-wrap:anywhere}
 li small{display:block;color:#868e96}
 footer{margin-top:16px;text-align:center}
+.save{margin-top:12px}
 `);
 
 function frame(language: LanguageCode, title: string, body: Html): Html {
@@ -71,32 +74,49 @@ export function failedPage(language: LanguageCode, tr: PageTranslator): Html {
   return frame(language, tr.t('title'), html`<h1>${tr.t('title')}</h1><p class="alert red" role="alert">${tr.t('failed')}</p>`);
 }
 
+/** The signed link the page was opened with, given back by each of its forms: `m` a message's, `p` a preferences link; `lang` the visitor's choice. */
+export interface PageLink {
+  name: 'm' | 'p';
+  token: string;
+  lang: LanguageCode | null;
+}
+
+function hiddenLink(link: PageLink): Html {
+  return html`<input type="hidden" name="${link.name}" value="${link.token}">${link.lang ? html`<input type="hidden" name="lang" value="${link.lang}">` : ''}`;
+}
+
 /** A form that changes one category: `action` leave or join, `after` what the page says after it. */
-function changeForm(m: string, action: 'leave' | 'join', after: 'done' | 'undone' | 'changed', subscriptionId: number, button: Html): Html {
-  return html`<form method="post" action="/unsubscribe/change"><input type="hidden" name="m" value="${m}"><input type="hidden" name="action" value="${action}"><input type="hidden" name="after" value="${after}"><input type="hidden" name="subscription_id" value="${subscriptionId}">${button}</form>`;
+function changeForm(link: PageLink, action: 'leave' | 'join', after: 'done' | 'undone' | 'changed', subscriptionId: number, button: Html): Html {
+  return html`<form method="post" action="/unsubscribe/change">${hiddenLink(link)}<input type="hidden" name="action" value="${action}"><input type="hidden" name="after" value="${after}"><input type="hidden" name="subscription_id" value="${subscriptionId}">${button}</form>`;
 }
 
 export interface PageInput {
   language: LanguageCode;
   tr: PageTranslator;
-  m: string;
+  link: PageLink;
   page: UnsubscribePageData;
+  /** The contact's own details, editable on the page. */
+  contact: { name: string; language: LanguageCode | null };
   result: PageResult;
   /** A change that was refused (bad input): said at the top, nothing changed. */
-  failed?: boolean;
+  failed?: 'failed' | 'detailsInvalid';
 }
 
-/** The page: the question (or a choice of category), reasons, comment and confirm; the result with undo; the other categories. */
-export function unsubscribePage({ language, tr, m, page, result, failed }: PageInput): Html {
+/**
+ * The page: for a message's link the question (or a choice of category), reasons, comment and confirm, the result
+ * with undo; then every category with its standing and join/leave, the contact's name and language, and "unsubscribe
+ * from everything".
+ */
+export function unsubscribePage({ language, tr, link, page, contact, result, failed }: PageInput): Html {
   const subscribed = page.categories.filter((c) => c.subscribed);
   const asked = page.category && subscribed.some((c) => c.id === page.category!.id) ? page.category : null;
-  const others = page.categories.filter((c) => c.id !== page.category?.id);
+  const listed = page.categories.filter((c) => c.id !== page.category?.id);
   const org = page.organization.name;
 
-  const main = (): Html => {
+  const main = (): Html | string => {
     if (result?.kind === 'done') {
       return html`<div data-testid="unsubscribe-done"><p class="alert green" role="status">${tr.t('done', { category: result.name })}</p>${changeForm(
-        m,
+        link,
         'join',
         'undone',
         result.id,
@@ -106,13 +126,15 @@ export function unsubscribePage({ language, tr, m, page, result, failed }: PageI
     if (result?.kind === 'undone') {
       return html`<div data-testid="unsubscribe-undone"><p class="alert blue" role="status">${tr.t('undone', { category: result.name })}</p></div>`;
     }
+    // A preferences link names no message: the list below is the page.
+    if (link.name === 'p') return '';
     if (subscribed.length === 0) return html`<p data-testid="unsubscribe-nothing">${tr.t('nothingToChoose')}</p>`;
     const category = asked
       ? html`<p class="question" data-testid="unsubscribe-question">${tr.t('question', { category: asked.name })}</p><input type="hidden" name="subscription_id" value="${asked.id}">`
       : html`<label for="category">${tr.t('chooseCategory')}</label><select id="category" name="subscription_id" data-testid="unsubscribe-category">${subscribed.map(
           (c) => html`<option value="${c.id}">${c.name}</option>`,
         )}</select>`;
-    return html`<form method="post" action="/unsubscribe/change"><input type="hidden" name="m" value="${m}"><input type="hidden" name="action" value="leave"><input type="hidden" name="after" value="done">
+    return html`<form method="post" action="/unsubscribe/change">${hiddenLink(link)}<input type="hidden" name="action" value="leave"><input type="hidden" name="after" value="done">
 ${category}
 <fieldset><legend>${tr.t('reasonLabel')}</legend>${UNSUBSCRIBE_REASONS.map(
       (r) => html`<label class="choice"><input type="radio" name="reason" value="${r}" data-testid="unsubscribe-reason-${r}">${tr.reason(r)}</label>`,
@@ -122,30 +144,57 @@ ${category}
 </form>`;
   };
 
-  const otherCategories = (): Html | string => {
-    if (others.length === 0 || !(page.category || page.categories.length > 1)) return '';
-    return html`<hr><h2>${tr.t('others')}</h2><ul data-testid="unsubscribe-categories">${others.map(
+  const categoryList = (): Html | string => {
+    if (listed.length === 0) return '';
+    const standing = (c: (typeof listed)[number]) => (c.pending ? tr.t('pending') : c.subscribed ? tr.t('subscribed') : tr.t('notSubscribed'));
+    // A pending sign-up is left like a subscription; the confirmation mail, not this page, confirms it.
+    const inside = (c: (typeof listed)[number]) => c.subscribed || c.pending;
+    return html`${link.name === 'm' ? html`<hr>` : ''}<h2>${page.category ? tr.t('others') : tr.t('subscriptions')}</h2><ul data-testid="unsubscribe-categories">${listed.map(
       (c) =>
-        html`<li><span>${c.name}<small>${c.subscribed ? tr.t('subscribed') : tr.t('notSubscribed')}</small></span>${changeForm(
-          m,
-          c.subscribed ? 'leave' : 'join',
+        html`<li data-testid="unsubscribe-category-${c.id}"><span>${c.name}<small>${standing(c)}</small></span>${changeForm(
+          link,
+          inside(c) ? 'leave' : 'join',
           'changed',
           c.id,
-          html`<button type="submit" data-testid="unsubscribe-toggle-${c.id}">${c.subscribed ? tr.t('unsubscribeFrom') : tr.t('subscribe')}</button>`,
+          html`<button type="submit" data-testid="unsubscribe-toggle-${c.id}">${inside(c) ? tr.t('unsubscribeFrom') : tr.t('subscribe')}</button>`,
         )}</li>`,
     )}</ul>`;
   };
 
+  const details = (): Html =>
+    html`<hr><h2>${tr.t('details')}</h2><form method="post" action="/unsubscribe/profile" data-testid="unsubscribe-details">${hiddenLink(link)}
+<label for="name">${tr.t('nameLabel')}</label><input type="text" id="name" name="name" value="${contact.name}" maxlength="${CONTACT_NAME_MAX}" required data-testid="unsubscribe-name">
+<label for="language" class="save">${tr.t('languageLabel')}</label><select id="language" name="language" data-testid="unsubscribe-language"><option value="">${tr.t('languageUnset')}</option>${LANGUAGES.map(
+      (code) => html`<option value="${code}"${code === contact.language ? ' selected' : ''}>${LANGUAGE_NAMES[code]}</option>`,
+    )}</select>
+<button type="submit" class="save" data-testid="unsubscribe-save">${tr.t('save')}</button></form>`;
+
+  const leaveAll = (): Html | string =>
+    page.categories.some((c) => c.subscribed || c.pending)
+      ? html`<hr><form method="post" action="/unsubscribe/leave-all">${hiddenLink(link)}<button type="submit" class="danger" data-testid="unsubscribe-leave-all">${tr.t('leaveAll')}</button></form>`
+      : '';
+
+  const notice = (): Html | string => {
+    if (failed) return html`<p class="alert red" role="alert" data-testid="unsubscribe-failed">${tr.t(failed)}</p>`;
+    if (result?.kind === 'changed' || result?.kind === 'saved' || result?.kind === 'left_all') {
+      const key = ({ changed: 'changed', saved: 'saved', left_all: 'leftAll' } as const)[result.kind];
+      return html`<p class="alert green" role="status" data-testid="unsubscribe-${result.kind.replace('_', '-')}">${tr.t(key)}</p>`;
+    }
+    return '';
+  };
+
+  const title = link.name === 'p' ? tr.t('preferencesTitle') : tr.t('title');
   return frame(
     language,
-    `${org}: ${tr.t('title')}`,
-    html`<h1>${tr.t('title')}</h1>
+    `${org}: ${title}`,
+    html`<h1>${title}</h1>
 <p class="dim" data-testid="unsubscribe-organization">${tr.t('from', { organization: org })}</p>
 ${page.recipient ? html`<p class="dim small">${tr.t('recipient', { recipient: page.recipient })}</p>` : ''}
-${failed ? html`<p class="alert red" role="alert" data-testid="unsubscribe-failed">${tr.t('failed')}</p>` : ''}
-${result?.kind === 'changed' ? html`<p class="alert green" role="status" data-testid="unsubscribe-changed">${tr.t('changed')}</p>` : ''}
+${notice()}
 ${main()}
-${otherCategories()}
+${categoryList()}
+${details()}
+${leaveAll()}
 <footer class="dim small">${tr.t('footer', { organization: org })}</footer>`,
   );
 }

@@ -1,6 +1,7 @@
 import { Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { Contact } from '@shared/contracts/contact';
 import type { Field } from '@shared/contracts/field';
+import { LANGUAGE_NAMES } from '@shared/languages';
 import { useTranslation } from 'react-i18next';
 import { TagChips } from './contact-config';
 import { attributeText, namedAttributes } from './contact-view';
@@ -76,6 +77,11 @@ export function ContactProfile({ contact, fields }: { contact: Contact; fields: 
             </Text>
           )}
         </Section>
+        {contact.language && (
+          <Section titleKey="contacts.fields.language" testId="contact-language">
+            <Text size="sm">{LANGUAGE_NAMES[contact.language]}</Text>
+          </Section>
+        )}
         {contact.note && (
           <Section titleKey="contacts.fields.note" testId="contact-note">
             <Text size="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>

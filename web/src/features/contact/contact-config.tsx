@@ -2,6 +2,7 @@ import { Badge, Group, Text } from '@mantine/core';
 import type { Contact } from '@shared/contracts/contact';
 import type { Field } from '@shared/contracts/field';
 import type { Tag } from '@shared/contracts/tag';
+import { LANGUAGE_NAMES, LANGUAGES } from '@shared/languages';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/common/DateTime';
 import type { FormFieldConfig } from '../../components/form/types';
@@ -87,7 +88,7 @@ export const CONTACT_COLUMNS: ListColumn<Contact>[] = [
   { key: 'id', labelKey: 'list.columns.id', sortable: true, width: 80 },
 ];
 
-/** The contact form (spec 5): name (required), note, addresses, tags, and one input per custom field. */
+/** The contact form (spec 5): name (required), language, note, addresses, tags, and one input per custom field. */
 export function contactFormFields(tags: Tag[], fields: Field[], addressTypes: readonly string[]): FormFieldConfig[] {
   return [
     { name: 'name', labelKey: 'contacts.fields.name', required: true, maxLength: 200, autoFocus: true },
@@ -99,6 +100,14 @@ export function contactFormFields(tags: Tag[], fields: Field[], addressTypes: re
       render: (props) => <AddressesEditor {...props} types={addressTypes} />,
     },
     { name: 'tags', labelKey: 'contacts.fields.tags', kind: 'multiselect', choices: tags.map((tag) => ({ value: String(tag.id), label: tag.name })) },
+    {
+      name: 'language',
+      labelKey: 'contacts.fields.language',
+      kind: 'select',
+      descriptionKey: 'contacts.fields.languageHint',
+      // Each language named in itself, as the preferences page lists them.
+      choices: LANGUAGES.map((code) => ({ value: code, label: LANGUAGE_NAMES[code] })),
+    },
     { name: 'note', labelKey: 'contacts.fields.note', kind: 'textarea', maxLength: 5000 },
     { name: 'attributes', labelKey: 'contacts.fields.attributes', kind: 'custom', render: (props) => <AttributesEditor {...props} fields={fields} /> },
   ];

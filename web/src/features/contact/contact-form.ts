@@ -1,6 +1,7 @@
 import { ADDRESS_TYPES, type AddressType } from '@shared/address';
 import type { AttributeValue, Contact, ContactAttribute, ContactInput } from '@shared/contracts/contact';
 import type { Field } from '@shared/contracts/field';
+import { isLanguage } from '@shared/languages';
 import { MESSAGES } from '@shared/messages';
 import type { FormValues } from '../../components/form/types';
 import { submitAddressErrors } from './address-rules';
@@ -73,6 +74,7 @@ export function contactFormValues(contact: Contact | null, fields: Field[]): For
   for (const field of fields) attributes[String(field.id)] = attributeDraft(field, stored.get(field.id));
   return {
     name: contact?.name ?? '',
+    language: contact?.language ?? '',
     note: contact?.note ?? '',
     addresses: contact
       ? contact.addresses.map((address): AddressDraft => ({ key: `id-${address.id}`, id: address.id, type: address.type, value: address.value }))
@@ -97,6 +99,7 @@ export function contactPayload(values: FormValues, fields: Field[]): ContactInpu
   const note = String(values.note ?? '');
   return {
     name: String(values.name ?? ''),
+    language: isLanguage(values.language) ? values.language : null,
     note: note.trim() ? note : null,
     addresses,
     tags: (Array.isArray(values.tags) ? (values.tags as string[]) : []).map(Number),
