@@ -1,5 +1,5 @@
-// `npm start`: installs, builds the console, migrates and seeds local D1, starts the mail, SMS and webhook catchers
-// and `wrangler dev`, and prints where to go. Ctrl-C stops everything.
+// `npm start`: installs, builds the console, migrates and seeds local D1, starts the mail, SMS and webhook catchers,
+// the Turnstile stand-in and `wrangler dev`, and prints where to go. Ctrl-C stops everything.
 // The terminal gets one line per step and the final block; the build's, the migrations' and wrangler's own output go
 // to a log file (START_LOG) the final block names, so what a newcomer needs is not buried under 1,600 lines.
 // Starts on the system Node (v20) with node: builtins only, then continues on the pinned Node 22.
@@ -58,6 +58,7 @@ main(async () => {
   const { startOidcProvider, LOCAL_OIDC_CLIENT } = await import('./oidc-provider.mjs');
   const { startDohStandIn } = await import('./doh-stand-in.mjs');
   const { startWebhookCatcher } = await import('./webhook-catcher.mjs');
+  const { startTurnstileStandIn } = await import('./turnstile-stand-in.mjs');
   const { SEED_USER } = await import('./lib/seed-data.mjs');
   const port = Number(process.env.PORT) || 8787;
   const mailPort = Number(process.env.MAIL_PORT) || 1025;
@@ -66,6 +67,7 @@ main(async () => {
   const oidcPort = Number(process.env.OIDC_PORT) || 8027;
   const dohPort = Number(process.env.DOH_PORT) || 8028;
   const webhookPort = Number(process.env.WEBHOOK_PORT) || 8029;
+  const turnstilePort = Number(process.env.TURNSTILE_PORT) || 8031;
   for (const [p, name] of [
     [port, 'PORT'],
     [mailPort, 'MAIL_PORT'],
@@ -74,6 +76,7 @@ main(async () => {
     [oidcPort, 'OIDC_PORT'],
     [dohPort, 'DOH_PORT'],
     [webhookPort, 'WEBHOOK_PORT'],
+    [turnstilePort, 'TURNSTILE_PORT'],
   ]) {
     if (!(await portIsFree(p)))
       throw new CommandError(`Port ${p} on 127.0.0.1 is in use (is \`npm start\` already running?). Stop that, or pick another with ${name}=...`);
@@ -92,8 +95,9 @@ main(async () => {
   let oidc = null;
   let dns = null;
   let webhooks = null;
+  let turnstile = null;
   const stopAll = async () => {
-    await Promise.allSettled([platform?.stop(), catcher?.close(), smsCatcher?.close(), oidc?.close(), dns?.close(), webhooks?.close()]);
+    await Promise.allSettled([platform?.stop(), catcher?.close(), smsCatcher?.close(), oidc?.close(), dns?.close(), webhooks?.close(), turnstile?.close()]);
   };
   let stopping = false;
   onShutdown(async () => {
@@ -119,6 +123,10 @@ main(async () => {
   await progress('Starting the webhook catcher', async () => {
     webhooks = await startWebhookCatcher({ port: webhookPort, secretsFile: path.join(LOCAL_DIR, 'webhooks.json') });
   });
+  // The hosted sign-up forms' bot check: Turnstile's widget script and siteverify with Cloudflare's test keys, offline.
+  await progress('Starting the Turnstile stand-in', async () => {
+    turnstile = await startTurnstileStandIn({ port: turnstilePort });
+  });
 
   // The bounces and complaints the catcher plays go to wrangler dev's email endpoint (the worker's email handler).
   catcher.answerBouncesAt(`http://127.0.0.1:${port}/cdn-cgi/local/email`);
@@ -136,6 +144,7 @@ main(async () => {
           dnsZone: dns.file,
           webhookPort: webhooks.port,
           webhookSecrets: webhooks.secretsFile,
+          turnstileUrl: turnstile.url,
         },
         logFile: START_LOG,
         quiet: true,
@@ -157,6 +166,7 @@ main(async () => {
   Try it:       Templates -> a template -> Send test message, from hello@acme.test or +15005550006
   Sign up:      http://localhost:${port}/signup  (test checkout; the completion link arrives in the caught mail)
   Shared demo:  http://demo.localhost:${port}  (see its demo info page for the login)
+  Turnstile:    ${turnstile.url}/turnstile/v0/  (stand-in for the hosted forms' bot check: Cloudflare's test keys, no network)
   DNS:          ${dns.url}  (answers from ${shortPath(dns.file)}: Domains -> acme.test -> Check now verifies it offline)
   Social:       "Continue with ${LOCAL_OIDC_CLIENT.name}" signs in through ${oidc.issuer} (link it under My account first)
   Operator:     npm run operator -- requests   (token OPERATOR_TOKEN in .dev.vars)

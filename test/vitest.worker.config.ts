@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { startTurnstileForTests } from './support/turnstile.mjs';
 import { startWebhookReceiver } from './support/webhook-receiver.mjs';
 import { startMockProvider } from './worker/social/mock-provider.mjs';
 
@@ -33,6 +34,9 @@ export default defineConfig(async () => ({
           ...(await startWebhookReceiver()),
           WEBHOOKS_ALLOW_LOCAL: 'true',
           WEBHOOK_CLOCK_SCALE: '1000',
+          // The hosted forms' bot check: the Turnstile stand-in on loopback with Cloudflare's test keys (its global setup
+          // stops it). Tests get tokens from its POST /turnstile/v0/token (test/support/turnstile.mjs).
+          ...(await startTurnstileForTests()),
           TEST_MIGRATIONS: await readD1Migrations(path.join(root, 'migrations')),
         },
       },
@@ -44,7 +48,7 @@ export default defineConfig(async () => ({
     // them (npm run test:transport).
     exclude: ['test/worker/lib/{mime,smtp,sms,transport}/**/*.test.ts'],
     setupFiles: ['test/worker/setup.ts'],
-    globalSetup: ['test/worker/social/mock-provider.mjs', 'test/support/webhook-receiver.mjs'],
+    globalSetup: ['test/worker/social/mock-provider.mjs', 'test/support/webhook-receiver.mjs', 'test/support/turnstile.mjs'],
     testTimeout: 20_000,
   },
 }));

@@ -20,6 +20,8 @@ export declare function startPlatform(options: {
     /** The local webhook catcher: the seed gives the organisation an endpoint on it and writes its secret to webhookSecrets. */
     webhookPort?: number;
     webhookSecrets?: string;
+    /** The Turnstile stand-in's base URL: the worker gets Cloudflare's test keys and the stand-in's script and siteverify. */
+    turnstileUrl?: string;
   };
   logFile?: string;
   quiet?: boolean;

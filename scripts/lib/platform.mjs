@@ -7,6 +7,7 @@ import { waitForServer } from './http.mjs';
 import { addCleanup, BIN, localEnv, ROOT, run } from './run.mjs';
 import { SEED_ORG } from './seed-data.mjs';
 import { oidcProviderVars } from '../oidc-provider.mjs';
+import { turnstileStandInVars } from '../turnstile-stand-in.mjs';
 
 /**
  * Wrangler without prompts, metrics or the interactive hotkeys, and without fetching the `Request.cf` placeholder
@@ -31,7 +32,7 @@ export async function applyMigrations(persistTo, options = {}) {
  */
 export async function seedDatabase(
   persistTo,
-  { secretsKey, smtpPort, smsPort, dnsZone, webhookPort, webhookSecrets, dohUrl: _dohUrl, oidcIssuer: _oidc, ...options } = {},
+  { secretsKey, smtpPort, smsPort, dnsZone, webhookPort, webhookSecrets, dohUrl: _dohUrl, oidcIssuer: _oidc, turnstileUrl: _turnstile, ...options } = {},
 ) {
   const args = [path.join(ROOT, 'scripts', 'seed.ts'), '--persist-to', persistTo];
   // The seeded sending domain's records go into the local DoH stand-in's zone file (scripts/doh-stand-in.mjs).
@@ -48,10 +49,10 @@ export async function seedDatabase(
  * Migrates and seeds `persistTo`, runs `wrangler dev` on 127.0.0.1:<port> and waits until
  * http://acme.localhost:<port>/api/v1/init/guest answers. Returns { url, port, child, stop }.
  * Options: vars (extra worker vars, e.g. JWT_SECRET, SECRETS_KEY), catchers ({ smtpPort, smsPort, oidcIssuer, dohUrl,
- * dnsZone, webhookPort, webhookSecrets }: the local mail and SMS catchers the seeded example channels point at, the
- * local OpenID Connect provider, the local DoH stand-in with its zone file, where the seed writes the seeded sending
- * domain's records, and the local webhook catcher with its secrets file, where the seed writes its endpoint's secret;
- * the worker is told their addresses, see localServiceVars),
+ * dnsZone, webhookPort, webhookSecrets, turnstileUrl }: the local mail and SMS catchers the seeded example channels point
+ * at, the local OpenID Connect provider, the local DoH stand-in with its zone file, where the seed writes the seeded
+ * sending domain's records, the local webhook catcher with its secrets file, where the seed writes its endpoint's
+ * secret, and the Turnstile stand-in; the worker is told their addresses, see localServiceVars),
  * logFile (wrangler output there instead of this terminal), quiet (do not echo the commands), restart (the state
  * was migrated and seeded by an earlier start with the same catchers: only `wrangler dev` starts again).
  */
@@ -151,9 +152,9 @@ function runCrons(port) {
 /**
  * The worker vars that point the platform at the local services: its own address for links (sign-up
  * completion, password reset), the mail catcher as the system SMTP and the bounce domain, the SMS catcher as Twilio,
- * and the local OpenID Connect provider as social sign-in.
+ * the local OpenID Connect provider as social sign-in, and the Turnstile stand-in as the hosted forms' bot check.
  */
-function localServiceVars(port, { smtpPort, smsPort, oidcIssuer, dohUrl } = {}) {
+function localServiceVars(port, { smtpPort, smsPort, oidcIssuer, dohUrl, turnstileUrl } = {}) {
   // Webhooks may go to the local catchers (http, loopback, any port): local only, the deploy never sets it.
   const out = { PUBLIC_URL: `http://localhost:${port}`, WEBHOOKS_ALLOW_LOCAL: 'true' };
   // The mail catcher answers hard-bounce@, soft-bounce@ and complaint@ at the worker's email handler: every email's
@@ -164,6 +165,8 @@ function localServiceVars(port, { smtpPort, smsPort, oidcIssuer, dohUrl } = {}) 
   if (oidcIssuer) Object.assign(out, oidcProviderVars(oidcIssuer));
   // The sending-domain checks ask the local DoH stand-in instead of Cloudflare's resolver (src/modules/domain).
   if (dohUrl) out.DNS_RESOLVER_URL = dohUrl;
+  // The hosted forms' Turnstile widget and siteverify: the stand-in with Cloudflare's test keys (src/modules/form).
+  if (turnstileUrl) Object.assign(out, turnstileStandInVars(turnstileUrl));
   return out;
 }
 

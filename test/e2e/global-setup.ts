@@ -8,6 +8,7 @@ import { startPlatform } from '../../scripts/lib/platform.mjs';
 import { startMailCatcher } from '../../scripts/mail-catcher.mjs';
 import { startSmsCatcher } from '../../scripts/sms-catcher.mjs';
 import { startOidcProvider } from '../../scripts/oidc-provider.mjs';
+import { startTurnstileStandIn } from '../../scripts/turnstile-stand-in.mjs';
 import { startWebhookCatcher } from '../../scripts/webhook-catcher.mjs';
 
 declare module 'vitest' {
@@ -28,6 +29,8 @@ declare module 'vitest' {
     oidcIssuer: string;
     /** The webhook catcher (GET /api/requests, DELETE /api/requests); the seeded endpoint is its /relay. */
     webhookUrl: string;
+    /** The Turnstile stand-in the hosted forms use (GET /api/verifications lists what siteverify was asked). */
+    turnstileUrl: string;
   }
 }
 
@@ -49,6 +52,7 @@ export default async function setup(project: TestProject) {
   const smsCatcher = await startSmsCatcher({ port: 0, dir: path.join(state, 'sms') });
   const oidc = await startOidcProvider({ port: 0 });
   const webhooks = await startWebhookCatcher({ port: 0, secretsFile: path.join(state, 'webhooks.json') });
+  const turnstile = await startTurnstileStandIn({ port: 0 });
   const port = await freePort(8790);
   catcher.answerBouncesAt(`http://127.0.0.1:${port}/cdn-cgi/local/email`);
   const operatorToken = randomBytes(24).toString('hex');
@@ -68,12 +72,13 @@ export default async function setup(project: TestProject) {
         oidcIssuer: oidc.issuer,
         webhookPort: webhooks.port,
         webhookSecrets: webhooks.secretsFile,
+        turnstileUrl: turnstile.url,
       },
       logFile,
       quiet: true,
     });
   } catch (err) {
-    await Promise.allSettled([catcher.close(), smsCatcher.close(), oidc.close(), webhooks.close()]);
+    await Promise.allSettled([catcher.close(), smsCatcher.close(), oidc.close(), webhooks.close(), turnstile.close()]);
     rmSync(state, { recursive: true, force: true });
     throw err;
   }
@@ -97,10 +102,11 @@ export default async function setup(project: TestProject) {
   project.provide('operatorToken', operatorToken);
   project.provide('oidcIssuer', oidc.issuer);
   project.provide('webhookUrl', webhooks.url);
+  project.provide('turnstileUrl', turnstile.url);
   console.log(`e2e: platform at ${platform.url} (log: ${path.relative(root, logFile)}), mail viewer http://127.0.0.1:${catcher.httpPort}`);
 
   return async () => {
-    await Promise.allSettled([platform.stop(), catcher.close(), smsCatcher.close(), oidc.close(), webhooks.close()]);
+    await Promise.allSettled([platform.stop(), catcher.close(), smsCatcher.close(), oidc.close(), webhooks.close(), turnstile.close()]);
     process.off('exit', killOnExit);
     rmSync(state, { recursive: true, force: true });
   };

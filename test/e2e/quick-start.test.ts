@@ -46,6 +46,8 @@ describe('npm start (the quick start)', () => {
       SMS_PORT: await freePort(port + 12),
       OIDC_PORT: await freePort(port + 13),
       DOH_PORT: await freePort(port + 14),
+      WEBHOOK_PORT: await freePort(port + 15),
+      TURNSTILE_PORT: await freePort(port + 16),
     };
     // A newcomer's shell: none of vitest's variables. With its NODE_ENV=test the console's build would be a development
     // build (the JSX dev runtime, other chunks) written over the one the other browser tests load.
@@ -60,12 +62,14 @@ describe('npm start (the quick start)', () => {
       'Building the console',
       'Starting the mail catcher',
       'Starting the DNS stand-in',
+      'Starting the Turnstile stand-in',
       'Migrating and seeding the local database, starting wrangler dev',
     ])
       expect(before).toMatch(new RegExp(`${step}… done \\(\\d+ s\\)`));
     expect(out).not.toContain('Unable to fetch the `Request.cf` object');
     expect(block).toContain(`Open:         http://acme.localhost:${port}`);
     expect(block).toContain(`Caught mail:  http://127.0.0.1:${ports.MAIL_UI_PORT}`);
+    expect(block).toContain(`Turnstile:    http://127.0.0.1:${ports.TURNSTILE_PORT}/turnstile/v0/`);
 
     // The seeded sending domain's records, in the zone file the DoH stand-in answers from.
     const zoneFile = path.join(state, 'local', 'dns.json');
