@@ -106,7 +106,7 @@ describe('hosted forms (headless Chromium against wrangler dev)', () => {
 
       await page.goto(confirmUrl);
       await page.click('[data-testid="confirm-button"]');
-      await page.waitForSelector('[data-testid="confirmed"]');
+      await page.waitForSelector('[data-testid="confirm-done"]');
       const after = await apiFromPage<{ data: { memberships: { subscription_id: number; status: string }[] } }>(
         console_,
         'GET',
@@ -152,9 +152,9 @@ describe('hosted forms (headless Chromium against wrangler dev)', () => {
     await page.goto(linkIn(news, /\/unsubscribe\?m=/));
     await page.click(`[data-testid="unsubscribe-toggle-${subscriptions.offers}"]`);
     await page.waitForSelector('[data-testid="unsubscribe-done"], [data-testid="unsubscribe-changed"]');
-    await page.fill('[data-testid="preferences-name"]', `Patricia ${RUN}`);
-    await page.click('[data-testid="preferences-save-name"]');
-    await page.waitForSelector('[data-testid="unsubscribe-changed"]');
+    await page.fill('[data-testid="unsubscribe-name"]', `Patricia ${RUN}`);
+    await page.click('[data-testid="unsubscribe-save"]');
+    await page.waitForSelector('[data-testid="unsubscribe-saved"]');
 
     const contact = await contactOf(VISITORS.plain.email);
     expect(contact.name).toBe(`Patricia ${RUN}`);

@@ -24,7 +24,7 @@ describe('/f/confirm', () => {
     expect(look.status).toBe(200);
     expect(look.text).toContain('data-testid="confirm-button"');
     expect(look.text).toContain('method="post" action="/f/confirm"');
-    expect(look.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(look.headers.get('referrer-policy')).toBe('same-origin');
     expect((await consentsOf(contact.id))[0].confirmed_at).toBeNull();
     expect((await membersOf(contact.id)).map((m) => m.status)).toEqual(['pending', 'pending']);
 

@@ -3,8 +3,8 @@ import { PAGE_STYLE } from './render';
 // The headers of the pages this module renders: a policy of their own, stricter than the console's (set here, so the
 // app's security middleware leaves them as they are). Nothing loads but the one inline stylesheet (by its hash) and,
 // only when Turnstile is configured, its script and frame; forms post to this host only, and to the form's redirect
-// origin (browsers apply form-action to the redirect after a post); no framing, no referrer (the confirmation URL
-// carries its token), never cached (the pages answer one person's post).
+// origin (browsers apply form-action to the redirect after a post); no framing, no referrer to another site (the
+// confirmation URL carries its token), never cached (the pages answer one person's post).
 
 let styleHash: Promise<string> | null = null;
 
@@ -40,7 +40,8 @@ export async function pageHeaders(options: PolicyOptions = {}): Promise<Record<s
     'content-security-policy': policy,
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
-    'referrer-policy': 'no-referrer',
+    // Not no-referrer: under it a browser posts this page's own forms with `Origin: null`, which the Origin check refuses.
+    'referrer-policy': 'same-origin',
     'cache-control': 'no-store',
   };
 }
