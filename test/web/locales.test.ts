@@ -65,6 +65,9 @@ describe('locale files', () => {
     ];
     const cognates: Record<string, string[]> = {
       de: [
+        // forms: Name
+        'forms.fieldKinds.name',
+        'forms.fields.name',
         'nav.import',
         'nav.domains',
         'account.organization',
@@ -103,6 +106,8 @@ describe('locale files', () => {
         'messages.sandbox',
       ],
       fr: [
+        // forms: the borrowed term
+        'forms.fields.doubleOptIn',
         'nav.contacts',
         'nav.messages',
         'list.actions',
@@ -149,6 +154,8 @@ describe('locale files', () => {
       ru: [],
       pt: ['broadcasts.fields.alias', 'engagement.link', 'dashboard.series.megabytes', 'messages.fields.cc'],
       es: [
+        // forms: No
+        'forms.no',
         'audience.no', // No
         // channels: Variable
         'templates.placeholders.variable',

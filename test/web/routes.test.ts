@@ -141,7 +141,7 @@ describe('navigation', () => {
   });
 
   it('hides Contacts when no route of its group exists', () => {
-    const contactsGroup = ['contact_', 'tag_', 'field_', 'blacklist_', 'subscription_'];
+    const contactsGroup = ['contact_', 'tag_', 'field_', 'blacklist_', 'subscription_', 'form_'];
     const withoutGroup = t.filter((r) => !contactsGroup.some((prefix) => r.name.startsWith(prefix)));
     expect(visibleMainNav(withoutGroup).map((e) => e.key)).not.toContain('contacts');
   });
@@ -181,6 +181,7 @@ describe('navigation', () => {
       import: 'nav.contacts',
       blacklist: 'nav.contacts',
       subscriptions: 'nav.contacts',
+      forms: 'nav.contacts',
       templates: 'nav.templates',
       campaigns: 'nav.campaigns',
       broadcasts: 'nav.broadcasts',
@@ -218,6 +219,7 @@ describe('section tabs', () => {
       'import /contact/import',
       'blacklist /blacklist',
       'subscriptions /subscription',
+      'forms /form',
     ]);
     expect(keys('senders')).toEqual(['integrations /integration', 'senders /sender', 'domains /domain', 'webhooks /webhook']);
     expect(keys('broadcasts')).toEqual(['templates /template', 'campaigns /campaign', 'broadcasts /broadcast']);

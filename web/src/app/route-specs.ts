@@ -17,6 +17,8 @@ const ContactListPage = lazyPage(() => import('../features/contact/ContactListPa
 const FieldFormPage = lazyPage(() => import('../features/field/FieldFormPage').then((m) => m.FieldFormPage));
 const FieldListPage = lazyPage(() => import('../features/field/FieldListPage').then((m) => m.FieldListPage));
 const ImportPage = lazyPage(() => import('../features/import/ImportPage').then((m) => m.ImportPage));
+const FormListPage = lazyPage(() => import('../features/form/FormListPage').then((m) => m.FormListPage));
+const FormFormPage = lazyPage(() => import('../features/form/FormFormPage').then((m) => m.FormFormPage));
 const SubscriptionFormPage = lazyPage(() => import('../features/subscription/SubscriptionFormPage').then((m) => m.SubscriptionFormPage));
 const SubscriptionListPage = lazyPage(() => import('../features/subscription/SubscriptionListPage').then((m) => m.SubscriptionListPage));
 const MyProfilePage = lazyPage(() => import('../features/account/MyProfilePage').then((m) => m.MyProfilePage));
@@ -92,6 +94,10 @@ export const ROUTE_SPECS: RouteSpec[] = [
   { name: 'subscription_list', path: '/subscription', component: SubscriptionListPage },
   { name: 'subscription_create', path: '/subscription/create', component: SubscriptionFormPage },
   { name: 'subscription_update', path: '/subscription/update/:id', component: SubscriptionFormPage },
+  // Hosted sign-up forms (issue 39): what a form asks and offers, its hosted link and embed snippet.
+  { name: 'form_list', path: '/form', component: FormListPage },
+  { name: 'form_create', path: '/form/create', component: FormFormPage },
+  { name: 'form_update', path: '/form/update/:id', component: FormFormPage },
   { name: 'blacklist_list', path: '/blacklist', component: BlacklistListPage },
   { name: 'blacklist_create', path: '/blacklist/create', component: BlacklistFormPage },
   { name: 'activity_log', path: '/activity-log', component: ActivityLogPage },

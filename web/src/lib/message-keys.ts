@@ -4,6 +4,7 @@ import { CAMPAIGN_MAX_SETTINGS } from '@shared/contracts/campaign';
 import { CONTACT_MESSAGES } from '@shared/contracts/contact';
 import { DOMAIN_MESSAGES } from '@shared/contracts/domain';
 import { FIELD_MESSAGES } from '@shared/contracts/field';
+import { FORM_MESSAGES } from '@shared/contracts/form';
 import { IMPORT_MESSAGES } from '@shared/contracts/import';
 import { CSV_ERRORS } from '@shared/csv-scanner';
 import { INTEGRATION_MESSAGES } from '@shared/contracts/integration';
@@ -94,6 +95,9 @@ export const MESSAGE_KEYS = new Map<string, string>([
   ...Object.entries(DOMAIN_MESSAGES).map(([key, text]): [string, string] => [text, `domains.messages.${key}`]),
   // Webhook endpoints: the form's rules, the limit, replays.
   ...Object.entries(WEBHOOK_MESSAGES).map(([key, text]): [string, string] => [text, `webhooks.messages.${key}`]),
+  // Hosted sign-up forms.
+  ...Object.entries(FORM_MESSAGES).map(([key, text]): [string, string] => [text, `forms.messages.${key}`]),
+  ['Choose at least one subscription', 'forms.messages.chooseSubscription'],
 ]);
 
 /** A server text that carries a value: its pattern, its locale key, and the values the translation needs. */

@@ -14,6 +14,7 @@ export const SECTIONS = {
   import: { labelKey: 'nav.import', listRoute: 'contact_import' },
   blacklist: { labelKey: 'nav.blacklist', listRoute: 'blacklist_list' },
   subscriptions: { labelKey: 'nav.subscriptions', listRoute: 'subscription_list' },
+  forms: { labelKey: 'forms.nav', listRoute: 'form_list' },
   templates: { labelKey: 'nav.templates', listRoute: 'template_list' },
   campaigns: { labelKey: 'nav.campaigns', listRoute: 'campaign_list' },
   broadcasts: { labelKey: 'nav.broadcasts', listRoute: 'broadcast_list' },
@@ -28,7 +29,7 @@ export type SectionKey = keyof typeof SECTIONS;
 
 /** Breadcrumb groups (spec section 2, Navigation): the first section names the group. */
 export const BREADCRUMB_GROUPS: Record<string, SectionKey[]> = {
-  contacts: ['contacts', 'tags', 'fields', 'import', 'blacklist', 'subscriptions'],
+  contacts: ['contacts', 'tags', 'fields', 'import', 'blacklist', 'subscriptions', 'forms'],
   templates: ['templates', 'campaigns', 'broadcasts'],
   integrations: ['integrations', 'senders', 'domains', 'webhooks'],
   messages: ['messages'],
