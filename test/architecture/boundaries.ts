@@ -21,6 +21,7 @@ export const ALLOWED_FEATURE_LINKS: Record<string, string> = {
   'contact -> tag': "the contact list's tag filter reads the tags' API path",
   'import -> contact': 'a finished import refreshes the contact list (its API path)',
   'import -> field': "the import mapping offers the organisation's custom fields (field/api.ts)",
+  'form -> field': "a hosted form asks the organisation's custom fields (field/api.ts)",
   'message -> engagement': "the message view's engagement tab and delivery badge are engagement's",
   'sender -> integration': 'a sender is made on an integration: the form picks one (integration/api.ts)',
   'signup -> pages': "the sign-up host's routes show the static and not-found pages",
