@@ -4,9 +4,10 @@ import type { AppEnv } from '../../context';
 import { consents, contacts, subscriptions } from '../../db/schema';
 import type { Consent, MemberSource, MemberStatus, Membership } from '../../shared/contracts/membership';
 import { rowOr404 } from '../crud/rows';
+import { memberStatusSql } from './rules';
 
 // GET /contact/{id}/memberships: the contact's standing in every subscription of the organisation (an 'implied' row
-// where the organisation added the contact and no row says otherwise: src/modules/membership/rules.ts) and the
+// where the organisation added the contact and no row says otherwise, by the rule of rules.ts) and the
 // consent of each of its sign-ups, as the contact's page shows them.
 
 type StandingRow = { id: number; name: string; status: string | null; source: string | null; consent_id: number | null; updated_at: string | null };
@@ -16,7 +17,7 @@ export const contactMembershipRoutes = new Hono<AppEnv>().get('/:id/memberships'
   const orgId = c.var.org.id;
   const [standing, signups] = await Promise.all([
     c.var.db.all<StandingRow>(sql`
-      SELECT s.id, s.name, m.status, m.source, m.consent_id, m.updated_at
+      SELECT s.id, s.name, ${memberStatusSql(sql`s.id`, sql`${contact.id}`)} AS status, m.source, m.consent_id, m.updated_at
       FROM ${subscriptions} s LEFT JOIN subscription_members m ON m.subscription_id = s.id AND m.contact_id = ${contact.id}
       WHERE s.org_id = ${orgId} ORDER BY s.priority, s.id`),
     c.var.db
@@ -25,15 +26,15 @@ export const contactMembershipRoutes = new Hono<AppEnv>().get('/:id/memberships'
       .where(sql`${consents.orgId} = ${orgId} AND ${consents.contactId} = ${contact.id}`)
       .orderBy(desc(consents.signedUpAt), asc(consents.id)),
   ]);
-  const implied = contact.membership !== 'explicit';
+  // The rule says 'implied' where the organisation added the contact and no row speaks; NULL where it is no member.
   const memberships: Membership[] = standing
-    .filter((s) => s.status !== null || implied)
+    .filter((s) => s.status !== null)
     .map((s) => ({
       subscription_id: s.id,
       subscription_name: s.name,
       contact_id: contact.id,
-      status: (s.status ?? 'confirmed') as MemberStatus,
-      source: (s.source ?? 'implied') as MemberSource,
+      status: (s.status === 'implied' ? 'confirmed' : s.status) as MemberStatus,
+      source: (s.status === 'implied' ? 'implied' : s.source) as MemberSource,
       consent_id: s.consent_id,
       updated_at: s.updated_at,
     }));
@@ -48,5 +49,5 @@ export const contactMembershipRoutes = new Hono<AppEnv>().get('/:id/memberships'
     confirm_ip_hash: s.confirmIpHash,
     expires_at: s.confirmedAt ? null : s.expiresAt,
   }));
-  return c.json({ data: { membership: implied ? 'implied' : 'explicit', memberships, consents: signupsOut } });
+  return c.json({ data: { membership: contact.membership, memberships, consents: signupsOut } });
 });

@@ -17,7 +17,7 @@ export function heldContactSql(contact: SQL, membership: SQL = membershipOf(cont
 }
 
 /** The contact's standing in a subscription: a row's status, 'implied' for an organisation-added contact without one, else NULL (not a member). */
-export function memberStatusSql(subscriptionId: number, contact: SQL, membership: SQL = membershipOf(contact)): SQL {
+export function memberStatusSql(subscriptionId: number | SQL, contact: SQL, membership: SQL = membershipOf(contact)): SQL {
   return sql`coalesce(
     (SELECT sm.status FROM subscription_members sm WHERE sm.subscription_id = ${subscriptionId} AND sm.contact_id = ${contact}),
     CASE WHEN ${membership} = 'implied' THEN 'implied' END)`;

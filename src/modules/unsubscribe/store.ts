@@ -8,6 +8,7 @@ import { rawBatch } from '../crud/raw-batch';
 import { broadcastLedgerDb } from '../ledger/registry';
 import { countIfChanged } from '../stats/daily';
 import type { UnsubscribeReason, UnsubscribeSource } from '../../shared/contracts/unsubscribe';
+import { memberStatusSql } from '../membership/rules';
 
 // The one place unsubscribes are written: by the public page, the RFC 8058 one-click POST and the console's
 // re-subscribe. A broadcast's `unsubscribes` counter is then recounted from its rows (recountUnsubscribes), so an
@@ -38,15 +39,6 @@ export function categoriesOf(db: Database, orgId: number) {
     .from(subscriptions)
     .where(eq(subscriptions.orgId, orgId))
     .orderBy(asc(subscriptions.priority), asc(subscriptions.id));
-}
-
-/** The categories the contact has left. */
-export async function unsubscribedFrom(db: Database, who: Who): Promise<Set<number>> {
-  const rows = await db
-    .select({ id: unsubscribes.subscriptionId })
-    .from(unsubscribes)
-    .where(and(eq(unsubscribes.orgId, who.orgId), eq(unsubscribes.contactId, who.contactId)));
-  return new Set(rows.map((r) => r.id));
 }
 
 /** What a write changed: whether anything did, and the broadcast whose counter was recounted (if any). */
@@ -102,25 +94,20 @@ export async function joinByPerson(db: Database, who: Who, subscriptionId: numbe
 export type CategoryStanding = 'subscribed' | 'pending' | 'unsubscribed';
 
 /**
- * Each category's standing for the contact (common.md's membership rule): a left category is unsubscribed; a pending
+ * Each category's standing for the contact (src/modules/membership/rules.ts): a left category is unsubscribed; a pending
  * row keeps it out; otherwise an 'implied' contact is a member unless a row says otherwise, an 'explicit' one only
  * where a row says confirmed.
  */
 export async function standingsOf(db: Database, who: Who, categoryIds: number[]): Promise<Map<number, CategoryStanding>> {
-  const [left, rows] = await Promise.all([
-    unsubscribedFrom(db, who),
-    db.all<{ membership: string; subscription_id: number | null; status: string | null }>(sql`
-      SELECT ct.membership, m.subscription_id, m.status FROM contacts ct
-      LEFT JOIN subscription_members m ON m.contact_id = ct.id AND m.org_id = ct.org_id
-      WHERE ct.id = ${who.contactId} AND ct.org_id = ${who.orgId}`),
-  ]);
-  const implied = rows[0]?.membership !== 'explicit';
-  const status = new Map(rows.filter((r) => r.subscription_id !== null).map((r) => [r.subscription_id!, r.status]));
+  // The membership rule's own definition (src/modules/membership/rules.ts); an unsubscribe is an 'unsubscribed' row.
+  const rows = await db.all<{ id: number; status: string | null }>(sql`
+    SELECT s.id, ${memberStatusSql(sql`s.id`, sql`${who.contactId}`)} AS status FROM ${subscriptions} s
+    WHERE s.org_id = ${who.orgId} AND s.id IN (SELECT value FROM json_each(${JSON.stringify(categoryIds)}))`);
+  const status = new Map(rows.map((r) => [r.id, r.status]));
   const standing = (id: number): CategoryStanding => {
     const row = status.get(id);
-    if (left.has(id) || row === 'unsubscribed') return 'unsubscribed';
     if (row === 'pending') return 'pending';
-    return row === 'confirmed' || (row === undefined && implied) ? 'subscribed' : 'unsubscribed';
+    return row === 'confirmed' || row === 'implied' ? 'subscribed' : 'unsubscribed';
   };
   return new Map(categoryIds.map((id) => [id, standing(id)]));
 }
