@@ -100,7 +100,7 @@ export function formEditorFields(choices: FormChoices): FormFieldConfig[] {
       name: 'sender_id',
       labelKey: 'forms.fields.sender',
       kind: 'select',
-      descriptionKey: 'forms.defaultMailHint',
+      descriptionKey: 'forms.defaultSenderHint',
       choices: choices.senders.filter((s) => s.type === 'email').map((s) => ({ value: String(s.id), label: s.name ? `${s.name} <${s.value}>` : s.value })),
     },
     {
