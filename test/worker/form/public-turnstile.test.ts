@@ -57,10 +57,14 @@ describe('POST /f/:key with a Turnstile token', () => {
     expect(await contactOf(s.o.orgId, badEmail)).toBeNull();
   });
 
-  it('answers 503 when siteverify cannot be reached, and takes a post without a token as tokenless: always double opt-in', async () => {
+  it('takes a post whose token siteverify cannot check, and one without a token, as tokenless: always double opt-in', async () => {
     const s = await setupForm({ doubleOptIn: false });
     const v = await verifier([{ status: 500 }]);
-    expect((await signUp(s, { email: newEmail(), 'cf-turnstile-response': 't' }, { env: v.env })).status).toBe(503);
+    // siteverify down: the sign-up is not lost; it waits for its confirmation like a post without a token.
+    const unchecked = newEmail();
+    expect((await signUp(s, { email: unchecked, 'cf-turnstile-response': 't' }, { env: v.env })).status).toBe(200);
+    expect((await membersOf((await contactOf(s.o.orgId, unchecked))!.id))[0].status).toBe('pending');
+    expect(await messagesTo(s.o.orgId, unchecked)).toHaveLength(1);
     const email = newEmail();
     const res = await signUp(s, { email }, { env: v.env });
     expect(res.status).toBe(200);

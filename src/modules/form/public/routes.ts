@@ -166,8 +166,8 @@ export const formPublicRoutes = new Hono<AppEnv>()
     const ipH = await ipHash(c.env, ip);
     const token = post.get(FORM_POST_FIELDS.turnstile)?.trim() ?? '';
     // A token counts only where it can be checked; without the secret every post takes the tokenless path.
-    const verified = token !== '' && Boolean(c.env.TURNSTILE_SECRET_KEY);
-    const confirmNow = verified && !form.doubleOptIn;
+    let verified = token !== '' && Boolean(c.env.TURNSTILE_SECRET_KEY);
+    let confirmNow = verified && !form.doubleOptIn;
     const { turnstile, policy } = widgetOf(c);
     const again = (status: 403 | 422 | 429 | 503, extra: { errors?: Record<string, FormKey>; alert?: string }) =>
       page(c, formPage({ language, t, organization: org.name, publicKey: key, form, turnstile, post, ...extra }), status, policy);
@@ -177,7 +177,13 @@ export const formPublicRoutes = new Hono<AppEnv>()
     if (verified) {
       const verdict = await verifyTurnstile(c.env, token, ip);
       if (verdict === 'refused') return again(403, { alert: t('verifyFailed') });
-      if (verdict === 'unavailable') return again(503, { alert: t('unavailable') });
+      // siteverify not answering loses no sign-up: the post is taken as one without a token (its tighter limits,
+      // always double opt-in), which the form accepts anyway.
+      if (verdict === 'unavailable') {
+        verified = false;
+        confirmNow = false;
+        if (!(await within(db, 'ipTokenless', ipH ?? 'none'))) return again(429, { alert: t('limited') });
+      }
     }
     const checked = checkSubmission(form, post);
     if (!checked.ok) return again(422, { errors: checked.errors });
