@@ -80,6 +80,8 @@ export interface Env {
   TURNSTILE_SCRIPT_URL?: string;
   /** Where tokens are verified (default Cloudflare's siteverify; locally the stand-in). */
   TURNSTILE_VERIFY_URL?: string;
+  /** Posts per IP a minute to the hosted forms, counted in memory (wrangler.toml [[ratelimits]]; flood-gate.ts). */
+  FORM_FLOOD_GATE?: RateLimit;
 
   // --- Identity (issue 3). All optional: the local defaults make sign-up, mail and demo work on a fresh machine.
   /** Bearer token of the operator API (/api/v1/operator): pre-registration review, platform settings, demo reset. */

@@ -9,6 +9,7 @@ import { FORM_LIMITS, FORM_POST_FIELDS } from '../../../shared/contracts/form';
 import { sendOrgMail } from '../org-mail';
 import { html } from 'hono/html';
 import { clientIp, ipHash } from './ip-hash';
+import { throughFloodGate } from './flood-gate';
 import { within } from './limits';
 import { pageHeaders } from './page-policy';
 import { linkRequestPage, messagePage } from './render';
@@ -49,9 +50,11 @@ export const linkRequestRoutes = new Hono<AppEnv>()
     return c.html(await linkRequestPage(language, t, org.name, {}), 200, await pageHeaders());
   })
   .post('/', async (c) => {
-    const org = await hostOrganization(c);
     let { language, t } = languageOf(c);
     const headers = await pageHeaders();
+    if (!(await throughFloodGate(c.env, clientIp((name) => c.req.header(name)))))
+      return c.html(await messagePage(language, t('limitedTitle'), t('limited'), 'error', 'form-limited'), 429, headers);
+    const org = await hostOrganization(c);
     const say = async (status: 403 | 404 | 413 | 429 | 503, text: string, testId: string) =>
       c.html(await messagePage(language, t('linkTitle'), text, 'error', testId), status, headers);
     if (!org) return c.html(await messagePage(language, t('notFoundTitle'), t('notFoundText'), 'plain', 'form-not-found'), 404, headers);

@@ -9,6 +9,7 @@ import { sendOrgMail } from '../org-mail';
 import { confirmConsent, consentOfToken } from './confirm';
 import { defaultConfirmMail, templateConfirmMail } from './confirm-mail';
 import { clientIp, ipHash } from './ip-hash';
+import { throughFloodGate } from './flood-gate';
 import { within } from './limits';
 import { pageHeaders, type PolicyOptions } from './page-policy';
 import { readPublicForm, type PublicForm } from './read-form';
@@ -145,6 +146,10 @@ export const formPublicRoutes = new Hono<AppEnv>()
     });
   })
   .post('/:key', async (c) => {
+    if (!(await throughFloodGate(c.env, clientIp((name) => c.req.header(name))))) {
+      const { language, t } = languageOf(c);
+      return page(c, messagePage(language, t('limitedTitle'), t('limited'), 'error', 'form-limited'), 429);
+    }
     const org = await hostOrganization(c);
     if (!org) return notFound(c);
     let { language, t } = languageOf(c);
