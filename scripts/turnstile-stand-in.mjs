@@ -254,6 +254,10 @@ export function turnstileStandInVars(url) {
 export async function startTurnstileStandIn({ port = 8031, tokenTtlMs = TOKEN_TTL_MS, maxTokens = 200_000 } = {}) {
   const state = { tokenTtlMs, maxTokens, tokens: new Map(), verifications: [], counts: emptyCounts(), issue: null };
   const server = http.createServer(handler(state));
+  // Node closes an idle kept-alive connection after 5 s, while the worker's runtime may be sending the next question on
+  // it: that question's answer is lost ("Network connection lost."). Cloudflare keeps connections far longer.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const bound = await new Promise((resolve, reject) => {
     const onError = (err) => reject(new Error(`The Turnstile stand-in could not listen on 127.0.0.1:${port}: ${err.message}`));
     server.once('error', onError);

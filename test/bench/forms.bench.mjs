@@ -256,6 +256,8 @@ async function main() {
     console.log(
       `${N} submissions answered in ${seconds.toFixed(1)} s: ${rate.toFixed(1)}/s (set ${RATE}/s); answers ${JSON.stringify(Object.fromEntries(statuses))}`,
     );
+    const verifications = (await (await fetch(`${turnstile.url}/api/verifications`)).json()).counts;
+    console.log(`siteverify (the stand-in): ${JSON.stringify(verifications)}; a post whose token could not be checked took the tokenless path`);
     const drained = await drain(mail, (total) => total >= distinct.size);
     const perAddress = await mail.read();
     // The per-address limit counts an hour from an address's first mail: a phase longer than that may rightly mail again.

@@ -34,7 +34,12 @@ describe('POST /f/:key with a Turnstile token', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.text).toContain('data-testid="form-success"');
     const [request] = await v.requests();
-    expect(JSON.parse(request.body)).toEqual({ secret: v.env.TURNSTILE_SECRET_KEY, response: 'token-1', remoteip: '203.0.113.50' });
+    expect(JSON.parse(request.body)).toEqual({
+      secret: v.env.TURNSTILE_SECRET_KEY,
+      response: 'token-1',
+      remoteip: '203.0.113.50',
+      idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     const contact = (await contactOf(s.o.orgId, email))!;
     const [consent] = await consentsOf(contact.id);
     expect(consent.confirmed_at).not.toBeNull();
@@ -59,8 +64,8 @@ describe('POST /f/:key with a Turnstile token', () => {
 
   it('takes a post whose token siteverify cannot check, and one without a token, as tokenless: always double opt-in', async () => {
     const s = await setupForm({ doubleOptIn: false });
-    const v = await verifier([{ status: 500 }]);
-    // siteverify down: the sign-up is not lost; it waits for its confirmation like a post without a token.
+    const v = await verifier([{ status: 500 }, { status: 503 }]);
+    // siteverify down (asked twice): the sign-up is not lost; it waits for its confirmation like a post without a token.
     const unchecked = newEmail();
     expect((await signUp(s, { email: unchecked, 'cf-turnstile-response': 't' }, { env: v.env })).status).toBe(200);
     expect((await membersOf((await contactOf(s.o.orgId, unchecked))!.id))[0].status).toBe('pending');
@@ -71,6 +76,19 @@ describe('POST /f/:key with a Turnstile token', () => {
     const contact = (await contactOf(s.o.orgId, email))!;
     expect((await membersOf(contact.id))[0].status).toBe('pending');
     expect(await messagesTo(s.o.orgId, email)).toHaveLength(1);
-    expect(await v.requests()).toHaveLength(1);
+    expect(await v.requests()).toHaveLength(2);
+  });
+
+  it('asks again with the same idempotency key when the first answer is lost, and takes the second', async () => {
+    const s = await setupForm({ doubleOptIn: false });
+    const v = await verifier([{ status: 502 }, PASS]);
+    const email = newEmail();
+    const res = await signUp(s, { email, 'cf-turnstile-response': 'lost-once' }, { env: v.env });
+    expect(res.status, res.text).toBe(200);
+    const [first, second] = (await v.requests()).map((r) => JSON.parse(r.body) as { response: string; idempotency_key: string });
+    expect(second).toEqual(first);
+    expect(first.response).toBe('lost-once');
+    // Verified: the single opt-in form confirms at once.
+    expect((await membersOf((await contactOf(s.o.orgId, email))!.id))[0].status).toBe('confirmed');
   });
 });

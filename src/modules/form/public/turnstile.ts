@@ -10,6 +10,8 @@ export const DEFAULT_SCRIPT_URL = 'https://challenges.cloudflare.com/turnstile/v
 /** A token longer than this is no token of Turnstile's (they are about 2 KB at most). */
 const MAX_TOKEN_LENGTH = 4096;
 const VERIFY_TIMEOUT_MS = 5_000;
+/** Asks of one token: the first, and one more when its answer was lost. */
+const ATTEMPTS = 2;
 
 export type TokenVerdict = 'passed' | 'refused' | 'unavailable';
 
@@ -24,7 +26,11 @@ export function turnstileScript(env: Pick<Env, 'TURNSTILE_SCRIPT_URL'>): { url: 
   return { url, origin: new URL(url).origin };
 }
 
-/** Asks siteverify about one token: passed, refused (invalid, expired, reused), or unavailable (no answer). */
+/**
+ * Asks siteverify about one token: passed, refused (invalid, expired, reused), or unavailable (no answer). A question
+ * whose answer was lost (the connection dropped, a 5xx) is asked once more with the same idempotency key: siteverify
+ * then repeats its first answer instead of calling the token spent, so a lost answer costs no sign-up.
+ */
 export async function verifyTurnstile(
   env: Pick<Env, 'TURNSTILE_SECRET_KEY' | 'TURNSTILE_VERIFY_URL'>,
   token: string,
@@ -32,17 +38,33 @@ export async function verifyTurnstile(
 ): Promise<TokenVerdict> {
   if (!env.TURNSTILE_SECRET_KEY) return 'unavailable';
   if (token.length > MAX_TOKEN_LENGTH) return 'refused';
-  try {
-    const res = await fetch(env.TURNSTILE_VERIFY_URL || DEFAULT_VERIFY_URL, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ secret: env.TURNSTILE_SECRET_KEY, response: token, ...(remoteIp ? { remoteip: remoteIp } : {}) }),
-      signal: AbortSignal.timeout(VERIFY_TIMEOUT_MS),
-    });
-    if (!res.ok) return 'unavailable';
-    const answer = (await res.json()) as { success?: unknown };
-    return answer.success === true ? 'passed' : 'refused';
-  } catch {
-    return 'unavailable';
+  const question = JSON.stringify({
+    secret: env.TURNSTILE_SECRET_KEY,
+    response: token,
+    idempotency_key: crypto.randomUUID(),
+    ...(remoteIp ? { remoteip: remoteIp } : {}),
+  });
+  const deadline = AbortSignal.timeout(VERIFY_TIMEOUT_MS);
+  let lost = '';
+  for (let attempt = 1; attempt <= ATTEMPTS && !deadline.aborted; attempt++) {
+    try {
+      const res = await fetch(env.TURNSTILE_VERIFY_URL || DEFAULT_VERIFY_URL, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: question,
+        signal: deadline,
+      });
+      if (res.ok) {
+        const answer = (await res.json()) as { success?: unknown };
+        return answer.success === true ? 'passed' : 'refused';
+      }
+      lost = `status ${res.status}`;
+      if (res.status < 500) break;
+    } catch (error) {
+      lost = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    }
   }
+  // Logged: the sign-up then takes the tokenless path, and an operator should see why.
+  console.warn(JSON.stringify({ event: 'siteverify_unavailable', reason: lost }));
+  return 'unavailable';
 }
