@@ -40,5 +40,8 @@ export type FormLimitName = keyof typeof FORM_PUBLIC_LIMITS;
 export async function within(db: Database, name: FormLimitName, subject: string | number): Promise<boolean> {
   const limit = FORM_PUBLIC_LIMITS[name];
   const state = await hit(db, `form:${name}:${subject}`, limit);
-  return state.count <= limit.max;
+  const allowed = state.count <= limit.max;
+  // Logged once per window, at the first refusal: which cap a form meets is what an operator asks first.
+  if (state.count === limit.max + 1) console.warn(JSON.stringify({ event: 'form_limit_reached', limit: name }));
+  return allowed;
 }
