@@ -1,6 +1,7 @@
 import { LANGUAGES } from '../languages';
 import { z } from 'zod';
 import { answer, namedRef, stampsShape, whole } from '../answer-schema';
+import { membershipInputSchema } from './membership';
 import { searchText } from '../list';
 import { ADDRESS_TYPES, addressTypeSchema, addressValueText, checkAddressValue, normalizeAddress } from '../address';
 import { MESSAGES, atMostCharacters } from '../messages';
@@ -95,6 +96,11 @@ export const contactInputSchema = z
     tags: z.array(positiveId('Must be a tag id')).max(1000, 'At most 1000 tags').optional(),
     /** One per field. */
     attributes: attributesSchema.optional(),
+    /**
+     * Memberships the organisation sets with the contact (it collected the consent elsewhere), as PUT
+     * /contact/{id}/memberships takes them; subscriptions left out keep their standing.
+     */
+    subscriptions: z.array(membershipInputSchema).max(1000, 'At most 1000 subscriptions').optional(),
   })
   .strict();
 export type ContactInput = z.infer<typeof contactInputSchema>;

@@ -149,6 +149,13 @@ export const importCreateSchema = z
       .array(z.number({ error: 'Must be a tag id' }).int('Must be a tag id').positive('Must be a tag id'), { error: MESSAGES.mustBeList })
       .max(100, 'At most 100 tags')
       .default([]),
+    /** Subscriptions every imported contact joins as a confirmed member (source 'import'): the organisation collected the consent. */
+    subscription_ids: z
+      .array(z.number({ error: 'Must be a subscription id' }).int('Must be a subscription id').positive('Must be a subscription id'), {
+        error: MESSAGES.mustBeList,
+      })
+      .max(100, 'At most 100 subscriptions')
+      .default([]),
   })
   .strict();
 export type ImportCreateInput = z.input<typeof importCreateSchema>;
@@ -181,6 +188,7 @@ export const importSchema = answer({
   encoding: importEncodingSchema.describe('How the bytes are read as text: utf-8 or windows-1252'),
   mapping: z.array(importMappingEntrySchema),
   tag_ids: z.array(whole()).describe('Tags every imported contact gets, besides those of its row'),
+  subscription_ids: z.array(whole()).describe("Subscriptions every imported contact joins as a confirmed member (source 'import')"),
   created_count: whole().describe('Contacts created'),
   updated_count: whole().describe('Contacts updated: their address was already known, in the organisation or earlier in the file'),
   rejected_count: whole(),

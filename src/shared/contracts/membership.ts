@@ -61,3 +61,20 @@ export const membershipInputSchema = z
   })
   .strict();
 export type MembershipInput = z.infer<typeof membershipInputSchema>;
+
+/**
+ * PUT /contact/{id}/memberships: the organisation sets the contact's standing in the subscriptions it names (others are
+ * left as they are). A source left out is the caller's: 'console' for a signed-in user, 'api' for an API key.
+ */
+export const membershipsPutSchema = z
+  .object({ memberships: z.array(membershipInputSchema).min(1, 'Name at least one subscription').max(1000, 'At most 1000 subscriptions') })
+  .strict();
+export type MembershipsPut = z.infer<typeof membershipsPutSchema>;
+
+/** GET /contact/{id}/memberships (and PUT's answer). */
+export const contactMembershipsSchema = answer({
+  membership: z.enum(CONTACT_MEMBERSHIPS),
+  memberships: z.array(membershipSchema),
+  consents: z.array(consentSchema),
+});
+export type ContactMemberships = z.infer<typeof contactMembershipsSchema>;
