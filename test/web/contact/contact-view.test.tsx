@@ -1,7 +1,7 @@
 import type { Contact } from '@shared/contracts/contact';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { attributeText, contactEngagement, namedAttributes, subscriptionStates } from '../../../web/src/features/contact/contact-view';
+import { attributeText, contactEngagement, namedAttributes } from '../../../web/src/features/contact/contact-view';
 import { CONTACT, FIELDS, fakeAudienceApi } from '../fake-audience-api';
 import { json, type FetchCall } from '../helpers';
 import { renderApp } from '../render-app';
@@ -83,6 +83,25 @@ function contactApi() {
         ]);
       if (path === '/message') return list(url.searchParams.get('contact_id') === '9' ? MESSAGES : [], 12);
       if (path === '/contact/9/unsubscribes') return json(200, { data: { unsubscribes, sms_opt_outs: [], suppressions } });
+      if (path === '/contact/9/memberships')
+        return json(200, {
+          data: {
+            membership: 'implied',
+            memberships: [
+              { subscription_id: 1, subscription_name: 'News', contact_id: 9, status: 'confirmed', source: 'implied', consent_id: null, updated_at: null },
+              {
+                subscription_id: 2,
+                subscription_name: 'Offers',
+                contact_id: 9,
+                status: 'unsubscribed',
+                source: 'unsubscribe',
+                consent_id: null,
+                updated_at: NOW,
+              },
+            ],
+            consents: [],
+          },
+        });
       if (path === '/contact/9/suppressions/4' && call.method === 'DELETE') {
         suppressions = [];
         return new Response(null, { status: 204 });
@@ -144,12 +163,13 @@ describe("the contact's page", () => {
     expect(screen.queryByTestId('entity-form')).toBeNull();
   });
 
-  it('shows each subscription subscribed or unsubscribed, and the opt-out with its reason', async () => {
+  it("shows each subscription with the contact's standing, and the opt-out with its reason", async () => {
     renderApp(contactApi(), { path: '/contact/view/9', signedIn: true });
     await waitFor(() => expect(screen.getAllByTestId('contact-subscription')).toHaveLength(2), { timeout: 3000 });
     const [news, offers] = screen.getAllByTestId('contact-subscription');
-    expect(news.textContent).toBe('NewsSubscribed');
-    expect(offers.textContent).toBe('OffersUnsubscribed');
+    expect(within(news).getByTestId('subscription-standing').textContent).toBe('Member (added by the organisation)');
+    expect(within(offers).getByTestId('subscription-standing').textContent).toBe('Unsubscribed');
+    expect(within(offers).getByTestId('subscription-source').textContent).toContain('Left by the person');
     expect((await screen.findByTestId('contact-unsubscribe')).textContent).toContain('Offers');
   });
 
@@ -197,6 +217,7 @@ describe("the contact's page", () => {
           const path = new URL(call.url, 'http://acme.localhost').pathname.replace('/api/v1', '');
           if (path === '/message' || path === '/subscription') return list([]);
           if (path === '/contact/10/unsubscribes') return json(200, { data: { unsubscribes: [], sms_opt_outs: [], suppressions: [] } });
+          if (path === '/contact/10/memberships') return json(200, { data: { membership: 'implied', memberships: [], consents: [] } });
           return null;
         },
       }),
@@ -216,28 +237,6 @@ describe('what the page works out', () => {
       'Topics=News',
       'Active=Yes',
     ]);
-  });
-
-  it('is subscribed to every subscription it has not left', () => {
-    const unsubscribe = {
-      subscription_id: 2,
-      subscription_name: 'B',
-      reason: null,
-      comment: null,
-      source: null,
-      message_id: null,
-      broadcast_id: null,
-      created_at: NOW,
-    };
-    expect(
-      subscriptionStates(
-        [
-          { id: 1, name: 'A' },
-          { id: 2, name: 'B' },
-        ],
-        [unsubscribe],
-      ).map((s) => s.subscribed),
-    ).toEqual([true, false]);
   });
 
   it('counts each message once, and people apart', () => {

@@ -4,6 +4,7 @@ import type { fakeApi } from '../fake-api';
 import { json } from '../helpers';
 import { renderApp } from '../render-app';
 import { fakeAudienceApi, FIELDS } from '../fake-audience-api';
+import { UploadXhr } from './upload-xhr';
 
 // The upload step reads a file as the import will (issue 35, finding 2): the delimiter and encoding are detected
 // and can be changed, the preview follows them, and the rows the import cannot read are listed with their row
@@ -15,28 +16,6 @@ beforeAll(async () => {
 });
 
 const find = (id: string) => screen.findByTestId(id, undefined, { timeout: 3000 });
-
-/** The upload goes through XMLHttpRequest (for its progress): a stand-in that stores the file and answers its key. */
-class UploadXhr {
-  upload = { onprogress: null };
-  status = 0;
-  responseText = '';
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  open() {}
-  setRequestHeader() {}
-  getAllResponseHeaders() {
-    return 'content-type: application/json\r\n';
-  }
-  send() {
-    setTimeout(() => {
-      this.status = 201;
-      this.responseText = JSON.stringify({ data: { file_key: 'orgs/1/imports/k.csv', file_name: 'tabs.tsv', file_size: 24 } });
-      this.onload?.();
-    }, 0);
-  }
-}
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,6 +1,7 @@
 import { Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { useSWRConfig } from 'swr';
 import { Link } from 'wouter';
 import { DateTime } from '../../components/common/DateTime';
 import { LoadState } from '../../components/form/LoadState';
@@ -11,13 +12,14 @@ import { ContactOptOutsPanel } from '../engagement/ContactOptOutsPanel';
 import { ContactSuppressionsPanel } from '../engagement/ContactSuppressionsPanel';
 import { useAllFields } from '../field/api';
 import { useContact } from './api';
+import { contactMembershipsPath } from './memberships-api';
+import { ContactMemberships } from './ContactMemberships';
 import { ContactMessages } from './ContactMessages';
 import { ContactProfile } from './ContactProfile';
-import { ContactSubscriptions } from './ContactSubscriptions';
 
 /**
  * /contact/view/:id, where a row of the contact list leads: the contact read-only (addresses, fields, tags), its
- * subscriptions and opt-outs, its suppressed addresses with Lift ("Bounces and complaints"), its latest messages
+ * subscriptions (standing, switch, consent) and opt-outs, its suppressed addresses with Lift ("Bounces and complaints"), its latest messages
  * and engagement. Editing is the Edit button away.
  */
 export function ContactViewPage({ params }: PageProps) {
@@ -27,6 +29,7 @@ export function ContactViewPage({ params }: PageProps) {
   const valid = Number.isInteger(id) && id > 0;
   const contact = useContact(valid ? id : null);
   const { fields, error: fieldsError } = useAllFields();
+  const { mutate } = useSWRConfig();
   const item = contact.data?.data ?? null;
   const editHref = pathOf(table, 'contact_update', { id });
   return (
@@ -54,10 +57,10 @@ export function ContactViewPage({ params }: PageProps) {
             </Group>
             <ContactProfile contact={item!} fields={fields} />
             <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-              <ContactSubscriptions contactId={id} />
+              <ContactMemberships contactId={id} />
               <ContactSuppressionsPanel contactId={id} />
             </SimpleGrid>
-            <ContactOptOutsPanel contactId={id} />
+            <ContactOptOutsPanel contactId={id} onResubscribed={() => void mutate(contactMembershipsPath(id))} />
             <ContactMessages contactId={id} />
           </Stack>
         )}

@@ -1,10 +1,9 @@
 import type { ContactAttribute } from '@shared/contracts/contact';
 import type { Field } from '@shared/contracts/field';
 import type { MessageListItem } from '@shared/contracts/message';
-import type { ContactUnsubscribe } from '@shared/contracts/unsubscribe';
 
-// What the contact's read-only page works out from the API's answers: field values in words, each subscription's
-// state, and the contact's engagement over its latest messages.
+// What the contact's read-only page works out from the API's answers: field values in words, and the contact's
+// engagement over its latest messages (the subscriptions' standings are membership-standing.ts).
 
 /** How many of the contact's latest messages the page reads (one page of the list, its largest). */
 export const CONTACT_MESSAGES_READ = 100;
@@ -24,12 +23,6 @@ export function attributeText(field: Field, value: ContactAttribute['value'], ye
 export function namedAttributes(fields: Field[], attributes: ContactAttribute[]): { field: Field; value: ContactAttribute['value'] }[] {
   const byField = new Map(attributes.map((attribute) => [attribute.field_id, attribute.value]));
   return fields.flatMap((field) => (byField.has(field.id) ? [{ field, value: byField.get(field.id)! }] : []));
-}
-
-/** Each subscription with whether the contact still gets it: subscribed unless they left it (an unsubscribe). */
-export function subscriptionStates<S extends { id: number; name: string }>(subscriptions: S[], unsubscribes: ContactUnsubscribe[]) {
-  const left = new Set(unsubscribes.map((u) => u.subscription_id));
-  return subscriptions.map((subscription) => ({ id: subscription.id, name: subscription.name, subscribed: !left.has(subscription.id) }));
 }
 
 /** The contact's engagement over the messages read: each message counts once; people are hits judged human. */

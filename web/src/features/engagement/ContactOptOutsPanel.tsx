@@ -10,13 +10,17 @@ import { useConfirmedCall } from './use-confirmed-call';
 
 /**
  * On a contact's page: the categories they left (with why) and numbers that replied STOP; re-subscribe. Its
- * suppressed addresses are ContactSuppressionsPanel's ("Bounces and complaints").
+ * suppressed addresses are ContactSuppressionsPanel's ("Bounces and complaints"). `onResubscribed`: the page
+ * refreshes what else shows the contact's standing.
  */
-export function ContactOptOutsPanel({ contactId }: { contactId: number }) {
+export function ContactOptOutsPanel({ contactId, onResubscribed }: { contactId: number; onResubscribed?: () => void }) {
   const { t } = useTranslation();
   const { client } = useServices();
   const { data, error, isLoading, mutate } = useContactOptOuts(contactId);
-  const confirmThen = useConfirmedCall(mutate);
+  const confirmThen = useConfirmedCall(() => {
+    onResubscribed?.();
+    return mutate();
+  });
 
   const resubscribe = (u: ContactUnsubscribe) =>
     confirmThen(

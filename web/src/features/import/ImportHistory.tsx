@@ -1,10 +1,12 @@
 import { Alert, Badge, Button, Center, Group, Loader, Modal, Progress, ScrollArea, Table, Text, Tooltip } from '@mantine/core';
 import type { Import, ImportSummary } from '@shared/contracts/import';
+import type { Subscription } from '@shared/contracts/subscription';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/common/DateTime';
 import { ListScreen } from '../../components/list/ListScreen';
+import { useAllRows } from '../../components/list/use-client-list';
 import type { ListColumn } from '../../components/list/types';
 import { translateApiError, translateServerMessage } from '../../lib/server-messages';
 import { useImport, useImportList } from './api';
@@ -103,7 +105,18 @@ function RejectedCell({ row }: { row: Import }) {
   );
 }
 
-/** Past imports' columns: when, file, status (with progress), created, updated and rejected (reasons in a dialog). */
+/** The subscriptions the import's contacts joined as confirmed members, by name (a deleted one by its id). */
+function SubscriptionsCell({ row }: { row: Import }) {
+  const { data: subscriptions } = useAllRows<Subscription>('/subscription');
+  if (!row.subscription_ids?.length) return <span data-testid="import-subscriptions">—</span>;
+  const names = new Map((subscriptions ?? []).map((subscription) => [subscription.id, subscription.name]));
+  return <span data-testid="import-subscriptions">{row.subscription_ids.map((id) => names.get(id) ?? `#${id}`).join(', ')}</span>;
+}
+
+/**
+ * Past imports' columns: when, file, status (with progress), created, updated, rejected (reasons in a dialog) and the
+ * subscriptions every contact joined.
+ */
 const IMPORT_COLUMNS: ListColumn<Import>[] = [
   { key: 'created_at', labelKey: 'imports.history.started', sortable: true, width: 150, render: (row) => <DateTime value={row.created_at} /> },
   { key: 'file_name', labelKey: 'imports.history.file', sortable: true },
@@ -111,6 +124,7 @@ const IMPORT_COLUMNS: ListColumn<Import>[] = [
   { key: 'created_count', labelKey: 'imports.history.created', render: (row) => <CountCell row={row} count="created_count" /> },
   { key: 'updated_count', labelKey: 'imports.history.updated', render: (row) => <CountCell row={row} count="updated_count" /> },
   { key: 'rejected_count', labelKey: 'imports.history.rejected', render: (row) => <RejectedCell row={row} /> },
+  { key: 'subscription_ids', labelKey: 'imports.history.subscriptions', render: (row) => <SubscriptionsCell row={row} /> },
 ];
 
 /** The list of past imports (read-only, server-paged, newest first), kept current by live events. */

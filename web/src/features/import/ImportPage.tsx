@@ -67,6 +67,7 @@ export function ImportPage() {
   const [mappedFor, setMappedFor] = useState('');
   const [showProblems, setShowProblems] = useState(false);
   const [tagIds, setTagIds] = useState<string[]>([]);
+  const [subscriptionIds, setSubscriptionIds] = useState<string[]>([]);
   const [stage, setStage] = useState<Stage>('review');
   const [fraction, setFraction] = useState(0);
   const [startError, setStartError] = useState<string[] | null>(null);
@@ -162,6 +163,7 @@ export function ImportPage() {
         encoding: format.encoding,
         mapping: mappingPayload(drafts),
         tag_ids: tagIds.map(Number),
+        subscription_ids: subscriptionIds.map(Number),
       });
       // The page says it started (import-started) and the live channel says when it finished: no toast as well.
       setStarted(created);
@@ -175,6 +177,7 @@ export function ImportPage() {
       setUploaded(null);
       setShowProblems(false);
       setTagIds([]);
+      setSubscriptionIds([]);
     } catch (error) {
       setStartError(startErrorTexts(t, error));
       if (error instanceof ApiError) setServerErrors(error.fields);
@@ -240,6 +243,8 @@ export function ImportPage() {
               fields={fields}
               tagIds={tagIds}
               onTagIds={setTagIds}
+              subscriptionIds={subscriptionIds}
+              onSubscriptionIds={setSubscriptionIds}
               uploadFraction={fraction}
               stage={stage}
               error={startError}

@@ -1,5 +1,6 @@
 import { Alert, Group, Loader, MultiSelect, Progress, Stack, Table, Text } from '@mantine/core';
 import type { Field } from '@shared/contracts/field';
+import type { Subscription } from '@shared/contracts/subscription';
 import type { Tag } from '@shared/contracts/tag';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +10,8 @@ import { countCsvRows } from './csv-preview';
 import { formatBytes } from './format';
 import { choiceLabel, columnLabel } from './import-labels';
 import type { MappingDraft } from './mapping';
+
+const SUBSCRIPTION_ORDER = { sort_by: 'priority', sort_order: 'asc' };
 
 /** Counts the file's rows in the background (streamed, one chunk at a time); null while counting. */
 function useRowCount(file: File, skipFirstLine: boolean, format: CsvFormat): { rows: number | null; fraction: number; failed: boolean } {
@@ -25,7 +28,10 @@ function useRowCount(file: File, skipFirstLine: boolean, format: CsvFormat): { r
   return state;
 }
 
-/** Step 3: what will be imported (file, rows, mapping), the tags every contact gets, and the upload's progress once started. */
+/**
+ * Step 3: what will be imported (file, rows, mapping), the tags every contact gets, the subscriptions every contact
+ * joins as a confirmed member, and the upload's progress once started.
+ */
 export function ReviewStep({
   file,
   format,
@@ -35,6 +41,8 @@ export function ReviewStep({
   fields,
   tagIds,
   onTagIds,
+  subscriptionIds,
+  onSubscriptionIds,
   uploadFraction,
   stage,
   error,
@@ -49,6 +57,9 @@ export function ReviewStep({
   /** The tags every imported contact gets (ids, as the select keeps them). */
   tagIds: string[];
   onTagIds: (ids: string[]) => void;
+  /** The subscriptions every imported contact joins, confirmed (ids, as the select keeps them). */
+  subscriptionIds: string[];
+  onSubscriptionIds: (ids: string[]) => void;
   /** 0..1 while the file uploads. */
   uploadFraction: number;
   stage: 'review' | 'uploading' | 'creating';
@@ -58,6 +69,7 @@ export function ReviewStep({
   const count = useRowCount(file, skipFirstLine, format);
   const mapped = drafts.filter((draft) => draft.choice !== 'ignore');
   const { data: tags = [] } = useAllRows<Tag>('/tag');
+  const { data: subscriptions = [] } = useAllRows<Subscription>('/subscription', SUBSCRIPTION_ORDER);
   return (
     <Stack>
       <Table withTableBorder variant="vertical" data-testid="import-review">
@@ -118,6 +130,18 @@ export function ReviewStep({
         data={tags.map((tag) => ({ value: String(tag.id), label: tag.name }))}
         value={tagIds}
         onChange={onTagIds}
+      />
+      <MultiSelect
+        label={t('imports.review.subscribeAll')}
+        description={t('imports.review.subscribeAllHint')}
+        placeholder={subscriptionIds.length ? undefined : t('imports.review.subscribeAllNone')}
+        data-testid="import-subscribe-all"
+        searchable
+        clearable
+        disabled={stage !== 'review'}
+        data={subscriptions.map((subscription) => ({ value: String(subscription.id), label: subscription.name }))}
+        value={subscriptionIds}
+        onChange={onSubscriptionIds}
       />
       {stage !== 'review' && (
         <Stack gap={4} data-testid="import-upload-progress">
