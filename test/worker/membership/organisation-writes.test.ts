@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { MEMBERSHIP_MESSAGES } from '../../../src/shared/contracts/membership';
-import { insertContact, newOrg, type Org } from '../channel-helpers';
+import { deliverMessage } from '../../../src/modules/message/send-message';
+import { channels, insertContact, newOrg, recordingProviders, type Org } from '../channel-helpers';
 import { call } from '../helpers';
 
 // The memberships the organisation manages (issue 39): PUT /contact/{id}/memberships and the contact writes'
@@ -92,7 +93,9 @@ describe('PUT /contact/{id}/memberships', () => {
     // A repeat changes nothing and logs nothing.
     const logged = async () =>
       (
-        await env.DB.prepare("SELECT field, previous_value AS previous, new_value AS next FROM activity_log WHERE org_id = ? AND entity = 'contact' AND entity_id = ? ORDER BY id")
+        await env.DB.prepare(
+          "SELECT field, previous_value AS previous, new_value AS next FROM activity_log WHERE org_id = ? AND entity = 'contact' AND entity_id = ? ORDER BY id",
+        )
           .bind(o.orgId, ann)
           .all()
       ).results;
@@ -321,5 +324,25 @@ describe('GET /subscription/{id}/members', () => {
     }
     expect((await o.api('GET', `/subscription/${other.news}/members`)).status).toBe(404);
     expect((await o.api('GET', '/subscription/987654/members')).status).toBe(404);
+  });
+});
+
+describe('a held contact and transactional sends', () => {
+  it('a pending (form) contact, reached by no broadcast, still gets a transactional message', async () => {
+    const { o, news, tag, person } = await setup('mt');
+    const ch = await channels(o);
+    const held = await person('Hal', 'explicit');
+    await run(
+      "INSERT INTO subscription_members (org_id, subscription_id, contact_id, status, source) VALUES (?, ?, ?, 'pending', 'form')",
+      o.orgId,
+      news,
+      held,
+    );
+    expect(await reached(o, null, tag)).toEqual([]);
+    const res = await o.api('POST', '/send', { to: 'hal@example.com', sender_id: ch.email.id, subject: 'Your code', text: 'Code 1234' });
+    expect(res.status, res.text).toBe(202);
+    const rec = recordingProviders();
+    await deliverMessage(env, { orgId: o.orgId, messageId: res.body.data.id }, 1, rec.providers);
+    expect(rec.sent.map((m) => m.to)).toEqual(['hal@example.com']);
   });
 });
