@@ -58,7 +58,7 @@ const events = async (o: Org, contactId: number) => {
   expect(res.status, res.text).toBe(200);
   return (res.body.data as { type: string; data: Record<string, unknown> }[])
     .filter((e) => e.data.contact_id === contactId)
-    .map((e) => ({ type: e.type, ...e.data }));
+    .map((e): Record<string, unknown> => ({ type: e.type, ...e.data }));
 };
 
 describe('PUT /contact/{id}/memberships', () => {
