@@ -16,6 +16,7 @@ import { countRequests } from './modules/stats/requests';
 import { dashboardRoutes } from './modules/stats/dashboard-routes';
 import { contactOptOutRoutes } from './modules/unsubscribe/contact-routes';
 import { contactMembershipRoutes } from './modules/membership/contact-routes';
+import { subscriptionMemberRoutes } from './modules/membership/member-list-routes';
 import { tenant } from './middleware/tenant';
 import { initRoutes, internalUserRoutes } from './modules/auth/init-routes';
 import { internalAuthRoutes } from './modules/auth/routes';
@@ -102,6 +103,7 @@ const entityExtras = [
   ['message', messageReportRoutes],
   ['contact', contactOptOutRoutes],
   ['contact', contactMembershipRoutes],
+  ['subscription', subscriptionMemberRoutes],
 ] as const;
 
 /** Builds the worker's Hono app: context, tenant, then public and signed-in API routes, then the console. */

@@ -278,6 +278,8 @@ export const imports = sqliteTable(
     mapping: text('mapping', { mode: 'json' }).notNull(),
     /** Tags every imported contact gets, besides those of its row (ids, as JSON); [] for none. */
     tagIds: text('tag_ids', { mode: 'json' }),
+    /** Subscriptions every imported contact joins as a confirmed member, source 'import' (ids, as JSON); [] for none. */
+    subscriptionIds: text('subscription_ids', { mode: 'json' }).notNull().default('[]'),
     createdCount: integer('created_count').notNull().default(0),
     updatedCount: integer('updated_count').notNull().default(0),
     rejectedCount: integer('rejected_count').notNull().default(0),

@@ -17,6 +17,7 @@ import { senderSchema } from '../../shared/contracts/sender';
 import { signupViewSchema } from '../../shared/contracts/signup';
 import { subscriptionSchema } from '../../shared/contracts/subscription';
 import { formSchema } from '../../shared/contracts/form';
+import { contactMembershipsSchema, subscriptionMemberSchema } from '../../shared/contracts/membership';
 import { tagSchema } from '../../shared/contracts/tag';
 import { templateListItemSchema, templateSchema } from '../../shared/contracts/template';
 import {
@@ -46,6 +47,8 @@ export const ANSWER_SCHEMAS = {
   Form: formSchema,
   Field: fieldSchema,
   Contact: contactSchema,
+  ContactMemberships: contactMembershipsSchema,
+  SubscriptionMember: subscriptionMemberSchema,
   BlacklistEntry: blacklistEntrySchema,
   ActivityLogEntry: activityLogEntrySchema,
   Import: importSchema,

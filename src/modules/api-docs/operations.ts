@@ -26,6 +26,7 @@ import { preRegistrationSchema, signCompleteSchema, signupSchema } from '../../s
 import { socialAuthorizeSchema, socialLinkSchema, socialUserLoadSchema } from '../../shared/contracts/social';
 import { subscriptionInputSchema } from '../../shared/contracts/subscription';
 import { formInputSchema } from '../../shared/contracts/form';
+import { memberListQuerySchema, membershipsPutSchema } from '../../shared/contracts/membership';
 import { tagInputSchema } from '../../shared/contracts/tag';
 import { resubscribeBody, unsubscribeBody } from '../../shared/contracts/unsubscribe';
 import { sendBatchDocSchema, sendMessageSchema } from '../../shared/contracts/transactional';
@@ -641,6 +642,26 @@ const EXTRA: ApiOperation[] = [
     tag: 'contact',
     summary:
       "A contact's standing in every subscription (pending, confirmed, unsubscribed; 'implied' source: added by the organisation, a member where no row says otherwise) and the consent of each of its form sign-ups",
+    data: 'ContactMemberships',
+  },
+  {
+    method: 'put',
+    path: '/contact/{id}/memberships',
+    tag: 'contact',
+    summary:
+      "Set a contact's standing in the subscriptions named (others keep theirs): confirmed (the organisation collected the consent; a pending membership is confirmed, an unsubscribe undone) or unsubscribed, with a source (default: 'console' for a signed-in user, 'api' for an API key). Answers as GET; recorded in the activity log",
+    body: membershipsPutSchema,
+    data: 'ContactMemberships',
+  },
+  {
+    method: 'get',
+    path: '/subscription/{id}/members',
+    tag: 'subscription',
+    summary:
+      "A subscription's members by the rule broadcasts use, in contact id order: status confirmed includes the contacts the organisation added (source 'implied'). Page with after_id (the last contact_id of the page before: any depth at the cost of one page) or page",
+    query: memberListQuerySchema,
+    response: 'list',
+    data: 'SubscriptionMember',
   },
   {
     method: 'delete',

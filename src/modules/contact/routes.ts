@@ -7,6 +7,7 @@ import { addDaily } from '../stats/daily';
 import { contactFilterConditions, contactSearch } from './filters';
 import { presentContacts } from './present';
 import { createContact, updateContact } from './write';
+import { applyMemberships, checkMemberships } from '../membership/organisation-write';
 
 /**
  * /contact: contacts with addresses, tags and attributes. A page costs a count, the page and one batch of three
@@ -28,13 +29,19 @@ export const contactRoutes = crudRoutes<typeof contacts, ContactInput, Contact>(
   audit: 'contact',
   // Each write's events (D1's triggers) go into the stream after the answer (src/modules/event).
   write: {
+    // `subscriptions` are checked before anything is written (a foreign one is a 422 that changes nothing), then set
+    // as PUT /contact/{id}/memberships sets them (src/modules/membership).
     create: async (c, input) => {
+      const memberships = input.subscriptions ? await checkMemberships(c, input.subscriptions, 'subscriptions') : [];
       const created = await createContact(c, input);
+      await applyMemberships(c, created, memberships);
       announceAfter(c);
       return created;
     },
     update: async (c, existing, input) => {
+      const memberships = input.subscriptions ? await checkMemberships(c, input.subscriptions, 'subscriptions') : [];
       const updated = await updateContact(c, existing.id, input);
+      await applyMemberships(c, existing.id, memberships);
       announceAfter(c);
       return updated;
     },

@@ -25,6 +25,8 @@ export interface CursorUpdate {
   /** The whole capped rejection list when it changed, else null. */
   rejections: string | null;
   now: string;
+  /** Subscriptions every contact of the batch joins (the import's subscription_ids still in the organisation). */
+  subscriptionIds: number[];
 }
 
 /** The message of the deliberate failure that aborts a batch whose cursor moved (see `guard`). */
@@ -152,8 +154,32 @@ export function batchStatements(d1: D1Database, plan: BatchPlan, cursor: CursorU
         .bind(org, JSON.stringify(tags), newCount),
     );
   }
+  if (cursor.subscriptionIds.length && contacts.length) statements.push(joinSubscriptions(d1, contacts, cursor, base, ref));
   statements.push(cursorStatement(d1, cursor));
   return statements;
+}
+
+/**
+ * Every contact of the batch (created or updated) joins the import's subscriptions as a confirmed member, source
+ * 'import': the organisation collected the consent. A membership that already has a row keeps it, except a pending one,
+ * which the organisation's word confirms. So an import never resubscribes anyone who unsubscribed, as listmonk's import
+ * leaves an existing list subscription's status as it is (issue 39): leaving is the person's word and only the person
+ * (the preferences page) or the organisation one contact at a time (PUT /contact/{id}/memberships) undoes it. Only
+ * the organisation's subscriptions still there are joined (one deleted since the import started is left out).
+ */
+function joinSubscriptions(d1: D1Database, contacts: BatchPlan['created'], cursor: CursorUpdate, base: string, ref: string): D1PreparedStatement {
+  const rows = contacts.map((c) => (c.existingId === null ? [null, c.newIndex] : [c.existingId, null]));
+  return d1
+    .prepare(
+      `INSERT INTO subscription_members (org_id, subscription_id, contact_id, status, source, created_at, updated_at)
+       SELECT ?1, s.id, ${ref}, 'confirmed', 'import', ?5, ?5
+       FROM ${base}, json_each(?2) j,
+         (SELECT id FROM subscriptions WHERE org_id = ?1 AND id IN (SELECT value FROM json_each(?4))) s
+       WHERE true
+       ON CONFLICT (subscription_id, contact_id) DO UPDATE SET status = 'confirmed', source = 'import', expires_at = NULL, updated_at = ?5
+       WHERE status = 'pending'`,
+    )
+    .bind(cursor.orgId, JSON.stringify(rows), contacts.filter((c) => c.existingId === null).length, JSON.stringify(cursor.subscriptionIds), cursor.now);
 }
 
 /** One contact_attributes row per value: [value_text, value_number, option_id]. */

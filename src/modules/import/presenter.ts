@@ -10,6 +10,7 @@ export function presentImport(row: ImportRow, withRejections: boolean): Import {
     ...summarizeImport(row),
     mapping: row.mapping as ImportMappingEntry[],
     tag_ids: (row.tagIds as number[] | null) ?? [],
+    subscription_ids: (row.subscriptionIds as number[] | null) ?? [],
     rejections: withRejections ? ((row.rejections as ImportRejection[] | null) ?? []) : null,
   };
 }

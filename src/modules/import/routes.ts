@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../context';
-import { fields, imports, tags } from '../../db/schema';
+import { fields, imports, subscriptions, tags } from '../../db/schema';
 import { TenantScope } from '../../db/tenant-scope';
 import { ApiError, validationFailed } from '../../lib/api-error';
 import { validJson, validQuery } from '../../lib/validate';
@@ -82,12 +82,21 @@ importRoutes.post('/', validJson(importCreateSchema), async (c) => {
       .where(scope.where(scope.idIn(input.tag_ids)));
     if (found.length !== new Set(input.tag_ids).size) add('tag_ids', IMPORT_MESSAGES.unknownTags);
   }
+  if (input.subscription_ids.length) {
+    const scope = new TenantScope(c.var.db, subscriptions, orgId);
+    const found = await c.var.db
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(scope.where(scope.idIn(input.subscription_ids)));
+    if (found.length !== new Set(input.subscription_ids).size) add('subscription_ids', IMPORT_MESSAGES.unknownSubscriptions);
+  }
   if (Object.keys(errors).length) throw validationFailed(errors);
 
   // One import per uploaded file, decided atomically (a retried or double-clicked start creates nothing twice).
   const created = await c.env.DB.prepare(
-    `INSERT INTO imports (org_id, user_id, file_name, file_key, file_size, status, skip_first_line, mapping, tag_ids, delimiter, encoding, api_key_id)
-     SELECT ?1, ?2, ?3, ?4, ?5, 'new', ?6, ?7, ?8, ?9, ?10, ?11
+    `INSERT INTO imports (org_id, user_id, file_name, file_key, file_size, status, skip_first_line, mapping, tag_ids, delimiter, encoding, api_key_id,
+       subscription_ids)
+     SELECT ?1, ?2, ?3, ?4, ?5, 'new', ?6, ?7, ?8, ?9, ?10, ?11, ?12
      WHERE NOT EXISTS (SELECT 1 FROM imports WHERE org_id = ?1 AND file_key = ?4)
      RETURNING id`,
   )
@@ -104,6 +113,7 @@ importRoutes.post('/', validJson(importCreateSchema), async (c) => {
       input.delimiter,
       input.encoding,
       c.var.auth.orgKey?.id ?? null,
+      JSON.stringify([...new Set(input.subscription_ids)]),
     )
     .first<{ id: number }>();
   if (!created) throw new ApiError(409, 'conflict', IMPORT_MESSAGES.alreadyStarted);

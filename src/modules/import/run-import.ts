@@ -268,6 +268,8 @@ class ImportJob {
         rejected: all.length,
         rejections: kept ? JSON.stringify(kept) : null,
         now: new Date().toISOString(),
+        // Those deleted since the import started are left out by the statement itself (batch-writer.ts).
+        subscriptionIds: (this.record.subscriptionIds as number[] | null) ?? [],
       });
       try {
         await this.d1.batch(statements);

@@ -90,6 +90,45 @@ export async function joinByPerson(db: Database, who: Who, subscriptionId: numbe
   return { changed: change.changed || (confirmed.meta.changes ?? 0) > 0, broadcastId: change.broadcastId };
 }
 
+/** The sources an organisation gives its own membership writes (src/modules/membership/organisation-write.ts). */
+export type OrganisationSource = 'import' | 'console' | 'api';
+
+/**
+ * The organisation confirms the contact's membership (it collected the consent elsewhere): the row says 'confirmed'
+ * with the organisation's source (an implied contact gets one too, so the source is on record; a pending one stops
+ * being pending, and an explicit contact is no longer held), and the unsubscribe, if any, is undone. A row already
+ * confirmed keeps its source and consent. The row is written before the unsubscribe goes, so the rejoin trigger finds
+ * it confirmed and leaves the organisation's source in place. One batch: both or neither.
+ */
+export async function joinByOrganisation(db: Database, who: Who, subscriptionId: number, source: OrganisationSource): Promise<UnsubscribeChange> {
+  const [confirmed, gone] = await rawBatch(db, [
+    db.run(sql`INSERT INTO subscription_members (org_id, subscription_id, contact_id, status, source)
+      SELECT ct.org_id, s.id, ct.id, 'confirmed', ${source}
+      FROM contacts ct JOIN ${subscriptions} s ON s.id = ${subscriptionId} AND s.org_id = ct.org_id
+      WHERE ct.id = ${who.contactId} AND ct.org_id = ${who.orgId}
+      ON CONFLICT (subscription_id, contact_id) DO UPDATE SET status = 'confirmed', source = excluded.source, expires_at = NULL,
+        updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+      WHERE status <> 'confirmed'`),
+    db.run(sql`DELETE FROM ${unsubscribes} WHERE org_id = ${who.orgId} AND contact_id = ${who.contactId} AND subscription_id = ${subscriptionId}
+      RETURNING broadcast_id`),
+  ]);
+  const left = gone.results[0] as { broadcast_id: number | null } | undefined;
+  return { changed: (confirmed.meta.changes ?? 0) > 0 || left !== undefined, broadcastId: left?.broadcast_id ?? null };
+}
+
+/**
+ * The organisation takes the contact out of a category: an unsubscribe like any other (its event, the day's count),
+ * with the organisation's source on it and on the membership row the trigger wrote.
+ */
+export async function leaveByOrganisation(db: Database, who: Who, subscriptionId: number, source: OrganisationSource): Promise<UnsubscribeChange> {
+  const change = await unsubscribe(db, { ...who, messageId: null, broadcastId: null }, { subscriptionId, reason: null, comment: null, source });
+  if (change.changed) {
+    await db.run(sql`UPDATE subscription_members SET source = ${source}
+      WHERE subscription_id = ${subscriptionId} AND contact_id = ${who.contactId} AND org_id = ${who.orgId} AND status = 'unsubscribed'`);
+  }
+  return change;
+}
+
 /** The contact's standing in each category: left (an unsubscribe), pending, or a member by the membership rule. */
 export type CategoryStanding = 'subscribed' | 'pending' | 'unsubscribed';
 

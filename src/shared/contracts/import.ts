@@ -63,6 +63,7 @@ export const IMPORT_MESSAGES = {
   columnMissing: (columns: number) => `The file has ${columns} column${columns === 1 ? '' : 's'} (0 to ${columns - 1})`,
   fileName: 'The file name is required (?file_name=)',
   unknownTags: 'These tags do not exist: choose tags of this organisation',
+  unknownSubscriptions: 'These subscriptions do not exist: choose subscriptions of this organisation',
   delimiter: `Choose one of: ${CSV_DELIMITERS.join(', ')}`,
   encoding: `Choose one of: ${CSV_ENCODINGS.join(', ')}`,
 } as const;
@@ -202,7 +203,7 @@ export const importSchema = answer({
 export type Import = z.infer<typeof importSchema>;
 
 /** An import as live events carry it (without the rejection list). */
-export type ImportSummary = Omit<Import, 'rejections' | 'mapping' | 'tag_ids'>;
+export type ImportSummary = Omit<Import, 'rejections' | 'mapping' | 'tag_ids' | 'subscription_ids'>;
 
 /**
  * Events on the live channel, GET /api/v1/live (WebSocket, one JSON text frame per event).

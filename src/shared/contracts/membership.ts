@@ -78,3 +78,52 @@ export const contactMembershipsSchema = answer({
   consents: z.array(consentSchema),
 });
 export type ContactMemberships = z.infer<typeof contactMembershipsSchema>;
+
+export const MEMBERSHIP_MESSAGES = {
+  unknownSubscription: 'No subscription of this organisation has this id',
+  twice: 'This subscription is named twice',
+  pageOrAfter: 'Send page or after_id, not both',
+} as const;
+
+/** One member of a subscription (GET /subscription/{id}/members): the contact and its standing there. */
+export const subscriptionMemberSchema = answer({
+  contact_id: whole(),
+  contact_name: z.string(),
+  status: z.enum(MEMBER_STATUSES),
+  source: z.enum(MEMBER_SOURCES),
+  consent_id: whole().nullable(),
+  updated_at: z.string().nullable(),
+});
+export type SubscriptionMember = z.infer<typeof subscriptionMemberSchema>;
+
+/**
+ * GET /subscription/{id}/members: in contact id order. `status=confirmed` includes the contacts the organisation added
+ * (source 'implied'). Deep pages: `after_id` (the last contact_id of the page before) reads the next page by contact
+ * id at any depth; `page` counts rows from the start as the other lists do.
+ */
+export const memberListQuerySchema = z
+  .object({
+    status: z.enum(MEMBER_STATUSES, { error: `status must be one of: ${MEMBER_STATUSES.join(', ')}` }).optional(),
+    page: z.coerce
+      .number({ error: 'page must be a whole number' })
+      .int('page must be a whole number')
+      .min(1, 'page must be at least 1')
+      .max(1_000_000, 'page is too large')
+      .optional(),
+    page_size: z.coerce
+      .number({ error: 'page_size must be a whole number' })
+      .int('page_size must be a whole number')
+      .min(1, 'page_size must be at least 1')
+      .max(100, 'page_size must be at most 100')
+      .optional(),
+    after_id: z.coerce
+      .number({ error: 'after_id must be a contact id' })
+      .int('after_id must be a contact id')
+      .min(0, 'after_id must be a contact id')
+      .optional(),
+  })
+  .strict()
+  .superRefine((q, ctx) => {
+    if (q.page !== undefined && q.after_id !== undefined) ctx.addIssue({ code: 'custom', path: ['after_id'], message: MEMBERSHIP_MESSAGES.pageOrAfter });
+  });
+export type MemberListQuery = z.infer<typeof memberListQuerySchema>;

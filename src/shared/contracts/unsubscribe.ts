@@ -10,9 +10,11 @@ import { MESSAGES, atMostCharacters } from '../messages';
 export const UNSUBSCRIBE_REASONS = ['too_frequent', 'not_relevant', 'never_signed_up', 'spam', 'other'] as const;
 export type UnsubscribeReason = (typeof UNSUBSCRIBE_REASONS)[number];
 
-/** How an unsubscribe was made. */
-/** How an unsubscribe was made: `complaint` is the recipient's "Report spam" (src/modules/bounce). */
-export const UNSUBSCRIBE_SOURCES = ['page', 'one_click', 'console', 'complaint'] as const;
+/**
+ * How an unsubscribe was made: `complaint` is the recipient's "Report spam" (src/modules/bounce); `console`, `api` and
+ * `import` are the organisation's word (PUT /contact/{id}/memberships and the contact writes, src/modules/membership).
+ */
+export const UNSUBSCRIBE_SOURCES = ['page', 'one_click', 'console', 'complaint', 'api', 'import'] as const;
 export type UnsubscribeSource = (typeof UNSUBSCRIBE_SOURCES)[number];
 
 export const UNSUBSCRIBE_LIMITS = { comment: 500, token: 2000 } as const;

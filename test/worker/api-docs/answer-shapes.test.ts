@@ -64,6 +64,13 @@ describe('the answers as the zod answer schemas describe them', () => {
     });
     expectShape('Contact', contact);
     expectShape('Contact', (await get('/contact')).items[0]);
+    const put = await s.o.api('PUT', `/contact/${contact.id}/memberships`, { memberships: [{ subscription_id: s.subscription.id, status: 'confirmed' }] });
+    expect(put.status, put.text).toBe(200);
+    expectShape('ContactMemberships', put.body.data);
+    expectShape('ContactMemberships', (await get(`/contact/${contact.id}/memberships`)).data);
+    const members = (await get(`/subscription/${s.subscription.id}/members`)).items;
+    expect(members.length).toBeGreaterThan(0);
+    for (const member of members) expectShape('SubscriptionMember', member);
     expectShape('BlacklistEntry', await post('/blacklist', { type: 'email', value: 'gone@example.com', info: 'asked' }));
     const log = (await get('/activity-log')).items;
     expect(log.length).toBeGreaterThan(0);
