@@ -52,7 +52,7 @@ export const linkRequestRoutes = new Hono<AppEnv>()
   .post('/', async (c) => {
     let { language, t } = languageOf(c);
     const headers = await pageHeaders();
-    if (!(await throughFloodGate(c.env, clientIp((name) => c.req.header(name)))))
+    if (!(await throughFloodGate(c.env, clientIp(c.req.header.bind(c.req)))))
       return c.html(await messagePage(language, t('limitedTitle'), t('limited'), 'error', 'form-limited'), 429, headers);
     const org = await hostOrganization(c);
     const say = async (status: 403 | 404 | 413 | 429 | 503, text: string, testId: string) =>

@@ -146,7 +146,7 @@ export const formPublicRoutes = new Hono<AppEnv>()
     });
   })
   .post('/:key', async (c) => {
-    if (!(await throughFloodGate(c.env, clientIp((name) => c.req.header(name))))) {
+    if (!(await throughFloodGate(c.env, clientIp(c.req.header.bind(c.req))))) {
       const { language, t } = languageOf(c);
       return page(c, messagePage(language, t('limitedTitle'), t('limited'), 'error', 'form-limited'), 429);
     }
