@@ -62,6 +62,8 @@ describe('locale files', () => {
       'webhooks.fields.url',
       'webhooks.families.sms',
       'webhooks.ms',
+      // engagement: an unsubscribe made through the API
+      'engagement.sources.api',
     ];
     const cognates: Record<string, string[]> = {
       de: [
@@ -69,6 +71,7 @@ describe('locale files', () => {
         'forms.fieldKinds.name',
         'forms.fields.name',
         'nav.import',
+        'engagement.sources.import',
         'nav.domains',
         'account.organization',
         'home.organization',
@@ -150,7 +153,7 @@ describe('locale files', () => {
         'messages.kinds.test',
         'messages.fields.cc',
       ],
-      ro: ['nav.import', 'broadcasts.fields.alias', 'broadcasts.recipientColumns.contact', 'messages.fields.contact', 'messages.kinds.test'],
+      ro: ['nav.import', 'engagement.sources.import', 'broadcasts.fields.alias', 'broadcasts.recipientColumns.contact', 'messages.fields.contact', 'messages.kinds.test'],
       ru: [],
       pt: ['broadcasts.fields.alias', 'engagement.link', 'dashboard.series.megabytes', 'messages.fields.cc'],
       es: [
