@@ -1,5 +1,5 @@
 import type { ConsoleSettings } from './contracts/auth';
-import { REMOVING_PAGE_SIZE } from './list';
+import { REMOVING_PAGE_SIZE } from './list-sizes';
 
 /**
  * The console's runtime settings when the operator set none (spec 3): the server publishes them over these

@@ -1,12 +1,8 @@
 import { z } from 'zod';
+import { IDS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_WITH_IDS, REMOVING_PAGE_SIZE } from './list-sizes';
 
 // The list contract every entity shares: query parameters in, `{ items, meta }` out.
-export const PAGE_SIZE_DEFAULT = 10;
-export const PAGE_SIZE_WITH_IDS = 100;
-export const PAGE_SIZE_MAX = 100;
-export const REMOVING_PAGE_SIZE = 100;
-/** The most ids one request may name (bulk delete, reorder, list filter). */
-export const IDS_MAX = 1000;
+export { IDS_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, PAGE_SIZE_WITH_IDS, REMOVING_PAGE_SIZE };
 
 export type SortOrder = 'asc' | 'desc';
 

@@ -2,6 +2,7 @@ import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { readItem, STORAGE_KEYS, writeItem, type KeyValueStorage } from '../lib/storage';
 import { config, LANGUAGES, type LanguageCode } from '../lib/config';
+import { addMessageKeys } from '../lib/message-keys';
 
 type Strings = Record<string, unknown>;
 type Files = Record<string, Strings>;
@@ -48,10 +49,12 @@ const FIRST_ENGLISH: Strings = mergeLocale(FIRST_ENGLISH_FILES);
 let consoleEnglish: Strings | undefined;
 let consoleEnglishLoad: Promise<Strings> | undefined;
 
-/** The signed-in areas' English, fetched once and kept. */
+/** The signed-in areas' English (and their server texts' locale keys), fetched once and kept. */
 export function loadConsoleEnglish(): Promise<Strings> {
   if (!consoleEnglishLoad) {
-    const load = loadFiles(Object.entries(CONSOLE_ENGLISH_FILES)).then((strings) => (consoleEnglish = strings));
+    // The areas' server texts come with their English (their keys are in it): web/src/lib/area-message-keys.ts.
+    const texts = import('../lib/area-message-keys').then((m) => addMessageKeys(m.AREA_MESSAGE_KEYS, m.AREA_MESSAGE_PATTERNS));
+    const load = Promise.all([loadFiles(Object.entries(CONSOLE_ENGLISH_FILES)), texts]).then(([strings]) => (consoleEnglish = strings));
     load.catch(() => (consoleEnglishLoad = undefined));
     consoleEnglishLoad = load;
   }
