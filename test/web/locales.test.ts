@@ -153,7 +153,14 @@ describe('locale files', () => {
         'messages.kinds.test',
         'messages.fields.cc',
       ],
-      ro: ['nav.import', 'engagement.sources.import', 'broadcasts.fields.alias', 'broadcasts.recipientColumns.contact', 'messages.fields.contact', 'messages.kinds.test'],
+      ro: [
+        'nav.import',
+        'engagement.sources.import',
+        'broadcasts.fields.alias',
+        'broadcasts.recipientColumns.contact',
+        'messages.fields.contact',
+        'messages.kinds.test',
+      ],
       ru: [],
       pt: ['broadcasts.fields.alias', 'engagement.link', 'dashboard.series.megabytes', 'messages.fields.cc'],
       es: [
