@@ -62,34 +62,24 @@ importRoutes.post('/', validJson(importCreateSchema), async (c) => {
       });
     }
   }
+  // Which of `ids` name rows of the organisation in `table` (fields, tags, subscriptions the import refers to).
+  const owned = async (table: typeof fields | typeof tags | typeof subscriptions, ids: number[]): Promise<Set<number>> => {
+    if (ids.length === 0) return new Set();
+    const scope = new TenantScope(c.var.db, table, orgId);
+    const found = await c.var.db
+      .select({ id: table.id })
+      .from(table)
+      .where(scope.where(scope.idIn(ids)));
+    return new Set(found.map((row) => row.id));
+  };
   const fieldIds = input.mapping.flatMap((entry) => (entry.target === 'field' ? [entry.field_id] : []));
-  if (fieldIds.length) {
-    const scope = new TenantScope(c.var.db, fields, orgId);
-    const found = await c.var.db
-      .select({ id: fields.id })
-      .from(fields)
-      .where(scope.where(scope.idIn(fieldIds)));
-    const known = new Set(found.map((f) => f.id));
-    input.mapping.forEach((entry, i) => {
-      if (entry.target === 'field' && !known.has(entry.field_id)) add(`mapping.${i}.field_id`, IMPORT_MESSAGES.unknownField);
-    });
-  }
-  if (input.tag_ids.length) {
-    const scope = new TenantScope(c.var.db, tags, orgId);
-    const found = await c.var.db
-      .select({ id: tags.id })
-      .from(tags)
-      .where(scope.where(scope.idIn(input.tag_ids)));
-    if (found.length !== new Set(input.tag_ids).size) add('tag_ids', IMPORT_MESSAGES.unknownTags);
-  }
-  if (input.subscription_ids.length) {
-    const scope = new TenantScope(c.var.db, subscriptions, orgId);
-    const found = await c.var.db
-      .select({ id: subscriptions.id })
-      .from(subscriptions)
-      .where(scope.where(scope.idIn(input.subscription_ids)));
-    if (found.length !== new Set(input.subscription_ids).size) add('subscription_ids', IMPORT_MESSAGES.unknownSubscriptions);
-  }
+  const known = await owned(fields, fieldIds);
+  input.mapping.forEach((entry, i) => {
+    if (entry.target === 'field' && !known.has(entry.field_id)) add(`mapping.${i}.field_id`, IMPORT_MESSAGES.unknownField);
+  });
+  const allOwned = async (table: typeof tags | typeof subscriptions, ids: number[]) => (await owned(table, ids)).size === new Set(ids).size;
+  if (!(await allOwned(tags, input.tag_ids))) add('tag_ids', IMPORT_MESSAGES.unknownTags);
+  if (!(await allOwned(subscriptions, input.subscription_ids))) add('subscription_ids', IMPORT_MESSAGES.unknownSubscriptions);
   if (Object.keys(errors).length) throw validationFailed(errors);
 
   // One import per uploaded file, decided atomically (a retried or double-clicked start creates nothing twice).
