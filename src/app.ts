@@ -16,6 +16,7 @@ import { countRequests } from './modules/stats/requests';
 import { dashboardRoutes } from './modules/stats/dashboard-routes';
 import { contactOptOutRoutes } from './modules/unsubscribe/contact-routes';
 import { contactMembershipRoutes } from './modules/membership/contact-routes';
+import { contactPrivacyRoutes } from './modules/privacy/routes';
 import { subscriptionMemberRoutes } from './modules/membership/member-list-routes';
 import { tenant } from './middleware/tenant';
 import { initRoutes, internalUserRoutes } from './modules/auth/init-routes';
@@ -103,6 +104,8 @@ const entityExtras = [
   ['message', messageReportRoutes],
   ['contact', contactOptOutRoutes],
   ['contact', contactMembershipRoutes],
+  // A person's data requests: export and erasure (src/modules/privacy).
+  ['contact', contactPrivacyRoutes],
   ['subscription', subscriptionMemberRoutes],
 ] as const;
 

@@ -8,3 +8,4 @@ export * from './ledgers';
 export * from './domains';
 export * from './webhooks';
 export * from './forms';
+export * from './privacy';

@@ -358,6 +358,14 @@ export const LEDGER_STEPS: readonly string[] = [
       strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), json_object('broadcast', json(v.broadcast))
     FROM event_broadcasts v WHERE v.id = NEW.id;
   END`,
+  // 15. The archive index (src/modules/retention/archive.ts, issue 40): for each R2 archive object, who has mail in it, as
+  // 'c:<contact id>' and 'a:<address digest>' (src/modules/privacy/address-digest.ts), written in the transaction that
+  // moves the messages out, so an erasure or an export opens only the objects that hold the person's messages.
+  `CREATE TABLE archive_holders (
+    holder TEXT NOT NULL,
+    key TEXT NOT NULL,
+    PRIMARY KEY (holder, key)
+  ) WITHOUT ROWID`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */

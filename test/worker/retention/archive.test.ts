@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createDb } from '../../../src/db/client';
 import type { Env } from '../../../src/env';
 import { archiveOldMessages, ARCHIVE_CHUNK } from '../../../src/modules/retention/archive';
+import { addressDigest } from '../../../src/modules/privacy/address-digest';
 import { newOrg, type Org } from '../channel-helpers';
 import { call, ledgerOfMessage, ledgerSql } from '../helpers';
 
@@ -88,6 +89,18 @@ describe('message retention', () => {
       subject: expect.stringMatching(/^Hello/),
     });
     expect(lines.every((l) => l.events.length === 1 && l.events[0].message_id === l.message.id)).toBe(true);
+    // The archive index names, for a recipient, exactly the objects holding their mail (by address digest here: no contact).
+    const first = lines.find((l) => l.message.id === old[0]).message.to_address;
+    const holders = await (await ledgerSql(o.orgId))
+      .prepare('SELECT key FROM archive_holders WHERE holder = ?')
+      .bind(`a:${await addressDigest(E, o.orgId, first)}`)
+      .all<{ key: string }>();
+    const holding = (await env.DB.prepare('SELECT key FROM message_archives WHERE org_id = ?').bind(o.orgId).all<{ key: string }>()).results;
+    const withFirst = [];
+    for (const { key } of holding)
+      if ((await gunzipLines(await (await env.FILES.get(key))!.arrayBuffer())).some((l) => l.message.to_address === first)) withFirst.push(key);
+    expect(holders.results.map((r) => r.key)).toEqual(withFirst);
+    expect(withFirst.length).toBeGreaterThan(0);
     // Counted in file volume, and a second run finds nothing more to do.
     const usage = await env.DB.prepare('SELECT file_bytes FROM org_usage WHERE org_id = ?').bind(o.orgId).first<{ file_bytes: number }>();
     expect(usage!.file_bytes).toBeGreaterThan(0);
@@ -150,6 +163,33 @@ describe('message retention', () => {
     // Unchanged since, the next run takes it, with the late open in the copy.
     expect(await archiveOldMessages(createDb(E.DB), E)).toBe(4);
     expect((await archivedInR2(o.orgId)).find((l) => l.message.id === old[0]).message.opens_total).toBe(2);
+  });
+
+  it('drops a chunk whose recipient was erased while it was written, so the archive never holds the erased address', async () => {
+    const o = await newOrg('rf');
+    await shortRetention(o);
+    const old = await oldMessages(o.orgId, 3, 50);
+    const erasing = {
+      ...E,
+      FILES: new Proxy(E.FILES, {
+        get(target, prop) {
+          if (prop === 'put') {
+            return async (...args: Parameters<R2Bucket['put']>) => {
+              const object = await target.put(...args);
+              await (await ledgerOfMessage(old[1])).prepare("UPDATE messages SET to_address = 'erased' WHERE id = ?").bind(old[1]).run();
+              return object;
+            };
+          }
+          const value = Reflect.get(target, prop);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      }),
+    } as Env;
+    expect(await archiveOldMessages(createDb(E.DB), erasing)).toBe(0);
+    expect((await env.FILES.list({ prefix: `orgs/${o.orgId}/archive/` })).objects).toEqual([]);
+    expect(await (await ledgerSql(o.orgId)).prepare('SELECT count(*) AS n FROM archive_holders').first('n')).toBe(0);
+    expect(await archiveOldMessages(createDb(E.DB), E)).toBe(3);
+    expect((await archivedInR2(o.orgId)).find((l) => l.message.id === old[1]).message.to_address).toBe('erased');
   });
 
   it('lists the months and downloads one as gzip NDJSON, for its own organisation only', async () => {
