@@ -20,6 +20,7 @@ import { recheckDomains } from './modules/domain/recheck';
 import { resealDomainKeys } from './modules/domain/reseal';
 import { absorbOverdueEvents, pruneOldEvents } from './modules/event/housekeeping';
 import { expirePendingSignups } from './modules/form/public/expiry';
+import { resumeErasures } from './modules/privacy/erase/resume';
 
 // The worker's two crons (wrangler.toml [triggers]; the local platform calls both at boot and then on the same
 // schedule, scripts/lib/platform.mjs, so nothing works only in production).
@@ -32,7 +33,8 @@ import { expirePendingSignups } from './modules/form/public/expiry';
 //     of deleted organisations emptied and the ledgers' sizes measured (src/modules/ledger), and the sending domains'
 //     DNS records re-checked once a day (a batch per run, src/modules/domain/recheck.ts) and their DKIM keys re-sealed
 //     after a SECRETS_KEY rotation (src/modules/domain/reseal.ts); the event stream's missed absorptions and its events
-//     past 30 days (src/modules/event/housekeeping.ts); form sign-ups never confirmed (src/modules/form/public/expiry.ts).
+//     past 30 days (src/modules/event/housekeeping.ts); form sign-ups never confirmed (src/modules/form/public/expiry.ts);
+//     erasures whose request was cut off after the contact went, finished (src/modules/privacy/erase/resume.ts).
 
 export const WATCHDOG_CRON = '* * * * *';
 export const HOUSEKEEPING_CRON = '*/15 * * * *';
@@ -76,6 +78,7 @@ function jobsOf(cron: string, env: Env): Jobs {
     pruneOldEvents: () => pruneOldEvents(env, db),
     // Form sign-ups not confirmed within 7 days: their pending rows, consents and held contacts (src/modules/form).
     expirePendingSignups: () => expirePendingSignups(db),
+    resumeErasures: () => resumeErasures(db, env),
   };
 }
 

@@ -3,7 +3,7 @@ import type { AppEnv } from '../../context';
 import { activityLog } from '../../db/schema';
 import { describeClient } from '../../lib/user-agent';
 
-export type Action = 'create' | 'update' | 'delete';
+export type Action = 'create' | 'update' | 'delete' | 'erase';
 
 /** Fields that change on their own or say nothing to a person reading the log. */
 const IGNORED = new Set(['id', 'created_at', 'updated_at', 'priority']);

@@ -18,6 +18,7 @@ import { signupViewSchema } from '../../shared/contracts/signup';
 import { subscriptionSchema } from '../../shared/contracts/subscription';
 import { formSchema } from '../../shared/contracts/form';
 import { contactMembershipsSchema, subscriptionMemberSchema } from '../../shared/contracts/membership';
+import { erasureSchema } from '../../shared/contracts/privacy';
 import { tagSchema } from '../../shared/contracts/tag';
 import { templateListItemSchema, templateSchema } from '../../shared/contracts/template';
 import {
@@ -48,6 +49,7 @@ export const ANSWER_SCHEMAS = {
   Field: fieldSchema,
   Contact: contactSchema,
   ContactMemberships: contactMembershipsSchema,
+  Erasure: erasureSchema,
   SubscriptionMember: subscriptionMemberSchema,
   BlacklistEntry: blacklistEntrySchema,
   ActivityLogEntry: activityLogEntrySchema,

@@ -12,6 +12,7 @@ import { served } from '../ledger/owner';
 import { blockOf } from '../ledger/ids';
 import { ledgerOfMessage } from '../ledger/registry';
 import type { TrackingHit } from './hit';
+import { ERASED_ADDRESS } from '../privacy/erase/erased-message';
 
 // The events queue's consumer of tracking hits, a whole queue batch at a time, each organisation's share counted by
 // its ledger (countHits), which runs countOrgHits for one group at a time: it reads the messages the hits
@@ -25,6 +26,8 @@ interface MessageRow {
   org_id: number;
   broadcast_id: number | null;
   sent_at: string | null;
+  /** 1 when the message's recipient was erased at their request. */
+  erased: number;
 }
 
 interface EventRow {
@@ -150,7 +153,7 @@ export async function countOrgHits(env: Env, db: Database, orgId: number, hits: 
   const ids = JSON.stringify(messageIds);
   // A message of another organisation is never found: the token's organisation is part of every lookup.
   const messages = await db.all<MessageRow>(sql`
-    SELECT id, org_id, broadcast_id, sent_at FROM messages WHERE id IN (SELECT value FROM json_each(${ids})) AND +org_id = ${orgId}`);
+    SELECT id, org_id, broadcast_id, sent_at, to_address = ${ERASED_ADDRESS} AS erased FROM messages WHERE id IN (SELECT value FROM json_each(${ids})) AND +org_id = ${orgId}`);
   const events = await db.all<EventRow>(sql`
     SELECT id, message_id, kind, link_index, url, class, reason, method, user_agent, ip_hash, asn, as_organization, at
     FROM tracking_events WHERE org_id = ${orgId} AND message_id IN (SELECT value FROM json_each(${ids}))`);
@@ -187,18 +190,20 @@ export async function countOrgHits(env: Env, db: Database, orgId: number, hits: 
     const classified = classifyMessageHits([...old, ...fresh.values()], message?.sent_at ?? null);
     for (const hit of classified) {
       if (fresh.has(hit.id)) {
+        // A late hit on an erased message (src/modules/privacy) counts, but keeps nothing of the person.
+        const keepsPerson = !message?.erased;
         inserts.push({
           i: hit.id,
           m: messageId,
           b: message?.broadcast_id ?? null,
           k: hit.kind,
           l: hit.linkIndex,
-          u: hit.url,
+          u: keepsPerson ? hit.url : null,
           c: hit.class,
           r: hit.reason,
           me: hit.method,
-          ua: hit.userAgent,
-          ip: hit.ipHash,
+          ua: keepsPerson ? hit.userAgent : null,
+          ip: keepsPerson ? hit.ipHash : null,
           asn: hit.asn,
           aso: hit.asOrganization,
           at: hit.at,

@@ -103,6 +103,10 @@ export const EVENT_DATA_SCHEMAS: Record<EventType, z.ZodType> = {
   'contact.updated': contactNow,
   'contact.deleted': z.object({
     contact: z.object({ id, name: z.string().nullable(), emails: z.array(z.string()), phones: z.array(z.string()) }).describe('The contact as it was'),
+    erased: z
+      .literal(true)
+      .optional()
+      .describe('Erased at the person’s request: the name and addresses are not given (find the contact by its id in your own systems)'),
   }),
   'contact.unsubscribed': z.object({
     contact_id: id,

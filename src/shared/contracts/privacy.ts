@@ -14,6 +14,7 @@ export const PRIVACY_MESSAGES = {
   confirmRequired: 'Type one of the contact’s addresses to confirm the erasure',
   confirmMismatch: 'This is not one of the contact’s addresses',
   importRunning: 'An import is running; erase after it has finished, so no row of the person is imported again',
+  messagesUnderway: 'Messages to this person are still queued or being sent; erase after they have gone',
   erasedAddress: 'This address was erased at the person’s request; only their own sign-up through a form can add it again',
 } as const;
 
