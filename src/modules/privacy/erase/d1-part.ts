@@ -41,12 +41,13 @@ export async function eraseInD1(db: Database, env: { SECRETS_KEY: string }, subj
     db.run(sql`INSERT INTO erasures (org_id, contact_id, subject, user_id, api_key_id)
       VALUES (${orgId}, ${contactId}, ${JSON.stringify(subject)}, ${actor.userId}, ${actor.apiKeyId})`),
     db.run(sql`INSERT OR IGNORE INTO erased_addresses (org_id, digest) SELECT ${orgId}, value FROM json_each(${digests})`),
-    db.run(sql`DELETE FROM blacklist WHERE org_id = ${orgId} AND lower(value) IN (SELECT value FROM json_each(${needles}))`),
-    db.run(sql`DELETE FROM sms_opt_outs WHERE org_id = ${orgId} AND phone IN (SELECT value FROM json_each(${phones}))`),
-    db.run(sql`DELETE FROM soft_bounces WHERE org_id = ${orgId} AND lower(address) IN (SELECT value FROM json_each(${needles}))`),
-    db.run(sql`UPDATE activity_log SET previous_value = NULL, new_value = NULL
+    // RETURNING counts the rows: D1's `changes` counts the rows the triggers write too.
+    db.all(sql`DELETE FROM blacklist WHERE org_id = ${orgId} AND lower(value) IN (SELECT value FROM json_each(${needles})) RETURNING 1`),
+    db.all(sql`DELETE FROM sms_opt_outs WHERE org_id = ${orgId} AND phone IN (SELECT value FROM json_each(${phones})) RETURNING 1`),
+    db.all(sql`DELETE FROM soft_bounces WHERE org_id = ${orgId} AND lower(address) IN (SELECT value FROM json_each(${needles})) RETURNING 1`),
+    db.all(sql`UPDATE activity_log SET previous_value = NULL, new_value = NULL
       WHERE org_id = ${orgId} AND (previous_value IS NOT NULL OR new_value IS NOT NULL)
-        AND ((entity = 'contact' AND entity_id = ${contactId}) OR ${mentions('previous_value')} OR ${mentions('new_value')})`),
+        AND ((entity = 'contact' AND entity_id = ${contactId}) OR ${mentions('previous_value')} OR ${mentions('new_value')}) RETURNING 1`),
     db.run(sql`DELETE FROM contacts WHERE id = ${contactId} AND org_id = ${orgId}`),
     db.run(sql`UPDATE event_outbox SET data = ${ERASED_CONTACT_DELETED(contactId)}
       WHERE org_id = ${orgId} AND contact_id = ${contactId} AND type = 'contact.deleted'`),
@@ -59,7 +60,7 @@ export async function eraseInD1(db: Database, env: { SECRETS_KEY: string }, subj
   const daily = addDaily(db, orgId, { contacts_deleted: 1 });
   if (daily) statements.push(daily);
   const results = await rawBatch(db, statements);
-  const changes = (i: number) => Number(results[i].meta.changes ?? 0);
+  const changes = (i: number) => results[i].results?.length ?? 0;
   return {
     erasureId: Number(results[0].meta.last_row_id),
     suppressionsRemoved: changes(2) + changes(3) + changes(4),

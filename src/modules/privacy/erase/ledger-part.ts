@@ -41,7 +41,10 @@ export async function eraseInLedger(ledger: Database, files: R2Bucket, subject: 
   const theirs = theirMessages(subject);
   const needles = subjectNeedles(subject);
   const results = await rawBatch(ledger, [
-    ledger.run(sql`UPDATE events SET data = ${erasedStreamEventData} WHERE data ->> '$.message.id' IN (SELECT id FROM messages WHERE ${theirs})`),
+    // Their messages' events, also of messages archived since (the stream keeps 30 days; the rows may be in R2 by now).
+    ledger.run(sql`UPDATE events SET data = ${erasedStreamEventData}
+      WHERE data ->> '$.message.id' IN (SELECT id FROM messages WHERE ${theirs}) OR data ->> '$.message.contact_id' = ${contactId}
+        OR lower(data ->> '$.message.to') IN (SELECT value FROM json_each(${JSON.stringify(needles)}))`),
     ledger.run(sql`UPDATE events SET data = json_object('contact', json_object('id', ${contactId}), 'gone', json('true'))
       WHERE type IN ('contact.created', 'contact.updated') AND data ->> '$.contact.id' = ${contactId}`),
     ledger.run(sql`UPDATE events SET data = ${ERASED_CONTACT_DELETED(contactId)} WHERE type = 'contact.deleted' AND data ->> '$.contact.id' = ${contactId}`),
