@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import { createDb } from '../../../src/db/client';
 import type { Env } from '../../../src/env';
 import { KEPT_PREFIX } from '../../../src/modules/bounce/handle';
+import { putOrgFile } from '../../../src/modules/files/stored-files';
 import { archiveOldMessages } from '../../../src/modules/retention/archive';
 import { insertContact, newOrg, type Org } from '../channel-helpers';
 import { ledgerSql } from '../helpers';
@@ -145,7 +146,8 @@ export async function personFixture(prefix: string): Promise<Fixture> {
   // A finished import whose file holds their row (in another case, with spaces) and the other person's.
   const importKey = `orgs/${o.orgId}/imports/${crypto.randomUUID()}.csv`;
   const nationalPhone = `555 ${person.phone.slice(5, 8)} ${person.phone.slice(8)}`;
-  await E.FILES.put(importKey, `name,email,phone\r\n${person.name},${person.email.toUpperCase()},${nationalPhone}\r\n${other.name},${other.email},\r\n`);
+  const csv = `name,email,phone\r\n${person.name},${person.email.toUpperCase()},${nationalPhone}\r\n${other.name},${other.email},\r\n`;
+  await putOrgFile(E.FILES, createDb(E.DB), o.orgId, 'import', importKey, csv);
   await env.DB.prepare(
     `INSERT INTO imports (org_id, file_name, file_key, file_size, status, mapping, rejections) VALUES (?, 'people.csv', ?, 100, 'success', '{}', ?)`,
   )

@@ -11,6 +11,9 @@ import type { ErasureSubject } from './subject';
 // address of theirs is deleted: it is theirs or about them). An import still running is waited for
 // (erase-contact.ts), so no file changes under a reader.
 
+/** What a rejection quoting an erased address says instead. */
+const ERASED_REASON = 'Erased at the person’s request';
+
 /** Reads the object twice, streaming: once to learn whether and how much to keep, once to write what is kept. */
 async function rewriteWithout(files: R2Bucket, key: string, needles: Needles): Promise<number | null> {
   const first = await files.get(key);
@@ -34,26 +37,30 @@ async function rewriteWithout(files: R2Bucket, key: string, needles: Needles): P
   return object?.size ?? kept;
 }
 
-/** Removes the person's rows from the organisation's import files and rejections; answers how many files changed. */
+/**
+ * Removes the person's rows from the organisation's import files (every one it stored: an upload not yet started as
+ * an import too) and the quotes of their addresses from the imports' rejections; answers how many files changed.
+ */
 export async function eraseInImports(db: Database, files: R2Bucket, subject: ErasureSubject): Promise<number> {
   const needles = needlesOf(subject.addresses);
   if (needles.emails.length === 0 && needles.phoneDigits.length === 0) return 0;
-  const imports = await db.all<{ id: number; file_key: string; rejections: string | null }>(
-    sql`SELECT id, file_key, rejections FROM imports WHERE org_id = ${subject.orgId}`,
-  );
+  const stored = await db.all<{ key: string }>(sql`SELECT key FROM stored_files WHERE org_id = ${subject.orgId} AND kind = 'import'`);
   let rewritten = 0;
+  for (const { key } of stored) {
+    const size = await rewriteWithout(files, key, needles);
+    if (size === null) continue;
+    rewritten += 1;
+    await recordFile(db, subject.orgId, 'import', key, size);
+    await db.run(sql`UPDATE imports SET file_size = ${size} WHERE org_id = ${subject.orgId} AND file_key = ${key}`);
+  }
+  const imports = await db.all<{ id: number; rejections: string }>(
+    sql`SELECT id, rejections FROM imports WHERE org_id = ${subject.orgId} AND rejections IS NOT NULL AND rejections <> '[]'`,
+  );
   for (const row of imports) {
-    const size = await rewriteWithout(files, row.file_key, needles);
-    if (size !== null) {
-      rewritten += 1;
-      await recordFile(db, subject.orgId, 'import', row.file_key, size);
-      await db.run(sql`UPDATE imports SET file_size = ${size} WHERE id = ${row.id} AND org_id = ${subject.orgId}`);
-    }
-    const rejections = row.rejections ? (JSON.parse(row.rejections) as { row: number; reason: string }[]) : [];
-    if (rejections.some((r) => mentionsEmail(r.reason, needles))) {
-      const cleaned = rejections.map((r) => (mentionsEmail(r.reason, needles) ? { row: r.row, reason: 'Erased at the person’s request' } : r));
-      await db.run(sql`UPDATE imports SET rejections = ${JSON.stringify(cleaned)} WHERE id = ${row.id} AND org_id = ${subject.orgId}`);
-    }
+    const rejections = JSON.parse(row.rejections) as { row: number; reason: string }[];
+    if (!rejections.some((r) => mentionsEmail(r.reason, needles))) continue;
+    const cleaned = rejections.map((r) => (mentionsEmail(r.reason, needles) ? { row: r.row, reason: ERASED_REASON } : r));
+    await db.run(sql`UPDATE imports SET rejections = ${JSON.stringify(cleaned)} WHERE id = ${row.id} AND org_id = ${subject.orgId}`);
   }
   return rewritten;
 }
