@@ -61,6 +61,24 @@ async function archivedInR2(orgId: number) {
   return lines;
 }
 
+/** The environment with an R2 bucket that runs `meanwhile` after each object it stores (a change racing the archive). */
+function afterEachPut(meanwhile: () => Promise<void>): Env {
+  const files = new Proxy(E.FILES, {
+    get(target, prop) {
+      if (prop === 'put') {
+        return async (...args: Parameters<R2Bucket['put']>) => {
+          const object = await target.put(...args);
+          await meanwhile();
+          return object;
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { ...E, FILES: files } as Env;
+}
+
 /** Only this test's organisation is past its retention: the others keep the default (90 days) and are young. */
 async function shortRetention(o: Org, days = 30) {
   const res = await o.api('PUT', '/organization', { name: 'Archiving org', message_retention_days: days });
@@ -139,23 +157,10 @@ describe('message retention', () => {
     const o = await newOrg('rc');
     await shortRetention(o);
     const old = await oldMessages(o.orgId, 4, 50);
-    const racing = {
-      ...E,
-      FILES: new Proxy(E.FILES, {
-        get(target, prop) {
-          if (prop === 'put') {
-            return async (...args: Parameters<R2Bucket['put']>) => {
-              const object = await target.put(...args);
-              // A late open is counted while the chunk is on its way to R2.
-              await (await ledgerOfMessage(old[0])).prepare('UPDATE messages SET opens_total = opens_total + 1 WHERE id = ?').bind(old[0]).run();
-              return object;
-            };
-          }
-          const value = Reflect.get(target, prop);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      }),
-    } as Env;
+    // A late open is counted while the chunk is on its way to R2.
+    const racing = afterEachPut(async () => {
+      await (await ledgerOfMessage(old[0])).prepare('UPDATE messages SET opens_total = opens_total + 1 WHERE id = ?').bind(old[0]).run();
+    });
     expect(await archiveOldMessages(createDb(E.DB), racing)).toBe(0);
     expect(await remaining(o.orgId)).toEqual(old);
     expect((await env.FILES.list({ prefix: `orgs/${o.orgId}/archive/` })).objects).toEqual([]);
@@ -169,22 +174,9 @@ describe('message retention', () => {
     const o = await newOrg('rf');
     await shortRetention(o);
     const old = await oldMessages(o.orgId, 3, 50);
-    const erasing = {
-      ...E,
-      FILES: new Proxy(E.FILES, {
-        get(target, prop) {
-          if (prop === 'put') {
-            return async (...args: Parameters<R2Bucket['put']>) => {
-              const object = await target.put(...args);
-              await (await ledgerOfMessage(old[1])).prepare("UPDATE messages SET to_address = 'erased' WHERE id = ?").bind(old[1]).run();
-              return object;
-            };
-          }
-          const value = Reflect.get(target, prop);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      }),
-    } as Env;
+    const erasing = afterEachPut(async () => {
+      await (await ledgerOfMessage(old[1])).prepare("UPDATE messages SET to_address = 'erased' WHERE id = ?").bind(old[1]).run();
+    });
     expect(await archiveOldMessages(createDb(E.DB), erasing)).toBe(0);
     expect((await env.FILES.list({ prefix: `orgs/${o.orgId}/archive/` })).objects).toEqual([]);
     expect(await (await ledgerSql(o.orgId)).prepare('SELECT count(*) AS n FROM archive_holders').first('n')).toBe(0);
