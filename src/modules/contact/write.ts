@@ -67,7 +67,12 @@ async function runBatch(c: Ctx, statements: BatchStatement[]) {
  * Creates a contact with its addresses, tags and attributes in one D1 batch: all of it or nothing. An address erased
  * at the person's request is refused unless `erased` is 'allow' (their own form sign-up).
  */
-export async function createContact(c: Ctx, input: ContactInput, membership: ContactMembership = 'implied', erased: ErasedAddresses = 'refuse'): Promise<number> {
+export async function createContact(
+  c: Ctx,
+  input: ContactInput,
+  membership: ContactMembership = 'implied',
+  erased: ErasedAddresses = 'refuse',
+): Promise<number> {
   const plan = await checkContactInput(c, input, undefined, erased);
   const orgId = c.var.org.id;
   const contactId = newContactId(orgId);

@@ -314,7 +314,12 @@ class ImportJob {
    * not repeat the address: the import's rejection list is kept, and the erasure left the address nowhere else.
    */
   private async withoutErased(changes: ResolvedRow['change'][], rejections: ImportRejection[]): Promise<ResolvedRow['change'][]> {
-    const erased = await erasedAmong(createDb(this.d1), this.env, this.orgId, changes.flatMap((change) => change.addresses));
+    const erased = await erasedAmong(
+      createDb(this.d1),
+      this.env,
+      this.orgId,
+      changes.flatMap((change) => change.addresses),
+    );
     if (erased.size === 0) return changes;
     return changes.filter((change) => {
       const refused = change.addresses.some((a) => erased.has(a.value));
