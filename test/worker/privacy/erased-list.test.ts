@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { EXAMPLE_AUDIENCE, exampleAudienceSql } from '../../../src/modules/contact/seed-example';
 import { addressDigest, addressDigests } from '../../../src/modules/privacy/address-digest';
 import { PRIVACY_MESSAGES } from '../../../src/shared/contracts/privacy';
 import type { ImportMappingEntry } from '../../../src/shared/contracts/import';
@@ -212,5 +213,40 @@ describe("the person's own sign-up", () => {
     expect(await listed(s.o.orgId, email)).toBe(false);
     const after = await importCsv(asImportOrg(session), `name,email\nAgain,${email}\n`, { skip_first_line: true, mapping: emailMapping });
     expect(after).toMatchObject({ created_count: 0, updated_count: 1, rejected_count: 0 });
+  });
+});
+
+describe('the example seed (scripts/seed.ts)', () => {
+  const seed = async (domain: string) => {
+    for (const statement of exampleAudienceSql(domain)
+      .split(/;\s*\n/)
+      .map((line) => line.trim().replace(/;$/, ''))
+      .filter(Boolean))
+      await env.DB.prepare(statement).run();
+  };
+  const emails = async (orgId: number) =>
+    (await rows<{ value: string }>("SELECT value FROM contact_addresses WHERE org_id = ? AND type = 'email' ORDER BY value", orgId)).map((r) => r.value);
+  const all = EXAMPLE_AUDIENCE.contacts.map((c) => c.email).sort();
+
+  it('makes a missing example contact again, but not once the organisation has erased someone', async () => {
+    const s = await newSession('ersd');
+    await seed(s.org);
+    expect(await emails(s.orgId)).toEqual(all);
+    const first = EXAMPLE_AUDIENCE.contacts[0];
+    const drop = async () => {
+      await env.DB.prepare(
+        "DELETE FROM contacts WHERE org_id = ? AND id = (SELECT contact_id FROM contact_addresses WHERE org_id = ? AND type = 'email' AND value = ?)",
+      )
+        .bind(s.orgId, s.orgId, first.email)
+        .run();
+    };
+    await drop();
+    await seed(s.org);
+    expect(await emails(s.orgId)).toEqual(all);
+
+    await drop();
+    await putOnList(s.orgId, first.email);
+    await seed(s.org);
+    expect(await emails(s.orgId)).toEqual(all.filter((e) => e !== first.email));
   });
 });
