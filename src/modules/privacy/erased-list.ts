@@ -8,7 +8,8 @@ import { addressDigest, addressDigests, recipientKey } from './address-digest';
 // The "do not re-add" list (issue 40): the keyed digests of the addresses an erasure removed. The console, the API
 // and the import refuse to add such an address again; the person's own form sign-up may (their new consent), and
 // lifts the row (at sign-up with single opt-in, at the confirmation with double opt-in: the person proved the
-// address). Every reader and writer of erased_addresses goes through this file.
+// address). Every reader and writer of erased_addresses goes through this file (but the local example seed's SQL,
+// src/modules/contact/seed-example.ts, which only asks whether the list has any row).
 
 type Env = { SECRETS_KEY: string };
 
