@@ -7,7 +7,10 @@ import { validationFailed } from '../../lib/api-error';
 import type { AddressType } from '../../shared/address';
 import { CONTACT_MESSAGES, type AttributeValue, type ContactInput } from '../../shared/contracts/contact';
 import { MESSAGES } from '../../shared/messages';
+import { PRIVACY_MESSAGES } from '../../shared/contracts/privacy';
 import { sameOrg } from '../../db/same-org';
+import { recipientKey } from '../privacy/address-digest';
+import { erasedSetOf, listedDigestsQuery, lookupDigests } from '../privacy/erased-list';
 
 type Ctx = Context<AppEnv>;
 
@@ -29,12 +32,18 @@ export interface ContactPlan {
 const json = (values: unknown[]) => JSON.stringify(values);
 
 /**
- * Checks what a contact write refers to, in one D1 batch: addresses free in the organisation (and, on update,
- * existing address ids of this contact keeping their type), tags, fields and options of the organisation, and
- * attribute values of the field's type. Throws one 422 naming every bad item (`addresses.1.value`, `tags.0`, ...);
- * returns the rows to write.
+ * Whether a write may add an address on the organisation's "do not re-add" list (src/modules/privacy/erased-list.ts):
+ * only the person's own form sign-up ('allow'); the console, the API and a category send refuse.
  */
-export async function checkContactInput(c: Ctx, input: Partial<ContactInput>, contactId?: number): Promise<ContactPlan> {
+export type ErasedAddresses = 'refuse' | 'allow';
+
+/**
+ * Checks what a contact write refers to, in one D1 batch: addresses free in the organisation and not erased at the
+ * person's request (and, on update, existing address ids of this contact keeping their type), tags, fields and
+ * options of the organisation, and attribute values of the field's type. Throws one 422 naming every bad item
+ * (`addresses.1.value`, `tags.0`, ...); returns the rows to write.
+ */
+export async function checkContactInput(c: Ctx, input: Partial<ContactInput>, contactId?: number, erased: ErasedAddresses = 'refuse'): Promise<ContactPlan> {
   const db = c.var.db;
   const orgId = c.var.org.id;
   const addresses = input.addresses ?? [];
@@ -42,8 +51,9 @@ export async function checkContactInput(c: Ctx, input: Partial<ContactInput>, co
   const attributes = input.attributes ?? [];
   const optionIds = attributes.flatMap((a) => optionRefs(a.value));
   const addressScope = new TenantScope(db, contactAddresses, orgId);
+  const erasedDigests = await lookupDigests(c.env, orgId, erased === 'refuse' ? addresses : []);
 
-  const [taken, own, foundTags, foundFields, foundOptions] = await db.batch([
+  const [taken, own, foundTags, foundFields, foundOptions, listed] = await db.batch([
     // Addresses of other contacts with the same type and value (served by the unique index org_id, type, value).
     db
       .select({ type: contactAddresses.type, value: contactAddresses.value })
@@ -55,7 +65,7 @@ export async function checkContactInput(c: Ctx, input: Partial<ContactInput>, co
         ),
       ),
     db
-      .select({ id: contactAddresses.id, type: contactAddresses.type })
+      .select({ id: contactAddresses.id, type: contactAddresses.type, value: contactAddresses.value })
       .from(contactAddresses)
       .where(and(sameOrg(contactAddresses.orgId, orgId), eq(contactAddresses.contactId, contactId ?? 0))),
     db
@@ -70,6 +80,7 @@ export async function checkContactInput(c: Ctx, input: Partial<ContactInput>, co
       .select({ id: fieldOptions.id, fieldId: fieldOptions.fieldId })
       .from(fieldOptions)
       .where(and(sameOrg(fieldOptions.orgId, orgId), sql`${fieldOptions.id} IN (SELECT value FROM json_each(${json(optionIds)}))`)),
+    listedDigestsQuery(db, orgId, [...erasedDigests.keys()]),
   ]);
 
   const errors: Record<string, string[]> = {};
@@ -77,8 +88,12 @@ export async function checkContactInput(c: Ctx, input: Partial<ContactInput>, co
 
   const takenKeys = new Set(taken.map((a) => `${a.type}:${a.value}`));
   const ownTypes = new Map(own.map((a) => [a.id, a.type]));
+  // An address the contact holds already is no re-adding (a pending double opt-in sign-up's, edited meanwhile).
+  const ownValues = new Set(own.map((a) => recipientKey(a.value)));
+  const erasedSet = erasedSetOf(erasedDigests, listed);
   const plannedAddresses = addresses.map((address, i) => {
     if (takenKeys.has(`${address.type}:${address.value}`)) fail(`addresses.${i}.value`, MESSAGES.duplicate);
+    else if (erasedSet.has(address.value) && !ownValues.has(recipientKey(address.value))) fail(`addresses.${i}.value`, PRIVACY_MESSAGES.erasedAddress);
     // On create an id means nothing; on update it must be one of this contact's addresses, of the same type.
     if (contactId === undefined || address.id === undefined) return { type: address.type, value: address.value };
     const type = ownTypes.get(address.id);

@@ -52,15 +52,20 @@ export function exampleAudienceSql(domain: string): string {
          WHERE ${org} IS NOT NULL ON CONFLICT(org_id, alias) DO NOTHING;`,
     );
   }
+  // A missing example contact is made again on the next seed, unless the organisation has erased anyone at the
+  // person's request: the "do not re-add" list holds keyed digests that SQL cannot compute, so once it has a row
+  // the seed cannot tell whether a missing example contact (or its phone) was erased, and adds neither
+  // (src/modules/privacy/erased-list.ts).
+  const mayAdd = `NOT EXISTS (SELECT 1 FROM erased_addresses WHERE org_id = ${org})`;
   for (const c of a.contacts) {
     lines.push(
-      `INSERT INTO contacts (org_id, name) SELECT ${org}, ${text(c.name)} WHERE ${org} IS NOT NULL AND ${contactOf(c.email)} IS NULL;`,
+      `INSERT INTO contacts (org_id, name) SELECT ${org}, ${text(c.name)} WHERE ${org} IS NOT NULL AND ${contactOf(c.email)} IS NULL AND ${mayAdd};`,
       // The contact just inserted is the organisation's newest one with that name and no address yet.
       `INSERT INTO contact_addresses (org_id, contact_id, type, value, position)
          SELECT ${org}, (SELECT max(id) FROM contacts WHERE org_id = ${org} AND name = ${text(c.name)}), 'email', ${text(c.email)}, 0
-         WHERE ${contactOf(c.email)} IS NULL;`,
+         WHERE ${contactOf(c.email)} IS NULL AND ${mayAdd};`,
       `INSERT INTO contact_addresses (org_id, contact_id, type, value, position)
-         SELECT ${org}, ${contactOf(c.email)}, 'phone', ${text(c.phone)}, 1 WHERE ${contactOf(c.email)} IS NOT NULL
+         SELECT ${org}, ${contactOf(c.email)}, 'phone', ${text(c.phone)}, 1 WHERE ${contactOf(c.email)} IS NOT NULL AND ${mayAdd}
          ON CONFLICT(org_id, type, value) DO NOTHING;`,
       `INSERT INTO contact_tags (org_id, contact_id, tag_id)
          SELECT ${org}, ${contactOf(c.email)}, (SELECT id FROM tags WHERE org_id = ${org} AND name = ${text(a.tag)})

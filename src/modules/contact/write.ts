@@ -10,7 +10,7 @@ import { MESSAGES } from '../../shared/messages';
 import { rawBatch, type BatchStatement } from '../crud/raw-batch';
 import { addDaily } from '../stats/daily';
 import { sameOrg } from '../../db/same-org';
-import { checkContactInput, type AttributeRow, type ContactPlan } from './references';
+import { checkContactInput, type AttributeRow, type ContactPlan, type ErasedAddresses } from './references';
 
 type Ctx = Context<AppEnv>;
 type Address = NonNullable<ContactPlan['addresses']>[number];
@@ -63,9 +63,17 @@ async function runBatch(c: Ctx, statements: BatchStatement[]) {
   }
 }
 
-/** Creates a contact with its addresses, tags and attributes in one D1 batch: all of it or nothing. */
-export async function createContact(c: Ctx, input: ContactInput, membership: ContactMembership = 'implied'): Promise<number> {
-  const plan = await checkContactInput(c, input);
+/**
+ * Creates a contact with its addresses, tags and attributes in one D1 batch: all of it or nothing. An address erased
+ * at the person's request is refused unless `erased` is 'allow' (their own form sign-up).
+ */
+export async function createContact(
+  c: Ctx,
+  input: ContactInput,
+  membership: ContactMembership = 'implied',
+  erased: ErasedAddresses = 'refuse',
+): Promise<number> {
+  const plan = await checkContactInput(c, input, undefined, erased);
   const orgId = c.var.org.id;
   const contactId = newContactId(orgId);
   const statements: BatchStatement[] = [

@@ -6,7 +6,8 @@
 //   multiselect and tags cells are split on commas and semicolons;
 // - addresses follow the shared address rules (src/shared/address.ts): e-mails are lower-cased, phones must
 //   be '+' and digits; an invalid address rejects the row, and a row needs at least one address;
-// - a row must have as many columns as the file's first line.
+// - a row must have as many columns as the file's first line;
+// - a row naming an address erased at the person's request is rejected (checked per batch, run-import.ts).
 import { addressError, normalizeAddress, type AddressType } from '../../shared/address';
 import type { FieldType } from '../../shared/contracts/field';
 import type { ImportMappingEntry, ImportRejection } from '../../shared/contracts/import';

@@ -20,6 +20,8 @@ import { IMPORT_MAX_FIELD_OPTIONS, OptionIds, TagIds } from './lookups';
 import { summarizeImport } from './presenter';
 import { compileMapping, toRowChange, type CompiledMapping, type FieldMeta } from './row-rules';
 import { announceEvents } from '../event/announce';
+import { erasedAmong } from '../privacy/erased-list';
+import { PRIVACY_MESSAGES } from '../../shared/contracts/privacy';
 
 export const IMPORT_JOB_KIND = 'contact-import';
 
@@ -244,7 +246,7 @@ class ImportJob {
       if (result.rejection) rejections.push(result.rejection);
       else valid.push(result.change);
     }
-    const resolved = await this.resolve(valid, rejections);
+    const resolved = await this.resolve(await this.withoutErased(valid, rejections), rejections);
     const last = records[records.length - 1];
 
     for (let attempt = 0; ; attempt++) {
@@ -305,6 +307,25 @@ class ImportJob {
     }
     await this.opts.afterCommit?.(this.batchNumber);
     return true;
+  }
+
+  /**
+   * Rejects the rows naming an address erased at the person's request (one D1 query for the batch). The reason does
+   * not repeat the address: the import's rejection list is kept, and the erasure left the address nowhere else.
+   */
+  private async withoutErased(changes: ResolvedRow['change'][], rejections: ImportRejection[]): Promise<ResolvedRow['change'][]> {
+    const erased = await erasedAmong(
+      createDb(this.d1),
+      this.env,
+      this.orgId,
+      changes.flatMap((change) => change.addresses),
+    );
+    if (erased.size === 0) return changes;
+    return changes.filter((change) => {
+      const refused = change.addresses.some((a) => erased.has(a.value));
+      if (refused) rejections.push({ row: change.row, reason: PRIVACY_MESSAGES.erasedAddress });
+      return !refused;
+    });
   }
 
   /** Tag names and option values to ids (creating what is missing); rows that would overflow a field's options are rejected. */

@@ -11,7 +11,7 @@ import { served } from '../ledger/owner';
 import { handleOf } from '../ledger/registry';
 import { requestCurrentLedger } from '../ledger/request-ledger';
 import type { AnswerPlan, PlannedItem } from './answer';
-import { makeCategoryContacts } from './category-contact';
+import { makeCategoryContacts, refuseErasedRecipients } from './category-contact';
 import { enqueueSingles } from './enqueue';
 import { storeInlineFiles } from './inline-files';
 import { laneRowOf } from './lane-row';
@@ -76,7 +76,10 @@ async function send(c: Ctx, batch: boolean, claim: IdempotencyClaim | null) {
   const contactIds = withTemplate.map((i) => contactOf(i, refs)).filter((id): id is number => id !== null);
   const people = await loadContactPlaceholdersMany(c.var.db, orgId, contactIds);
   const ctx = { orgId, organization: { name: c.var.org.name, domain: c.var.org.domain }, tracking: refs.tracking, people, now };
-  const prepared: Prepared[] = parsed.map((p) => (p.ok ? prepareSend(p.input, refs, ctx) : p));
+  const prepared: Prepared[] = await refuseErasedRecipients(
+    c,
+    parsed.map((p) => (p.ok ? prepareSend(p.input, refs, ctx) : p)),
+  );
   if (!batch && !prepared[0].ok) throw validationFailed(prepared[0].fields);
   const ready = prepared.flatMap((p) => (p.ok ? [p.send] : []));
   if (ready.length === 0) {

@@ -9,6 +9,7 @@ import { IMPORT_MESSAGES } from '@shared/contracts/import';
 import { CSV_ERRORS } from '@shared/csv-scanner';
 import { INTEGRATION_MESSAGES } from '@shared/contracts/integration';
 import { ORG_KEY_MESSAGES } from '@shared/contracts/org-api-key';
+import { PRIVACY_MESSAGES } from '@shared/contracts/privacy';
 import { WEBHOOK_MESSAGES } from '@shared/contracts/webhook-messages';
 import { SENDER_MESSAGES } from '@shared/contracts/sender';
 import { ATTACHMENT_RULES, senderMismatchMessage, TEMPLATE_MESSAGES } from '@shared/contracts/template';
@@ -31,6 +32,8 @@ export const AREA_MESSAGE_KEYS: [string, string][] = [
   [CONTACT_MESSAGES.unknownOption, 'audience.messages.unknownOption'],
   [CONTACT_MESSAGES.attributeValue, 'audience.messages.attributeValue'],
   [CONTACT_MESSAGES.expectNumber, 'audience.messages.expectNumber'],
+  // An address on the "do not re-add" list: the contact form's address and an import's rejected row.
+  [PRIVACY_MESSAGES.erasedAddress, 'audience.messages.erasedAddress'],
   [FIELD_MESSAGES.alias, 'audience.messages.alias'],
   [FIELD_MESSAGES.typeLocked, 'audience.messages.typeLocked'],
   [FIELD_MESSAGES.unknownOption, 'audience.messages.unknownOption'],

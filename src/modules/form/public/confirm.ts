@@ -4,6 +4,7 @@ import type { AppEnv } from '../../../context';
 import { rawBatch } from '../../crud/raw-batch';
 import { recordActivity } from '../../activity-log/record';
 import { announceAfter } from '../../event/announce';
+import { liftErasedOfContact } from '../../privacy/erased-list';
 import { recountUnsubscribes, resubscribe } from '../../unsubscribe/store';
 import { readConfirmToken } from './confirm-token';
 
@@ -80,6 +81,8 @@ export async function confirmConsent(
       ON CONFLICT (subscription_id, contact_id) DO NOTHING`),
   ]);
   if ((claimed.meta.changes ?? 0) === 0) return 'already';
+  // The person proved the address: an erasure's "do not re-add" row of it goes (src/modules/privacy/erased-list.ts).
+  await liftErasedOfContact(db, c.env, orgId, open.contactId);
 
   // Subscriptions the person had left: their click rejoins them, through the one writer of leaving and joining.
   const left = await db.all<{ subscription_id: number }>(sql`

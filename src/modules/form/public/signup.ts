@@ -7,6 +7,7 @@ import { recordActivity } from '../../activity-log/record';
 import { createContact } from '../../contact/write';
 import { rawBatch } from '../../crud/raw-batch';
 import { announceAfter } from '../../event/announce';
+import { liftErasedOfContact } from '../../privacy/erased-list';
 import { makeConfirmToken } from './confirm-token';
 import type { PublicForm } from './read-form';
 import type { SignupValues } from './submission';
@@ -62,6 +63,8 @@ async function newContact(c: Ctx, values: SignupValues): Promise<number> {
           ...(values.attributes.length ? { attributes: values.attributes } : {}),
         },
         'explicit',
+        // The person's own sign-up may bring back an address erased at their request (lifted at once or on confirming).
+        'allow',
       );
       return id;
     } catch (error) {
@@ -107,6 +110,8 @@ export async function writeSignup(c: Ctx, req: SignupRequest): Promise<SignupRes
       WHERE subscription_members.status = 'pending'`),
   ];
   await rawBatch(db, statements);
+  // Single opt-in: the sign-up is the person's new consent; double opt-in lifts on confirming (confirm.ts).
+  if (req.confirmNow) await liftErasedOfContact(db, c.env, orgId, contactId);
 
   await recordActivity(c, 'contact', contactId, 'update', [
     { field: req.confirmNow ? 'form_signup_confirmed' : 'form_signup', previous: null, next: `${req.form.name} (consent ${consent.id})` },
