@@ -104,6 +104,10 @@ describe('erasing a person', () => {
     const events = await f.o.api('GET', '/events?types=contact.deleted');
     const deleted = events.body.data.filter((e: any) => e.data.contact.id === f.person.id);
     expect(deleted).toMatchObject([{ data: { contact: { id: f.person.id, name: null, emails: [], phones: [] }, erased: true } }]);
+    // Neither the API nor the console can add them again (the person's own form sign-up can: erased-list.test.ts).
+    const again = await f.o.api('POST', '/contact', { name: 'Again', addresses: [{ type: 'email', value: f.person.email }] });
+    expect(again.status, again.text).toBe(422);
+    expect(Object.keys(again.body.error.fields)).toEqual(['addresses.0.value']);
     // Erasing again: the contact is gone.
     expect((await f.o.api('POST', `/contact/${f.person.id}/erase`, { confirm: f.person.email })).status).toBe(404);
   });

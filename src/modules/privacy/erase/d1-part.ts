@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client';
 import { rawBatch, type BatchStatement } from '../../crud/raw-batch';
 import { addDaily } from '../../stats/daily';
-import { addressDigest } from '../address-digest';
+import type { Env } from '../../../env';
+import { eraseListStatements } from '../erased-list';
 import { subjectNeedles, type ErasureSubject } from './subject';
 
 // The erasure's first step, one D1 transaction: the journal row (with the subject, so a cut-off erasure is finished
@@ -31,16 +32,14 @@ export interface D1Erasure {
 /** What contact.deleted says of an erased contact. */
 export const ERASED_CONTACT_DELETED = (contactId: number) => JSON.stringify({ contact: { id: contactId, name: null, emails: [], phones: [] }, erased: true });
 
-export async function eraseInD1(db: Database, env: { SECRETS_KEY: string }, subject: ErasureSubject, actor: Actor): Promise<D1Erasure> {
+export async function eraseInD1(db: Database, env: Env, subject: ErasureSubject, actor: Actor): Promise<D1Erasure> {
   const { orgId, contactId } = subject;
   const needles = JSON.stringify(subjectNeedles(subject));
   const phones = JSON.stringify(subject.addresses.filter((a) => a.type === 'phone').map((a) => a.value));
-  const digests = JSON.stringify(await Promise.all(subject.addresses.map((a) => addressDigest(env, orgId, a.value))));
   const mentions = (column: string) => sql`EXISTS (SELECT 1 FROM json_each(${needles}) n WHERE instr(lower(coalesce(${sql.raw(column)}, '')), n.value) > 0)`;
   const statements: BatchStatement[] = [
     db.run(sql`INSERT INTO erasures (org_id, contact_id, subject, user_id, api_key_id)
       VALUES (${orgId}, ${contactId}, ${JSON.stringify(subject)}, ${actor.userId}, ${actor.apiKeyId})`),
-    db.run(sql`INSERT OR IGNORE INTO erased_addresses (org_id, digest) SELECT ${orgId}, value FROM json_each(${digests})`),
     // RETURNING counts the rows: D1's `changes` counts the rows the triggers write too.
     db.all(sql`DELETE FROM blacklist WHERE org_id = ${orgId} AND lower(value) IN (SELECT value FROM json_each(${needles})) RETURNING 1`),
     db.all(sql`DELETE FROM sms_opt_outs WHERE org_id = ${orgId} AND phone IN (SELECT value FROM json_each(${phones})) RETURNING 1`),
@@ -57,13 +56,14 @@ export async function eraseInD1(db: Database, env: { SECRETS_KEY: string }, subj
       VALUES (${orgId}, ${actor.userId}, ${actor.apiKeyId}, 'contact', ${contactId}, 'erase', 'contact',
         ${actor.client.browser}, ${actor.client.os}, ${actor.client.device})`),
   ];
+  statements.push(...(await eraseListStatements(db, env, orgId, subject.addresses)));
   const daily = addDaily(db, orgId, { contacts_deleted: 1 });
   if (daily) statements.push(daily);
   const results = await rawBatch(db, statements);
   const changes = (i: number) => results[i].results?.length ?? 0;
   return {
     erasureId: Number(results[0].meta.last_row_id),
-    suppressionsRemoved: changes(2) + changes(3) + changes(4),
-    activityEntriesCleared: changes(5),
+    suppressionsRemoved: changes(1) + changes(2) + changes(3),
+    activityEntriesCleared: changes(4),
   };
 }
