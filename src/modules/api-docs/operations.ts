@@ -27,6 +27,7 @@ import { socialAuthorizeSchema, socialLinkSchema, socialUserLoadSchema } from '.
 import { subscriptionInputSchema } from '../../shared/contracts/subscription';
 import { formInputSchema } from '../../shared/contracts/form';
 import { memberListQuerySchema, membershipsPutSchema } from '../../shared/contracts/membership';
+import { exportQuerySchema } from '../../shared/contracts/privacy';
 import { tagInputSchema } from '../../shared/contracts/tag';
 import { resubscribeBody, unsubscribeBody } from '../../shared/contracts/unsubscribe';
 import { sendBatchDocSchema, sendMessageSchema } from '../../shared/contracts/transactional';
@@ -652,6 +653,15 @@ const EXTRA: ApiOperation[] = [
       "Set a contact's standing in the subscriptions named (others keep theirs): confirmed (the organisation collected the consent; a pending membership is confirmed, an unsubscribe undone) or unsubscribed, with a source (default: 'console' for a signed-in user, 'api' for an API key). Answers as GET; recorded in the activity log",
     body: membershipsPutSchema,
     data: 'ContactMemberships',
+  },
+  {
+    method: 'get',
+    path: '/contact/{id}/export',
+    tag: 'contact',
+    summary:
+      'Everything the organisation keeps of a contact (GDPR articles 15 and 20), streamed as a download: format=json one JSON document (exported_at, organization, contact, subscriptions, consents, unsubscribes, suppressions, activity, messages from every ledger and archived_messages from the R2 archives, each with its outcome and tracking events), format=html the same as a readable page. A read-only key may call it; recorded in the activity log (action export)',
+    query: exportQuerySchema,
+    response: 'file',
   },
   {
     method: 'get',
