@@ -6,6 +6,8 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../../src/db/client';
 import type { Env } from '../../../src/env';
+import { ledgerBinding } from '../../../src/modules/ledger/ledger-db';
+import { openNextGeneration } from '../../../src/modules/ledger/registry';
 import { archiveOldMessages } from '../../../src/modules/retention/archive';
 import { insertAttribute, insertField, newOrg, type Org } from '../channel-helpers';
 import { appFetch, call, ledgerSql } from '../helpers';
@@ -498,5 +500,26 @@ describe('contact export', () => {
     const ids = doc.messages.map((m: any) => m.id);
     expect(ids).toEqual([...ids].sort((x: number, y: number) => x - y));
     expect(new Set(doc.messages.map((m: any) => m.subject)).size).toBe(1200);
+  });
+
+  it("reads every ledger generation of the organisation, the newest's messages and the first's", async () => {
+    const o = await newOrg('xh');
+    const created = await o.api('POST', '/contact', { name: 'Gen', addresses: [{ type: 'email', value: 'gen@person.test' }] });
+    const id = created.body.data.id as number;
+    const inFirst = await ledgerMessage(o.orgId, { contactId: id, to: 'gen@person.test', subject: 'In the first' });
+    const second = await openNextGeneration(E, createDb(E.DB), o.orgId, 0);
+    const row = await ledgerBinding(second!)
+      .prepare(
+        `INSERT INTO messages (org_id, type, status, contact_id, from_address, to_address, subject, body)
+         VALUES (?, 'email', 'sent', NULL, 'news@acme.test', 'gen@person.test', 'In the second', '') RETURNING id`,
+      )
+      .bind(o.orgId)
+      .first<{ id: number }>();
+    const doc = await (await exportOf(o, id)).json<any>();
+    // Newest generation first, each in id order.
+    expect(doc.messages.map((m: any) => [m.id, m.subject])).toEqual([
+      [row!.id, 'In the second'],
+      [inFirst, 'In the first'],
+    ]);
   });
 });
