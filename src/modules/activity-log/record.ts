@@ -2,8 +2,9 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../context';
 import { activityLog } from '../../db/schema';
 import { describeClient } from '../../lib/user-agent';
+import type { ActivityAction } from '../../shared/contracts/activity-log';
 
-export type Action = 'create' | 'update' | 'delete' | 'erase';
+export type Action = ActivityAction;
 
 /** Fields that change on their own or say nothing to a person reading the log. */
 const IGNORED = new Set(['id', 'created_at', 'updated_at', 'priority']);

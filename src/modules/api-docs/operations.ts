@@ -27,7 +27,7 @@ import { socialAuthorizeSchema, socialLinkSchema, socialUserLoadSchema } from '.
 import { subscriptionInputSchema } from '../../shared/contracts/subscription';
 import { formInputSchema } from '../../shared/contracts/form';
 import { memberListQuerySchema, membershipsPutSchema } from '../../shared/contracts/membership';
-import { eraseRequestSchema } from '../../shared/contracts/privacy';
+import { eraseRequestSchema, exportQuerySchema } from '../../shared/contracts/privacy';
 import { tagInputSchema } from '../../shared/contracts/tag';
 import { resubscribeBody, unsubscribeBody } from '../../shared/contracts/unsubscribe';
 import { sendBatchDocSchema, sendMessageSchema } from '../../shared/contracts/transactional';
@@ -662,6 +662,15 @@ const EXTRA: ApiOperation[] = [
       "Erase a contact at the person's request (GDPR article 17), confirmed by `confirm`: one of its addresses as typed (its name when it has none). Removes the contact with its fields, tags, memberships, consents and unsubscribes; the blacklist entries, SMS opt-outs and soft bounces of its addresses; the values of its activity-log entries; the personal data of its messages in the ledgers (address, name, content, metadata, user agents) and in the R2 archives (only the objects the archive index names); its rows in stored import files; kept unrecognised mail naming it. Keeps counters, and a keyed hash of each address on a do-not-re-add list (imports and the API cannot add it again; the person's own form sign-up can). contact.deleted names only the id, with erased: true. 409 while an import runs or messages to the person are still on their way. Answers the counts",
     body: eraseRequestSchema,
     data: 'Erasure',
+  },
+  {
+    method: 'get',
+    path: '/contact/{id}/export',
+    tag: 'contact',
+    summary:
+      'Everything the organisation keeps of a contact (GDPR articles 15 and 20), streamed as a download: format=json one JSON document (exported_at, organization, contact, subscriptions, consents, unsubscribes, suppressions, activity, messages from every ledger and archived_messages from the R2 archives, each with its outcome and tracking events), format=html the same as a readable page. A read-only key may call it; recorded in the activity log (action export)',
+    query: exportQuerySchema,
+    response: 'file',
   },
   {
     method: 'get',

@@ -3,9 +3,9 @@ import { answer, moment, whole } from '../answer-schema';
 import { atMostCharacters } from '../messages';
 
 // The activity log: one row per changed field of each create, update or delete a person (or an organisation API key)
-// made. Read-only.
+// made, and a row for each export of a contact's data (field 'format'). Read-only.
 
-export const ACTIVITY_ACTIONS = ['create', 'update', 'delete'] as const;
+export const ACTIVITY_ACTIONS = ['create', 'update', 'delete', 'export', 'erase'] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
 export const activityLogEntrySchema = answer({
