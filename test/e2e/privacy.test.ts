@@ -18,8 +18,14 @@ const EMAIL = `dana.${RUN}@privacy-e2e.test`;
 const SENDER = 'hello@acme.test';
 const SUBJECT = `Your receipt ${RUN}`;
 
-/** The viewport as the person sees it (a dialog is fixed: a full-page capture would stitch the page behind it). */
-const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(RESULTS_DIR, `${name}.png`) });
+/**
+ * The viewport as the person sees it, once the open dialog has finished fading in (a dialog is fixed: a full-page
+ * capture would stitch the page behind it).
+ */
+async function screenshot(page: Page, name: string) {
+  await page.waitForFunction(() => [...document.querySelectorAll('.mantine-Modal-content')].every((el) => getComputedStyle(el).opacity === '1'));
+  await page.screenshot({ path: path.join(RESULTS_DIR, `${name}.png`) });
+}
 
 describe("a person's data: export and erasure from the contact's page (headless Chromium against wrangler dev)", () => {
   let browser: Browser;
