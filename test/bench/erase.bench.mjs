@@ -1,9 +1,9 @@
 // bench:erase — a person's export and erasure (issue 40) at size. Organisation `acme` has N archived messages
 // (default 1,000,000) over the 12 months before its retention line, in R2 archive objects as the archive path writes
-// them (erase/fill.mjs), and N/10 in its ledger (the 90 days of retention), to N/10 broadcast recipients... see
-// erase/plan.mjs for the mix. The person to erase has N/100 messages (10,000: a tenth in the ledger), a second contact
-// a tenth of that; organisation `beta` has N/20 archived and N/100 in its ledger, and the same person (same address)
-// as a contact with messages of its own, which must stay whole.
+// them (erase/fill.mjs), and N/10 in its ledger (the 90 days of retention), to 100,000 contacts (the mix of
+// broadcasts and transactional mail: erase/plan.mjs). The person to erase has N/100 messages (10,000: a tenth in the
+// ledger), a second contact a tenth of that; organisation `beta` has N/20 archived and N/100 in its ledger, and the
+// same person (same address) as a contact with messages of its own, which must stay whole.
 // Measured: both exports of acme's contacts (JSON, read as a stream; the isolate's heap through the inspector), then
 // the erasure's wall time (POST /contact/{id}/erase) and its answer; every R2 object's etag, version and upload time
 // before and after (which objects were written again: exactly those that held the person, none of beta's); the
@@ -115,6 +115,7 @@ async function fillOrganisation({ platform, files, domain, orgId, spec, now, ret
     from: cutoff + HOUR,
     to: now - HOUR,
     total: spec.ledger,
+    // A quarter of the year's broadcasts: the ledger holds 90 days.
     broadcasts: spec.broadcasts / 4,
     broadcastShare: BROADCAST_SHARE,
     pool: spec.pool,
