@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeAddress, type AddressType } from '../address';
 import { answer, whole } from '../answer-schema';
 
 // A person's data requests (issue 40, src/modules/privacy): the export of everything the organisation keeps of a
@@ -23,6 +24,17 @@ export const eraseRequestSchema = z.object({
   confirm: z.string({ error: PRIVACY_MESSAGES.confirmRequired }).trim().min(1, PRIVACY_MESSAGES.confirmRequired).max(320),
 });
 export type EraseRequest = z.infer<typeof eraseRequestSchema>;
+
+/**
+ * Whether `typed` confirms the erasure of a contact (the server's check and the console's button): one of its
+ * addresses as typed (spaces and, for an email, case aside), or its name when it has no address.
+ */
+export function confirmsErasure(contact: { name: string; addresses: { type: AddressType; value: string }[] }, typed: string): boolean {
+  const text = typed.trim();
+  if (!text) return false;
+  if (contact.addresses.length === 0) return text.toLowerCase() === contact.name.trim().toLowerCase();
+  return contact.addresses.some((a) => normalizeAddress(a.type, text) === normalizeAddress(a.type, a.value));
+}
 
 /** What an erasure reached: counts only (the person's data is gone, so the answer holds none). */
 export const erasureSchema = answer({

@@ -5,13 +5,13 @@ import type { contacts } from '../../../db/schema';
 import { ApiError } from '../../../lib/api-error';
 import { describeClient } from '../../../lib/user-agent';
 import type { AddressType } from '../../../shared/address';
-import { PRIVACY_MESSAGES, type Erasure } from '../../../shared/contracts/privacy';
+import { confirmsErasure, PRIVACY_MESSAGES, type Erasure } from '../../../shared/contracts/privacy';
 import { announceAfter } from '../../event/announce';
 import { requestLedgers } from '../../ledger/request-ledger';
 import { eraseInD1 } from './d1-part';
 import { unsettledMessages } from './ledger-part';
 import { runErasure } from './run-erasure';
-import { confirms, type ErasureSubject } from './subject';
+import type { ErasureSubject } from './subject';
 
 // POST /contact/{id}/erase: the confirmation checked, what would make the erasure incomplete refused (an import
 // running, messages to the person still on their way), then the D1 step (the contact and what hangs on it, in one
@@ -36,7 +36,7 @@ async function refuseIncomplete(c: Context<AppEnv>, subject: ErasureSubject): Pr
 
 export async function eraseContact(c: Context<AppEnv>, contact: typeof contacts.$inferSelect, confirm: string): Promise<Erasure> {
   const subject = await subjectOf(c, contact);
-  if (!confirms(subject, confirm)) {
+  if (!confirmsErasure(subject, confirm)) {
     throw new ApiError(422, 'validation_failed', PRIVACY_MESSAGES.confirmMismatch, { confirm: [PRIVACY_MESSAGES.confirmMismatch] });
   }
   await refuseIncomplete(c, subject);

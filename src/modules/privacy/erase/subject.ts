@@ -1,4 +1,4 @@
-import { normalizeAddress, type AddressType } from '../../../shared/address';
+import type { AddressType } from '../../../shared/address';
 import { addressHolder, contactHolder } from '../../retention/archive-index';
 import { contactAddressDigests, recipientKey } from '../address-digest';
 
@@ -19,14 +19,4 @@ export const subjectNeedles = (subject: ErasureSubject) => [...new Set(subject.a
 export async function subjectHolders(env: { SECRETS_KEY: string }, subject: ErasureSubject): Promise<string[]> {
   const digests = await contactAddressDigests(env, subject.orgId, subject.addresses);
   return [contactHolder(subject.contactId), ...digests.map(addressHolder)];
-}
-
-/**
- * Whether `typed` confirms the erasure: one of the contact's addresses as typed (spaces and, for an email, case
- * aside), or its name when it has no address.
- */
-export function confirms(subject: ErasureSubject, typed: string): boolean {
-  const text = typed.trim();
-  if (subject.addresses.length === 0) return text.toLowerCase() === subject.name.trim().toLowerCase();
-  return subject.addresses.some((a) => normalizeAddress(a.type, text) === a.value || recipientKey(text) === recipientKey(a.value));
 }

@@ -16,11 +16,12 @@ import { contactMembershipsPath } from './memberships-api';
 import { ContactMemberships } from './ContactMemberships';
 import { ContactMessages } from './ContactMessages';
 import { ContactProfile } from './ContactProfile';
+import { ContactPersonalData } from '../privacy/ContactPersonalData';
 
 /**
  * /contact/view/:id, where a row of the contact list leads: the contact read-only (addresses, fields, tags), its
  * subscriptions (standing, switch, consent) and opt-outs, its suppressed addresses with Lift ("Bounces and complaints"), its latest messages
- * and engagement. Editing is the Edit button away.
+ * and engagement, and the person's data requests (export, erasure). Editing is the Edit button away.
  */
 export function ContactViewPage({ params }: PageProps) {
   const { t } = useTranslation();
@@ -32,6 +33,7 @@ export function ContactViewPage({ params }: PageProps) {
   const { mutate } = useSWRConfig();
   const item = contact.data?.data ?? null;
   const editHref = pathOf(table, 'contact_update', { id });
+  const listHref = pathOf(table, 'contact_list') ?? '/contact';
   return (
     <>
       <PageBreadcrumbs section="contacts" current={{ labelKey: 'contacts.view.crumb', text: item?.name }} />
@@ -62,6 +64,7 @@ export function ContactViewPage({ params }: PageProps) {
             </SimpleGrid>
             <ContactOptOutsPanel contactId={id} onResubscribed={() => void mutate(contactMembershipsPath(id))} />
             <ContactMessages contactId={id} />
+            <ContactPersonalData contact={item!} listHref={listHref} />
           </Stack>
         )}
       </LoadState>
