@@ -173,11 +173,11 @@ async function personWithData(prefix: string, email: string): Promise<Person> {
     await gzip(`${JSON.stringify({ message: { id: 1, contact_id: contactId, to_address: email, subject: 'Stray' }, events: [] })}\n`),
   );
 
-  // In the ledger: theirs with hits, a bare send to their address, Bob's.
+  // In the ledger: theirs with hits, a bare send to their address (as typed, in capitals: matched as the erasure matches), Bob's.
   const own = await ledgerMessage(o.orgId, { contactId, to: email, subject: 'Welcome Ada', body: '<p>Hi Ada</p>' });
   await hit(o.orgId, own, { id: `${prefix}-e1`, kind: 'open', cls: 'prefetch', reason: 'apple_mpp', ua: 'Mozilla/5.0 (Macintosh)' });
   await hit(o.orgId, own, { id: `${prefix}-e2`, kind: 'click', url: 'https://acme.test/offer', cls: 'human', reason: 'person', ua: 'Firefox/130' });
-  const bare = await ledgerMessage(o.orgId, { contactId: null, to: email, subject: 'Your receipt' });
+  const bare = await ledgerMessage(o.orgId, { contactId: null, to: email.toUpperCase(), subject: 'Your receipt' });
   const otherMsg = await ledgerMessage(o.orgId, { contactId: otherId, to: 'bob@other.test', subject: 'Hello Bob' });
   await hit(o.orgId, otherMsg, { id: `${prefix}-e3`, kind: 'open', cls: 'human', reason: 'person', ua: 'BobBrowser/1' });
   return {
@@ -315,7 +315,7 @@ describe('contact export', () => {
       expect.objectContaining({ kind: 'open', class: 'prefetch', reason: 'apple_mpp', user_agent: 'Mozilla/5.0 (Macintosh)', at: expect.any(String) }),
       expect.objectContaining({ kind: 'click', url: 'https://acme.test/offer', class: 'human', reason: 'person', user_agent: 'Firefox/130' }),
     ]);
-    expect(bare).toMatchObject({ subject: 'Your receipt', to_address: 'ada@person.test', events: [] });
+    expect(bare).toMatchObject({ subject: 'Your receipt', to_address: 'ADA@PERSON.TEST', events: [] });
 
     // Archive: theirs from the shared object (Bob's line left out), and nothing of the stray object.
     expect(doc.archived_messages.map((m: any) => m.id).sort((a: number, b: number) => a - b)).toEqual([p.archived.own, p.archived.bare]);

@@ -15,7 +15,7 @@ type Row = Record<string, unknown> & { id: number; message_id?: number };
  */
 const messagePage = (ledger: Database, subject: ExportSubject, after: number) =>
   ledger.all<Row>(sql`SELECT * FROM messages WHERE org_id = ${subject.orgId} AND id > ${after}
-    AND (contact_id = ${subject.contactId} OR to_address IN (SELECT value FROM json_each(${JSON.stringify([...subject.recipients])})))
+    AND (contact_id = ${subject.contactId} OR lower(to_address) IN (SELECT value FROM json_each(${JSON.stringify([...subject.recipients])})))
     ORDER BY id LIMIT ${MESSAGE_PAGE}`);
 
 /** The tracking events of a page of messages, through the (org_id, message_id, at) index. */
