@@ -8,6 +8,9 @@ import { useLocation } from 'wouter';
 import { EraseDialog } from './EraseDialog';
 import { ExportDialog } from './ExportDialog';
 
+/** The API paths whose cached answers may name an erased person. */
+const PERSONAL_READS = ['/contact', '/message', '/blacklist', '/activity-log', '/import', '/broadcast', '/dashboard'];
+
 /**
  * The contact's "Personal data" card (GDPR articles 15, 17 and 20): the person's data exported, or erased
  * everywhere the product keeps it. After an erasure the contact lists are read again and the page goes to them.
@@ -19,8 +22,9 @@ export function ContactPersonalData({ contact, listHref }: { contact: Contact; l
   const [dialog, setDialog] = useState<'export' | 'erase' | null>(null);
   const erased = () => {
     setDialog(null);
-    // Every cached read of contacts and messages may name the person: read them again.
-    void mutate((key) => typeof key === 'string' && (key.startsWith('/contact') || key.startsWith('/message')), undefined, { revalidate: true });
+    // Every cached read that may name the person (their contact, messages, suppressions, log entries, imports'
+    // rejections) is read again.
+    void mutate((key) => typeof key === 'string' && PERSONAL_READS.some((path) => key.startsWith(path)), undefined, { revalidate: true });
     navigate(listHref);
   };
   return (
