@@ -20,7 +20,7 @@ import { IMPORT_MAX_FIELD_OPTIONS, OptionIds, TagIds } from './lookups';
 import { summarizeImport } from './presenter';
 import { compileMapping, toRowChange, type CompiledMapping, type FieldMeta } from './row-rules';
 import { announceEvents } from '../event/announce';
-import { erasedAmong } from '../privacy/erased-list';
+import { erasedAmong, hasErasedAnyone } from '../privacy/erased-list';
 import { PRIVACY_MESSAGES } from '../../shared/contracts/privacy';
 
 export const IMPORT_JOB_KIND = 'contact-import';
@@ -121,6 +121,8 @@ class ImportJob {
   private firstSeen: boolean;
   private rejections: ImportRejection[];
   private batchNumber = 0;
+  /** Whether the organisation has erased anyone (asked once: an erasure waits while an import runs, so it stays so). */
+  private erasedAnyone: Promise<boolean> | null = null;
   private lastProgress = Date.now();
   private readonly started = Date.now();
 
@@ -314,6 +316,9 @@ class ImportJob {
    * not repeat the address: the import's rejection list is kept, and the erasure left the address nowhere else.
    */
   private async withoutErased(changes: ResolvedRow['change'][], rejections: ImportRejection[]): Promise<ResolvedRow['change'][]> {
+    // Most organisations never erased anyone: then no row needs its addresses hashed.
+    this.erasedAnyone ??= hasErasedAnyone(createDb(this.d1), this.orgId);
+    if (!(await this.erasedAnyone)) return changes;
     const erased = await erasedAmong(
       createDb(this.d1),
       this.env,

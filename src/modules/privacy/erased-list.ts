@@ -60,6 +60,12 @@ export async function erasedAmong(db: Database, env: Env, orgId: number, address
   return erasedSetOf(byDigest, await listedDigestsQuery(db, orgId, [...byDigest.keys()]));
 }
 
+/** Whether the organisation's list has any row (an import asks once, then hashes no address when it has none). */
+export async function hasErasedAnyone(db: Database, orgId: number): Promise<boolean> {
+  const rows = await db.select({ digest: erasedAddresses.digest }).from(erasedAddresses).where(eq(erasedAddresses.orgId, orgId)).limit(1);
+  return rows.length > 0;
+}
+
 /** Takes `addresses` off the organisation's list (their rows under every key): the person's own sign-up. */
 export async function liftErased(db: Database, env: Env, orgId: number, addresses: ListedAddress[]): Promise<number> {
   const byDigest = await lookupDigests(env, orgId, addresses);
