@@ -23,7 +23,8 @@ const SUBJECT = `Your receipt ${RUN}`;
  * capture would stitch the page behind it).
  */
 async function screenshot(page: Page, name: string) {
-  await page.waitForFunction(() => [...document.querySelectorAll('.mantine-Modal-content')].every((el) => getComputedStyle(el).opacity === '1'));
+  // Evaluated in the page (a string: the tests' types have no DOM).
+  await page.waitForFunction(`[...document.querySelectorAll('.mantine-Modal-content')].every((el) => getComputedStyle(el).opacity === '1')`);
   await page.screenshot({ path: path.join(RESULTS_DIR, `${name}.png`) });
 }
 
