@@ -43,6 +43,7 @@ describe('the ledger registry', () => {
     expect((await orgLedger(E, db(), o.orgId))!.owner).toEqual(a!.owner);
     expect(await tablesOf(ledgerName(a!.owner.key, 0))).toEqual([
       'api_buckets',
+      'archive_holders',
       'broadcast_links',
       'broadcasts',
       'events',

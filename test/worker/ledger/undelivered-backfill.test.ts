@@ -42,6 +42,7 @@ describe('ledger step 8', () => {
         state.storage.sql.exec(`DROP TABLE ${table}`);
       state.storage.sql.exec('ALTER TABLE broadcasts DROP COLUMN undelivered');
       state.storage.sql.exec('DROP TABLE idempotency_keys');
+      state.storage.sql.exec('DROP TABLE archive_holders');
       state.storage.sql.exec('DROP INDEX messages_lane');
       for (const column of ['api_key_id', 'metadata', 'send_options']) state.storage.sql.exec(`ALTER TABLE messages DROP COLUMN ${column}`);
       for (const column of ['next_single_at', 'last_single_at', 'last_bulk_at']) state.storage.sql.exec(`ALTER TABLE send_gates DROP COLUMN ${column}`);
