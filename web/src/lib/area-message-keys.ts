@@ -34,7 +34,7 @@ export const AREA_MESSAGE_KEYS: [string, string][] = [
   [CONTACT_MESSAGES.expectNumber, 'audience.messages.expectNumber'],
   // An address on the "do not re-add" list: the contact form's address and an import's rejected row.
   [PRIVACY_MESSAGES.erasedAddress, 'audience.messages.erasedAddress'],
-  // A person's erasure (web/src/features/privacy).
+  // A person's erasure (web/src/features/contact/privacy).
   [PRIVACY_MESSAGES.confirmRequired, 'privacy.messages.confirmRequired'],
   [PRIVACY_MESSAGES.confirmMismatch, 'privacy.messages.confirmMismatch'],
   [PRIVACY_MESSAGES.importRunning, 'privacy.messages.importRunning'],

@@ -16,7 +16,7 @@ import { contactMembershipsPath } from './memberships-api';
 import { ContactMemberships } from './ContactMemberships';
 import { ContactMessages } from './ContactMessages';
 import { ContactProfile } from './ContactProfile';
-import { ContactPersonalData } from '../privacy/ContactPersonalData';
+import { ContactPersonalData } from './privacy/ContactPersonalData';
 
 /**
  * /contact/view/:id, where a row of the contact list leads: the contact read-only (addresses, fields, tags), its

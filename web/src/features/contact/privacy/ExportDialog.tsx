@@ -4,8 +4,8 @@ import { IconDownload } from '@tabler/icons-react';
 import type { ExportFormat } from '@shared/contracts/privacy';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useServices } from '../../lib/services-context';
-import { translateApiError } from '../../lib/server-messages';
+import { useServices } from '../../../lib/services-context';
+import { translateApiError } from '../../../lib/server-messages';
 import { PHONE_QUERY } from './phone-query';
 import { downloadContactExport } from './privacy-api';
 

@@ -1,7 +1,7 @@
 import type { Erasure, ExportFormat } from '@shared/contracts/privacy';
 import type { ItemBody } from '@shared/errors';
-import type { ApiClient } from '../../lib/api-client';
-import { downloadFile } from '../../lib/download-file';
+import type { ApiClient } from '../../../lib/api-client';
+import { downloadFile } from '../../../lib/download-file';
 
 // A person's data requests on the contact's path (issue 40, src/modules/privacy): the export download and the erasure.
 
