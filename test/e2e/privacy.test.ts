@@ -23,8 +23,14 @@ const SUBJECT = `Your receipt ${RUN}`;
  * capture would stitch the page behind it).
  */
 async function screenshot(page: Page, name: string) {
-  // Evaluated in the page (a string: the tests' types have no DOM).
-  await page.waitForFunction(`[...document.querySelectorAll('.mantine-Modal-content')].every((el) => getComputedStyle(el).opacity === '1')`);
+  // Runs in the page, whose globals the tests' types do not know (and whose CSP refuses a string to evaluate).
+  await page.waitForFunction(() => {
+    const { document, getComputedStyle } = globalThis as unknown as {
+      document: { querySelectorAll(selector: string): Iterable<unknown> };
+      getComputedStyle(element: unknown): { opacity: string };
+    };
+    return [...document.querySelectorAll('.mantine-Modal-content')].every((element) => getComputedStyle(element).opacity === '1');
+  });
   await page.screenshot({ path: path.join(RESULTS_DIR, `${name}.png`) });
 }
 
