@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client';
 import { putOrgFile } from '../../files/stored-files';
 import { archiveKeysHolding, forgetHolders } from '../../retention/archive-index';
-import { recipientKey } from '../address-digest';
+import { isMessageOf } from '../message-of';
 import { eraseArchivedLine } from './erased-message';
 import { subjectNeedles, type ErasureSubject } from './subject';
 
@@ -36,9 +36,7 @@ async function rewriteObject(db: Database, files: R2Bucket, subject: ErasureSubj
   const lines = (await gunzipText(object.body)).split('\n').map((text) => {
     if (!text) return text;
     const line = JSON.parse(text);
-    const m = line.message;
-    const theirs = m.contact_id === subject.contactId || (typeof m.to_address === 'string' && needles.has(recipientKey(m.to_address)));
-    if (!theirs) return text;
+    if (!isMessageOf(subject.contactId, needles, line.message)) return text;
     erased += 1;
     return JSON.stringify(eraseArchivedLine(line));
   });

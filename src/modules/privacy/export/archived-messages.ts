@@ -1,6 +1,6 @@
 import type { Database } from '../../../db/client';
 import { orgFilesPrefix } from '../../../lib/r2-prefix';
-import { recipientKey } from '../address-digest';
+import { isMessageOf } from '../message-of';
 import { addressHolder, archiveKeysHolding, contactHolder } from '../../retention/archive-index';
 import type { ExportSubject } from './export-subject';
 import { gzipLines } from './gzip-lines';
@@ -8,17 +8,17 @@ import { messageView } from './message-view';
 
 type Line = { message: Record<string, unknown> & { contact_id?: unknown; to_address?: unknown }; events: Record<string, unknown>[] };
 
-/** Whether an archive line is a message of the subject: made for the contact, or sent to one of its addresses. */
-const isTheirs = (subject: ExportSubject, message: Line['message']) =>
-  Number(message.contact_id) === subject.contactId || (typeof message.to_address === 'string' && subject.recipients.has(recipientKey(message.to_address)));
-
 /**
  * Cheap test before parsing a line: it must mention the contact id or one of the addresses as JSON writes them.
  * A line that passes is parsed and checked for real; most lines of a shared chunk are other people's and fail here.
  */
 function mayBeTheirs(subject: ExportSubject): (line: string) => boolean {
+  // Lowercased, as recipients are: an address stored in capitals must pass too.
   const needles = [`"contact_id":${subject.contactId},`, `"contact_id":${subject.contactId}}`, ...[...subject.recipients].map((r) => JSON.stringify(r))];
-  return (line) => needles.some((n) => line.includes(n));
+  return (line) => {
+    const lower = line.toLowerCase();
+    return needles.some((n) => lower.includes(n));
+  };
 }
 
 /** The archive objects of one ledger holding the subject's mail, by the archive index (contact and address holders). */
@@ -42,7 +42,7 @@ export async function* archivedMessages(bucket: R2Bucket, ledgers: Database[], s
       for await (const text of gzipLines(object.body)) {
         if (!candidate(text)) continue;
         const line = JSON.parse(text) as Line;
-        if (isTheirs(subject, line.message)) yield messageView(line.message, line.events ?? []);
+        if (isMessageOf(subject.contactId, subject.recipients, line.message)) yield messageView(line.message, line.events ?? []);
       }
     }
   }
