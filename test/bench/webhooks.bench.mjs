@@ -11,7 +11,7 @@
 // the endpoint's secret), duplicates (same webhook-id accepted twice) counted, the worker isolate's heap flat (live
 // heap after a forced GC when everything is delivered against after the first broadcast). Mail goes to the mail
 // catcher, whose caught emails give the tracking URLs: OPENERS recipients (default N/4) open and click.
-// Run: npm run bench:webhooks [N=...] [OPENERS=...] [FAIL_RATE=...] [DOWN_S=...] [CLOCK_SCALE=...] [DRAIN_TIMEOUT_S=...]
+// Run: npm run bench:webhooks [N=...] [OPENERS=...] [FAIL_RATE=...] [DOWN_S=...] [CLOCK_SCALE=...] [DRAIN_TIMEOUT_S=...] [PROFILE=1]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -21,7 +21,7 @@ import { freePort } from '../../scripts/lib/http.mjs';
 import { ROOT } from '../../scripts/lib/run.mjs';
 import { startMailCatcher } from '../../scripts/mail-catcher.mjs';
 import { apiRequest, closeHttp, signIn } from './support/http.mjs';
-import { connectInspector, sampleHeap } from './support/inspector.mjs';
+import { connectInspector, printProfile, sampleHeap } from './support/inspector.mjs';
 import { d1Execute, startBenchPlatform, taggedContactsSql } from './support/platform.mjs';
 import { killOnSignal, signalGroup } from './support/process-groups.mjs';
 
@@ -31,6 +31,8 @@ const FAIL_RATE = process.env.FAIL_RATE === undefined ? 0.3 : Number(process.env
 const DOWN_MS = (process.env.DOWN_S === undefined ? 60 : Number(process.env.DOWN_S)) * 1000;
 const CLOCK_SCALE = process.env.CLOCK_SCALE ?? '1000';
 const DRAIN_TIMEOUT_MS = (Number(process.env.DRAIN_TIMEOUT_S) || 900) * 1000;
+/** PROFILE=1: the worker isolate's hottest functions during the broadcast with the endpoint on. */
+const PROFILE = process.env.PROFILE === '1';
 /** The endpoints API (h-endpoints: src/modules/webhook/routes.ts, mounted under /api/v1). */
 const ENDPOINTS_PATH = '/webhooks';
 const HIT_CONCURRENCY = 32;
@@ -223,6 +225,10 @@ async function main() {
 
     // 3. The broadcast with the endpoint on; the receiver goes down when half is sent.
     const heap = sampleHeap(inspector);
+    if (PROFILE) {
+      await inspector.call('Profiler.enable');
+      await inspector.call('Profiler.start');
+    }
     const onStarted = performance.now();
     let downUntil = 0;
     const on = await runBroadcast('endpoint on', async (b) => {
@@ -236,6 +242,7 @@ async function main() {
       downUntil = Date.now() + DOWN_MS;
       await receiver.call('POST', '/api/behaviour', { downUntil });
     }
+    if (PROFILE) printProfile((await inspector.call('Profiler.stop')).profile);
 
     // 4. Opens and clicks: OPENERS recipients of that broadcast (the newest mail caught) open it and click its link.
     const caught = await (await fetch(`http://127.0.0.1:${mail.httpPort}/messages.json?limit=${OPENERS}`)).json();

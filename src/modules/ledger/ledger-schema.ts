@@ -366,6 +366,10 @@ export const LEDGER_STEPS: readonly string[] = [
     key TEXT NOT NULL,
     PRIMARY KEY (holder, key)
   ) WITHOUT ROWID`,
+  // 16. An endpoint that stopped answering (src/modules/webhook/ledger-side.ts): no flight before `down_until`, then one
+  // flight at a time (a probe) until it answers; `down_tries` counts the probes that found it still down.
+  `ALTER TABLE webhook_endpoints ADD COLUMN down_until INTEGER;
+   ALTER TABLE webhook_endpoints ADD COLUMN down_tries INTEGER DEFAULT 0 NOT NULL`,
 ];
 
 /** Applies the steps `sql` has not applied yet, in one transaction; answers the schema version it is at. */

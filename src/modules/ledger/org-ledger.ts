@@ -12,7 +12,7 @@ import { endpointMirrors, markWebhookMirrorLoaded, webhookMirrorLoaded } from '.
 import { migrateLedger, startIdsAt } from './ledger-schema';
 import { localLedgerDb } from './ledger-db';
 import { runStatements, type LedgerResult, type LedgerStatement } from './ledger-statements';
-import { projectBroadcasts, projectionDue, PROJECTION_RETRY_MS } from './projection';
+import { projectBroadcasts, projectionDue, PROJECTION_RETRY_MS, PROJECTION_SOON_MS } from './projection';
 import type { ApiLimitRefusal } from '../api-key/rate-limit';
 import { acceptSends, nextLaneWatch, takeDueSingles, type AcceptRequest, type AcceptResult } from '../transactional/lane';
 import { acceptHooks, type HourlyLimits, type IdempotencyRef } from '../transactional/ledger-hooks';
@@ -140,13 +140,18 @@ export class OrgLedger extends DurableObject<Env> {
     if (next !== null) await this.setAlarmAt(next);
   }
 
-  /** The alarm's work: the lane's watch, then the broadcasts whose status or counters changed into D1 (projection.ts). */
+  /** The alarm's work: the lane's watch, the webhooks' flights, then, when due, the broadcasts that changed into D1 (projection.ts). */
   async alarm(): Promise<void> {
     this.alarmAt = null;
     if (!this.owner) return;
     await this.watchLane();
     await this.watchLaneLater();
     await this.dispatchWebhooks();
+    // The alarm also wakes for the lane and the webhooks, often many times a second while both work: the projection
+    // waits its own turn (a D1 write a second per ledger at most), a tenth of a second's lateness of an alarm allowed.
+    const due = projectionDue(this.ctx.storage.sql, this.projectedAt);
+    if (due === null) return;
+    if (due > Date.now() + PROJECTION_SOON_MS) return this.setAlarmAt(due);
     try {
       await projectBroadcasts(this.ctx.storage, createDb(this.env.DB));
       this.projectedAt = Date.now();

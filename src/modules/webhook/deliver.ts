@@ -79,12 +79,11 @@ async function attempt(env: Env, db: Database, body: WebhookFlightBody, endpoint
   } else {
     let down: RequestOutcome | null = null;
     for (const event of body.events) {
-      // After a 410 the endpoint is off: the rest wait (paused), untried.
-      if (gone) results.push({ seq: event.seq, outcome: 'skipped' });
-      // An endpoint that does not answer (refused, timed out) fails the rest of the flight with it: they back off
-      // together instead of each waiting out its own timeout, so a dead endpoint holds the consumer one timeout per
-      // flight. An answer (even a 5xx) is about that request: the others are still tried.
-      else if (down) results.push(failed(event.seq, { ...down, ms: 0, error: `not_tried_after: ${down.error}` }, Date.now()));
+      // After a 410 the endpoint is off, and after no answer (refused, timed out) it is down: the rest wait untried,
+      // spending no attempt (the ledger probes a down endpoint before it sends the rest: noteAnswer in ledger-side.ts),
+      // so a dead endpoint holds the consumer one timeout per flight. An answer (even a 5xx) is about that request:
+      // the others are still tried.
+      if (gone || down) results.push({ seq: event.seq, outcome: 'skipped' });
       else {
         const outcome = await postEvents(env, target, [event], false);
         record([event.seq], outcome);

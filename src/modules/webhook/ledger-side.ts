@@ -32,6 +32,8 @@ export function setMirror(sql: SqlStorage, change: MirrorChange, now: number): v
     change.since,
   );
   if (change.enabled) {
+    // An edit (a new URL, say) or turning it on again gives a down endpoint its chance at once.
+    sql.exec('UPDATE webhook_endpoints SET down_until = NULL, down_tries = 0 WHERE id = ?', change.id);
     sql.exec("UPDATE webhook_deliveries SET state = 'pending', next_at = ? WHERE endpoint_id = ? AND state = 'paused'", now, change.id);
   } else {
     // `last_at` of a paused row is when it paused (its attempt's time is kept): the retention's clock.
@@ -62,6 +64,8 @@ export interface DeliveryQuery {
 
 /** An endpoint's deliveries in this ledger, newest event first. */
 export function listDeliveryRows(sql: SqlStorage, endpointId: number, query: DeliveryQuery): DeliveryRow[] {
+  // A pending delivery of an endpoint that is down waits for the endpoint's next probe, whatever its own time.
+  const downUntil = Number(sql.exec<{ at: number | null }>('SELECT down_until AS at FROM webhook_endpoints WHERE id = ?', endpointId).toArray()[0]?.at ?? 0);
   const rows = sql
     .exec<Record<string, SqlStorageValue>>(
       `SELECT e.seq, e.id AS event_id, e.type AS event_type, e.at AS event_timestamp, d.state, d.attempts, d.last_status, d.last_error,
@@ -87,7 +91,7 @@ export function listDeliveryRows(sql: SqlStorage, endpointId: number, query: Del
     last_error: r.last_error === null ? null : String(r.last_error),
     last_ms: r.last_ms === null ? null : Number(r.last_ms),
     last_at: r.last_at === null ? null : Number(r.last_at),
-    next_at: r.state === 'pending' && r.next_at !== null ? Number(r.next_at) : null,
+    next_at: r.state === 'pending' && r.next_at !== null ? Math.max(Number(r.next_at), downUntil) : null,
     delivered_at: r.delivered_at === null ? null : Number(r.delivered_at),
   }));
 }
@@ -165,19 +169,28 @@ export function expireFlights(sql: SqlStorage, now: number): number {
 
 const newFlightId = () => `flt_${[...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 
-/** Takes due pending deliveries into new flights (each endpoint under FLIGHT_CAP), marking them sending under a lease. */
+/** Flights in flight for an endpoint at most: FLIGHT_CAP, or one (the probe) while it is down. */
+const FLIGHT_CAP_SQL = `CASE WHEN w.down_tries > 0 THEN 1 ELSE ${FLIGHT_CAP} END`;
+
+/**
+ * Takes due pending deliveries into new flights (each endpoint under its cap; none for a down endpoint before its
+ * probe), marking them sending under a lease.
+ */
 export function takeFlights(sql: SqlStorage, now: number, timeoutMs: number): Flight[] {
   const endpoints = sql
-    .exec<{ id: number; batch: number; flying: number }>(
-      `SELECT w.id, w.batch, (SELECT count(*) FROM webhook_flights f WHERE f.endpoint_id = w.id) AS flying FROM webhook_endpoints w
-       WHERE w.enabled = 1 AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.state = 'pending' AND d.next_at <= ? AND d.endpoint_id = w.id)`,
+    .exec<{ id: number; batch: number; flying: number; cap: number }>(
+      `SELECT w.id, w.batch, (SELECT count(*) FROM webhook_flights f WHERE f.endpoint_id = w.id) AS flying, ${FLIGHT_CAP_SQL} AS cap
+       FROM webhook_endpoints w
+       WHERE w.enabled = 1 AND (w.down_until IS NULL OR w.down_until <= ?)
+         AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.state = 'pending' AND d.next_at <= ? AND d.endpoint_id = w.id)`,
+      now,
       now,
     )
     .toArray();
   const flights: Flight[] = [];
   for (const endpoint of endpoints) {
     const batch = Number(endpoint.batch) === 1;
-    for (let flying = Number(endpoint.flying); flying < FLIGHT_CAP; flying++) {
+    for (let flying = Number(endpoint.flying); flying < Number(endpoint.cap); flying++) {
       const events = dueEvents(sql, Number(endpoint.id), now, batch ? WEBHOOK_BATCH_MAX : FLIGHT_SINGLES_MAX);
       if (events.length === 0) break;
       const flight: Flight = { id: newFlightId(), endpointId: Number(endpoint.id), batch, events };
@@ -241,11 +254,17 @@ export type AttemptResult =
  * Applies a flight's report. A delivered event is delivered even when the flight's lease had passed (it was
  * pending again: one duplicate spared); a failure or a skip only touches what is still this flight's. A failed
  * attempt counts and waits its turn in the schedule (`nextAt(attempts)`); everything not delivered pauses when the
- * endpoint is off by now.
+ * endpoint is off by now. The endpoint's own state follows (noteAnswer).
  */
 export function settleFlightRows(sql: SqlStorage, endpointId: number, flightId: string, results: AttemptResult[], nextAt: (attempts: number) => number): void {
-  const endpoint = sql.exec<{ enabled: number }>('SELECT enabled FROM webhook_endpoints WHERE id = ?', endpointId).toArray()[0];
+  const endpoint = sql
+    .exec<{ enabled: number; down_until: number | null; down_tries: number }>(
+      'SELECT enabled, down_until, down_tries FROM webhook_endpoints WHERE id = ?',
+      endpointId,
+    )
+    .toArray()[0];
   const on = Number(endpoint?.enabled ?? 0) === 1;
+  if (endpoint) noteAnswer(sql, endpointId, endpoint, results, nextAt);
   for (const result of results) {
     if (result.outcome === 'delivered') {
       sql.exec(
@@ -299,6 +318,31 @@ export function settleFlightRows(sql: SqlStorage, endpointId: number, flightId: 
 }
 
 /**
+ * An endpoint that answered (any status) is up; one that did not (refused, timed out, an address refused) is down:
+ * no flight until the schedule's next step for its `down_tries`, then one probe at a time. Its waiting deliveries
+ * spend no attempts meanwhile (the consumer reports them untried), so a receiver that is down for an hour is
+ * asked a few times, not once per event per step of the schedule, and gets every event when it is back.
+ */
+function noteAnswer(
+  sql: SqlStorage,
+  endpointId: number,
+  endpoint: { down_until: number | null; down_tries: number },
+  results: AttemptResult[],
+  nextAt: (attempts: number) => number,
+): void {
+  const tries = Number(endpoint.down_tries);
+  const answered = results.some((r) => r.outcome === 'delivered' || (r.outcome === 'failed' && r.status !== null));
+  const unanswered = results.some((r) => r.outcome === 'failed' && r.status === null);
+  if (answered) {
+    if (tries > 0) sql.exec('UPDATE webhook_endpoints SET down_until = NULL, down_tries = 0 WHERE id = ?', endpointId);
+    return;
+  }
+  // The other flights out when it went down report the same outage: only a report after the wait moves the schedule on.
+  const waiting = endpoint.down_until !== null && Number(endpoint.down_until) > Date.now();
+  if (unanswered && !waiting) sql.exec('UPDATE webhook_endpoints SET down_until = ?, down_tries = ? WHERE id = ?', nextAt(tries + 1), tries + 1, endpointId);
+}
+
+/**
  * When the dispatcher has work next: the earliest due pending delivery of an endpoint with room for a flight, or the
  * earliest flight lease; null when nothing waits. (A capped endpoint's next turn comes with its flight's report.)
  */
@@ -308,9 +352,10 @@ export function nextWebhookWork(sql: SqlStorage): number | null {
       .exec<{ at: number | null }>(
         // One index seek per endpoint with room for a flight: run after every write of a sending broadcast, so it
         // must never walk the pending deliveries (an endpoint at its cap may have thousands waiting).
-        `SELECT min((SELECT d.next_at FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.state = 'pending' ORDER BY d.next_at LIMIT 1)) AS at
-         FROM webhook_endpoints w WHERE w.enabled = 1 AND (SELECT count(*) FROM webhook_flights f WHERE f.endpoint_id = w.id) < ?`,
-        FLIGHT_CAP,
+        // A down endpoint's turn is its probe's time at the earliest (max() of a NULL is NULL: nothing pending).
+        `SELECT min(max(coalesce(w.down_until, 0),
+           (SELECT d.next_at FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.state = 'pending' ORDER BY d.next_at LIMIT 1))) AS at
+         FROM webhook_endpoints w WHERE w.enabled = 1 AND (SELECT count(*) FROM webhook_flights f WHERE f.endpoint_id = w.id) < ${FLIGHT_CAP_SQL}`,
       )
       .toArray()[0]?.at ?? null;
   const lease = sql.exec<{ at: number | null }>('SELECT min(lease_until) AS at FROM webhook_flights').toArray()[0]?.at ?? null;
