@@ -12,7 +12,7 @@
 //      src/modules/form/public/limits.ts), and beta's p95 inside the worker during the flood within 1.5x its idle p95.
 // Prints `NOT met` beside a missed goal; last line `forms: <n> submissions/s | other organisations p95 inside the worker
 // <busy> vs <idle> ms | ratio <r>` (submissions/s: the N answered over the time from the first post to the last answer).
-// Run: npm run bench:forms [N=...] [RATE=...] [VISITORS=...] [FLOOD=...] [FLOOD_RATE=...] [FLOOD_LIMIT=...]
+// Run: npm run bench:forms [N=...] [RATE=...] [VISITORS=...] [FLOOD=...] [FLOOD_RATE=...] [FLOOD_LIMIT=...] [PROFILE=signups|flood]
 //      [REQUESTS=... RATE_MS=...: beta's idle calls] [DRAIN_TIMEOUT_S=...]
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -24,6 +24,7 @@ import { SEED_USER } from '../../scripts/lib/seed-data.mjs';
 import { startMailCatcher } from '../../scripts/mail-catcher.mjs';
 import { startTurnstileStandIn } from '../../scripts/turnstile-stand-in.mjs';
 import { apiRequest, closeHttp, signIn, workerTime } from './support/http.mjs';
+import { connectInspector, printProfile } from './support/inspector.mjs';
 import { d1Execute, startBenchPlatform, taggedContactsSql } from './support/platform.mjs';
 import { percentile } from './support/stats.mjs';
 
@@ -39,6 +40,20 @@ const FLOOD_RATE = Number(process.env.FLOOD_RATE) || 200;
 const REQUESTS = Number(process.env.REQUESTS) || 150;
 const RATE_MS = Number(process.env.RATE_MS) || 100;
 const DRAIN_TIMEOUT_MS = (Number(process.env.DRAIN_TIMEOUT_S) || 600) * 1000;
+/** PROFILE=signups or PROFILE=flood: the worker isolate's hottest functions during that phase. */
+const PROFILE = process.env.PROFILE ?? '';
+
+/** Starts the isolate's CPU profile when `phase` is the one asked for; answers a function that prints it. */
+async function profilePhase(platform, phase) {
+  if (PROFILE !== phase) return async () => {};
+  const inspector = await connectInspector(platform.inspectorPort);
+  await inspector.call('Profiler.enable');
+  await inspector.call('Profiler.start');
+  return async () => {
+    printProfile((await inspector.call('Profiler.stop')).profile, 40);
+    inspector.close();
+  };
+}
 /** Addresses the repeating fifth of the submissions share. */
 const REPEATED_ADDRESSES = 20;
 const DOMAIN = 'forms.bench.test';
@@ -234,6 +249,7 @@ async function main() {
 
     // 2. N submissions at RATE from VISITORS visitors.
     const statuses = new Map();
+    const signupsProfiled = await profilePhase(platform, 'signups');
     const started = performance.now();
     const startedAt = Date.now();
     let answered = 0;
@@ -255,6 +271,7 @@ async function main() {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    await signupsProfiled();
     const rate = N / seconds;
     const distinct = new Set(Array.from({ length: N }, (_, i) => addressOf(i)));
     console.log(
@@ -281,6 +298,7 @@ async function main() {
     const floodVia = new http.Agent({ keepAlive: true, maxSockets: 32 });
     agents.push(floodVia);
     let flooding = true;
+    const floodProfiled = await profilePhase(platform, 'flood');
     const floodStarted = performance.now();
     const flood = (async () => {
       const inFlight = [];
@@ -298,6 +316,7 @@ async function main() {
     const busy = await listCalls(betaApi, () => flooding, 1);
     await flood;
     const floodSeconds = (performance.now() - floodStarted) / 1000;
+    await floodProfiled();
     const busyP95 = percentile(busy, 95);
     console.log(
       `flood: ${FLOOD} posts from ${FLOOD_IP} in ${floodSeconds.toFixed(1)} s (${(FLOOD / floodSeconds).toFixed(0)}/s, set ${FLOOD_RATE}/s); answers ${JSON.stringify(Object.fromEntries(floodStatuses))}`,
