@@ -1,6 +1,7 @@
 import type { Env } from '../src/env';
 import { SendChannels } from '../src/modules/sending/channels';
 import type { AnyQueueBody } from '../src/queue-bodies';
+import { whileSending } from '../src/lib/sending-first';
 import { isDeadLetterQueue, queueRole } from '../src/queue-names';
 import { eventHandlers } from './events';
 import { handle, isBodyOf, type HandlersOf, type InvocationContext } from './handlers';
@@ -46,10 +47,11 @@ async function dispatchEach(batch: MessageBatch<AnyQueueBody>, env: Env, context
     return;
   }
   switch (queueRole(queue)) {
+    // Counted as sending: webhook deliveries in this isolate step back meanwhile (src/lib/sending-first.ts).
     case 'send':
-      return inLanes(messages, SEND_CONCURRENCY, (message) => dispatchOne(queue, sendHandlers, message, env, context));
+      return whileSending(() => inLanes(messages, SEND_CONCURRENCY, (message) => dispatchOne(queue, sendHandlers, message, env, context)));
     case 'transactional':
-      return consumeTransactional(messages, env, context);
+      return whileSending(() => consumeTransactional(messages, env, context));
     case 'import':
       return inLanes(messages, 1, (message) => dispatchOne(queue, importHandlers, message, env, context));
     case 'events': {

@@ -242,7 +242,7 @@ async function main() {
       downUntil = Date.now() + DOWN_MS;
       await receiver.call('POST', '/api/behaviour', { downUntil });
     }
-    if (PROFILE) printProfile((await inspector.call('Profiler.stop')).profile);
+    if (PROFILE) printProfile((await inspector.call('Profiler.stop')).profile, 50);
 
     // 4. Opens and clicks: OPENERS recipients of that broadcast (the newest mail caught) open it and click its link.
     const caught = await (await fetch(`http://127.0.0.1:${mail.httpPort}/messages.json?limit=${OPENERS}`)).json();

@@ -3,6 +3,7 @@ import { createDb, type Database } from '../../db/client';
 import { webhookEndpoints } from '../../db/schema';
 import type { Env } from '../../env';
 import { IsolateCache } from '../../lib/isolate-cache';
+import { deliveryTurn } from '../../lib/sending-first';
 import { FAILING_DISABLE_MS } from '../../shared/contracts/webhook';
 import { ledgerStub } from '../ledger/registry';
 import { ledgerName, served } from '../ledger/owner';
@@ -72,6 +73,7 @@ async function attempt(env: Env, db: Database, body: WebhookFlightBody, endpoint
     if (outcome.status === 410) gone = true;
   };
   if (body.batch) {
+    await deliveryTurn(); // after this isolate's sending, if any (src/lib/sending-first.ts)
     record(
       body.events.map((e) => e.seq),
       await postEvents(env, target, body.events, true),
@@ -85,6 +87,7 @@ async function attempt(env: Env, db: Database, body: WebhookFlightBody, endpoint
       // the others are still tried.
       if (gone || down) results.push({ seq: event.seq, outcome: 'skipped' });
       else {
+        await deliveryTurn();
         const outcome = await postEvents(env, target, [event], false);
         record([event.seq], outcome);
         if (!outcome.ok && outcome.status === null) down = outcome;
