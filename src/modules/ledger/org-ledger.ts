@@ -148,7 +148,7 @@ export class OrgLedger extends DurableObject<Env> {
     await this.watchLaneLater();
     await this.dispatchWebhooks();
     // The alarm also wakes for the lane and the webhooks, often many times a second while both work: the projection
-    // waits its own turn (a D1 write a second per ledger at most), a tenth of a second's lateness of an alarm allowed.
+    // waits its own turn (a D1 write a second per ledger at most), taken up to a tenth of a second early.
     const due = projectionDue(this.ctx.storage.sql, this.projectedAt);
     if (due === null) return;
     if (due > Date.now() + PROJECTION_SOON_MS) return this.setAlarmAt(due);

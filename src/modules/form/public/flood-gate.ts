@@ -11,7 +11,7 @@ import type { Env } from '../../../env';
 /** What wrangler.toml's FORM_FLOOD_GATE sets: posts per IP a window. */
 export const FLOOD_GATE = { limit: 10, periodSeconds: 10 } as const;
 
-/** False when the IP posted more than the gate allows this minute (answer 429 without touching D1). */
+/** False when the IP posted more than the gate allows this window (answer 429 without touching D1). */
 export async function throughFloodGate(env: Pick<Env, 'FORM_FLOOD_GATE'>, ip: string | null): Promise<boolean> {
   if (!env.FORM_FLOOD_GATE) return true;
   const { success } = await env.FORM_FLOOD_GATE.limit({ key: `form-post:${ip ?? 'none'}` });
