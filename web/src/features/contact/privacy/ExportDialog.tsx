@@ -12,6 +12,12 @@ import { downloadContactExport } from './privacy-api';
 /** The parts of an export, in the order the document holds them (the dialog lists them for the person asking). */
 const PARTS = ['contact', 'subscriptions', 'unsubscribes', 'suppressions', 'messages', 'archived', 'activity'] as const;
 
+/** The two downloads, the readable page first and the JSON (the machine-readable one) as the main button. */
+const DOWNLOADS: { format: ExportFormat; variant: 'light' | 'filled' }[] = [
+  { format: 'html', variant: 'light' },
+  { format: 'json', variant: 'filled' },
+];
+
 /** "Export data": what the export holds, and its two downloads (JSON, a readable page). */
 export function ExportDialog({ contactId, opened, onClose }: { contactId: number; opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
@@ -51,25 +57,19 @@ export function ExportDialog({ contactId, opened, onClose }: { contactId: number
           <Button variant="default" onClick={onClose}>
             {t('privacy.close')}
           </Button>
-          <Button
-            variant="light"
-            leftSection={<IconDownload size={16} />}
-            loading={busy === 'html'}
-            disabled={busy !== null}
-            onClick={() => void download('html')}
-            data-testid="privacy-export-html"
-          >
-            {t('privacy.export.html')}
-          </Button>
-          <Button
-            leftSection={<IconDownload size={16} />}
-            loading={busy === 'json'}
-            disabled={busy !== null}
-            onClick={() => void download('json')}
-            data-testid="privacy-export-json"
-          >
-            {t('privacy.export.json')}
-          </Button>
+          {DOWNLOADS.map(({ format, variant }) => (
+            <Button
+              key={format}
+              variant={variant}
+              leftSection={<IconDownload size={16} />}
+              loading={busy === format}
+              disabled={busy !== null}
+              onClick={() => void download(format)}
+              data-testid={`privacy-export-${format}`}
+            >
+              {t(`privacy.export.${format}`)}
+            </Button>
+          ))}
         </Group>
       </Stack>
     </Modal>
