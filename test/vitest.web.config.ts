@@ -19,5 +19,7 @@ export default defineConfig({
     include: ['test/web/**/*.test.{ts,tsx}', 'test/architecture/**/*.test.ts', 'test/scripts/**/*.test.ts'],
     environment: 'happy-dom',
     setupFiles: ['test/web/setup.ts'],
+    // Two files at once (vitest's default on two cores is one): the suite must stay under CI's 20 minutes.
+    maxWorkers: 2,
   },
 });

@@ -50,5 +50,8 @@ export default defineConfig(async () => ({
     setupFiles: ['test/worker/setup.ts'],
     globalSetup: ['test/worker/social/mock-provider.mjs', 'test/support/webhook-receiver.mjs', 'test/support/turnstile.mjs'],
     testTimeout: 20_000,
+    // Each file runs in its own runtime (its own storage), and starting one is most of a small file's time: two at
+    // once keep both cores busy (a third only makes them wait). The suite must stay under CI's 20 minutes.
+    maxWorkers: 2,
   },
 }));

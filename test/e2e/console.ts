@@ -111,6 +111,20 @@ export async function searchAndPick(page: Page, input: Locator, search: string, 
     .catch(() => undefined);
 }
 
+/** searchAndPick for a multi-select: its list stays open for the next pick, so Escape closes it. */
+export async function searchAndPickOneMore(page: Page, input: Locator, search: string, label: string | RegExp): Promise<void> {
+  await input.click();
+  await input.fill(search);
+  await page.getByRole('listbox').getByRole('option', { name: label }).click();
+  await input.press('Escape');
+  await page.getByRole('listbox').waitFor({ state: 'detached' });
+}
+
+/** Opens a path of the console as its own links do, without loading the page again (wouter follows pushState). */
+export async function openInConsole(page: Page, path: string): Promise<void> {
+  await page.evaluate(`history.pushState(null, '', ${JSON.stringify(path)})`);
+}
+
 /** Calls the API from the signed-in page (same origin, the console's own bearer token); JSON in and out. */
 export async function apiFromPage<T = unknown>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const answer = await page.evaluate(
