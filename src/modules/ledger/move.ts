@@ -1,4 +1,4 @@
-import { getTableColumns, sql } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../../db/client';
 import { broadcastLinks, messages, trackingEvents } from '../../db/schema';
@@ -27,9 +27,14 @@ function copyStatement(ledger: Database, table: SQLiteTable, tableName: string, 
     SELECT ${sql.raw(columns.map((c) => `value ->> '${c}'`).join(', '))} FROM json_each(${JSON.stringify(rows)})`);
 }
 
-/** Moves one page of the organisation's D1 messages (with their events); answers how many left D1. */
-export async function moveMessagePage(env: Env, db: Database, orgId: number, page = MOVE_PAGE): Promise<number> {
-  const rows = await db.all<Record<string, unknown> & { id: number }>(sql`SELECT * FROM messages WHERE org_id = ${orgId} ORDER BY id LIMIT ${page}`);
+/**
+ * Moves one page of the organisation's D1 messages (with their events), or of those `only` picks of them; answers how
+ * many left D1.
+ */
+export async function moveMessagePage(env: Env, db: Database, orgId: number, page = MOVE_PAGE, only?: SQL): Promise<number> {
+  const rows = await db.all<Record<string, unknown> & { id: number }>(
+    sql`SELECT * FROM messages WHERE org_id = ${orgId} ${only ? sql`AND (${only})` : sql``} ORDER BY id LIMIT ${page}`,
+  );
   if (rows.length === 0) return 0;
   const handle = await orgLedger(env, db, orgId);
   if (!handle) return 0;
@@ -53,6 +58,27 @@ export async function moveMessagePage(env: Env, db: Database, orgId: number, pag
     db.run(sql`DELETE FROM messages WHERE org_id = ${orgId} AND id IN (SELECT value FROM json_each(${ids}))`),
   ]);
   return rows.length;
+}
+
+/** Whose messages to move: a contact, and the addresses its messages went to (recipientKey, lowercased). */
+export interface MessagesPerson {
+  contactId: number;
+  recipients: readonly string[];
+}
+
+/**
+ * Moves a person's messages still in D1 into the organisation's ledger now, a page at a time: an export must show
+ * them and an erasure must find them where it erases, and the cron moves a few pages a minute. Run before the
+ * contact is deleted (D1's messages lose its id then). None left in D1: one read.
+ */
+export async function movePersonMessages(env: Env, db: Database, orgId: number, person: MessagesPerson): Promise<number> {
+  const theirs = sql`contact_id = ${person.contactId} OR lower(to_address) IN (SELECT value FROM json_each(${JSON.stringify(person.recipients)}))`;
+  let moved = 0;
+  for (;;) {
+    const n = await moveMessagePage(env, db, orgId, MOVE_PAGE, theirs);
+    if (n === 0) return moved;
+    moved += n;
+  }
 }
 
 /** Moves the organisation's link clicks (once its messages are moved): the ledger keeps a row it already has. */

@@ -7,11 +7,12 @@ import { describeClient } from '../../../lib/user-agent';
 import type { AddressType } from '../../../shared/address';
 import { confirmsErasure, PRIVACY_MESSAGES, type Erasure } from '../../../shared/contracts/privacy';
 import { announceAfter } from '../../event/announce';
+import { movePersonMessages } from '../../ledger/move';
 import { requestLedgers } from '../../ledger/request-ledger';
 import { eraseInD1 } from './d1-part';
 import { unsettledMessages } from './ledger-part';
 import { runErasure } from './run-erasure';
-import type { ErasureSubject } from './subject';
+import { subjectNeedles, type ErasureSubject } from './subject';
 
 // POST /contact/{id}/erase: the confirmation checked, what would make the erasure incomplete refused (an import
 // running, messages to the person still on their way), then the D1 step (the contact and what hangs on it, in one
@@ -39,6 +40,8 @@ export async function eraseContact(c: Context<AppEnv>, contact: typeof contacts.
   if (!confirmsErasure(subject, confirm)) {
     throw new ApiError(422, 'validation_failed', PRIVACY_MESSAGES.confirmMismatch, { confirm: [PRIVACY_MESSAGES.confirmMismatch] });
   }
+  // Messages made before the ledger that the cron has not moved yet: into the ledger, where the erasure finds them.
+  await movePersonMessages(c.env, c.var.db, subject.orgId, { contactId: subject.contactId, recipients: subjectNeedles(subject) });
   await refuseIncomplete(c, subject);
   const actor = {
     userId: c.var.auth?.userId ?? null,

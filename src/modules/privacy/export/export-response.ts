@@ -3,6 +3,7 @@ import type { AppEnv } from '../../../context';
 import type { contacts } from '../../../db/schema';
 import type { ExportFormat } from '../../../shared/contracts/privacy';
 import { recordActivity } from '../../activity-log/record';
+import { movePersonMessages } from '../../ledger/move';
 import { requestLedgers } from '../../ledger/request-ledger';
 import { activityEntries } from './activity-entries';
 import { archivedMessages } from './archived-messages';
@@ -26,6 +27,8 @@ const CONTENT_TYPES: Record<ExportFormat, string> = { json: 'application/json; c
 async function exportParts(c: Context<AppEnv>, contact: ContactRow): Promise<ExportPart[]> {
   const db = c.var.db;
   const subject = await exportSubject(db, c.env, c.var.org.id, contact.id);
+  // Messages made before the ledger that the cron has not moved yet: into the ledger, where the export reads them.
+  await movePersonMessages(c.env, db, subject.orgId, { contactId: subject.contactId, recipients: [...subject.recipients] });
   const [sections, consents, unsubscribes, suppressions, ledgers] = await Promise.all([
     contactSections(c, contact),
     consentRecords(db, subject),
