@@ -3,6 +3,7 @@ import type { Env } from './env';
 import { pruneSessions } from './modules/auth/sessions';
 import { wakeStalledBroadcasts } from './modules/broadcast/rescue';
 import { resetDemoIfDue } from './modules/demo/reset';
+import { pruneKeptMail } from './modules/bounce/kept-mail';
 import { cleanUpStaleFiles } from './modules/files/cleanup';
 import { rescueStalledImports } from './modules/import/rescue';
 import { rescueStalledMessages } from './modules/message/send-message';
@@ -29,7 +30,7 @@ import { resumeErasures } from './modules/privacy/erase/resume';
 //     their lease (their delivery died) go back on the queue; messages made before the ledgers move into them.
 //   HOUSEKEEPING, every 15 minutes: expired sessions and rate-limit windows, imports whose job was lost, tracking hits
 //     the events queue refused, the demo reset when due, the archive of messages past their retention, stale import
-//     files, the hourly data volume, the daily repair of the lists' kept counts (D1's and each ledger's), the ledgers
+//     files, the bounce handler's kept mail past 30 days, the hourly data volume, the daily repair of the lists' kept counts (D1's and each ledger's), the ledgers
 //     of deleted organisations emptied and the ledgers' sizes measured (src/modules/ledger), and the sending domains'
 //     DNS records re-checked once a day (a batch per run, src/modules/domain/recheck.ts) and their DKIM keys re-sealed
 //     after a SECRETS_KEY rotation (src/modules/domain/reseal.ts); the event stream's missed absorptions and its events
@@ -59,6 +60,8 @@ function jobsOf(cron: string, env: Env): Jobs {
     countSpilledHits: () => countSpilledHits(db, env),
     resetDemoIfDue: () => resetDemoIfDue(env, db),
     cleanUpStaleFiles: () => cleanUpStaleFiles(db, env.FILES),
+    // The bounce handler's kept mail past its 30 days (src/modules/bounce/kept-mail.ts).
+    pruneKeptMail: () => pruneKeptMail(env.FILES),
     // Archiving first, so the hour's measurement sees what stayed.
     archiveAndMeasure: () => archiveOldMessages(db, env).then(() => measureDataVolumeIfDue(db)),
     // Once a day: the lists' kept counts recomputed from the rows, and any drift reported; D1's at 03:00 UTC, each

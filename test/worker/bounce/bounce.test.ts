@@ -6,6 +6,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { bounceAddress, readBounceAddress } from '../../../src/modules/bounce/address';
 import { handleBounceMail, KEPT_PREFIX } from '../../../src/modules/bounce/handle';
+import { KEPT_MAIL_DAYS, pruneKeptMail } from '../../../src/modules/bounce/kept-mail';
 import { receiveBounceMail } from '../../../src/modules/bounce/receive';
 import { readBounceReport } from '../../../src/modules/bounce/report';
 import { deliverBatch } from '../../../src/modules/sending/deliver-batch';
@@ -138,5 +139,22 @@ describe('a bounce or a complaint', () => {
     for (const body of await runAlarm(own.o, ownId)) await deliverBatch(BOUNCING, body, 1, ownChannels);
     await ownChannels.close();
     expect(ownRec.sent.map((m) => m.returnPath)).toEqual(ownRec.sent.map(() => 'bounces@own.example'));
+  });
+});
+
+describe('kept mail', () => {
+  it('stays 30 days: the housekeeping step deletes the days before, oldest first, and keeps the rest', async () => {
+    const now = Date.parse('2026-11-28T12:00:00Z');
+    const day = (daysAgo: number) => new Date(now - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    const put = (daysAgo: number, n: number) => E.FILES.put(`${KEPT_PREFIX}${day(daysAgo)}/${crypto.randomUUID()}.eml`, `mail ${daysAgo} ${n}`);
+    for (const daysAgo of [45, 31, 30, 29, 0]) for (const n of [1, 2]) await put(daysAgo, n);
+    const days = async () => [
+      ...new Set((await E.FILES.list({ prefix: KEPT_PREFIX })).objects.map((o) => o.key.slice(KEPT_PREFIX.length, KEPT_PREFIX.length + 10))),
+    ];
+    const before = await days();
+    expect(await pruneKeptMail(E.FILES, now)).toBe(4);
+    expect(await days()).toEqual(before.filter((d) => d >= day(KEPT_MAIL_DAYS)));
+    expect(await days()).toEqual(expect.arrayContaining([day(30), day(29), day(0)]));
+    expect(await pruneKeptMail(E.FILES, now)).toBe(0);
   });
 });
