@@ -7,9 +7,10 @@ let updated = false;
 
 /**
  * Makes sure `binary` exists, installing Debian's `pkg` when it does not (apt-get update once per run). `hint` says
- * what to do instead where apt-get cannot run (not root, no apt, or an override variable set).
+ * what to do instead where apt-get cannot run (not root, no apt, or an override variable set). `log`: a file
+ * descriptor apt-get's output goes to instead of the terminal (an install running beside other work).
  */
-export async function ensureAptPackage({ pkg, binary, hint = '', overridden = false }) {
+export async function ensureAptPackage({ pkg, binary, hint = '', overridden = false, log }) {
   if (existsSync(binary)) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const canApt = existsSync('/usr/bin/apt-get');
@@ -22,10 +23,11 @@ export async function ensureAptPackage({ pkg, binary, hint = '', overridden = fa
   }
   step(`Installing ${pkg} (apt-get install -y ${pkg})`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const output = log === undefined ? {} : { stdio: ['ignore', log, log], quiet: true };
   if (!updated) {
-    await run('apt-get', ['update'], { env });
+    await run('apt-get', ['update'], { env, ...output });
     updated = true;
   }
-  await run('apt-get', ['install', '-y', '--no-install-recommends', pkg], { env });
+  await run('apt-get', ['install', '-y', '--no-install-recommends', pkg], { env, ...output });
   if (!existsSync(binary)) throw new CommandError(`apt-get installed ${pkg} but ${binary} is still missing`);
 }

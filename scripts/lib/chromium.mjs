@@ -17,11 +17,12 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** Makes sure Chromium is there: Debian's `chromium`, installed with apt-get where the tests can. */
-export async function ensureChromium() {
+export async function ensureChromium({ log } = {}) {
   await ensureAptPackage({
     pkg: 'chromium',
     binary: CHROMIUM_PATH,
     overridden: !!process.env.CHROMIUM_PATH,
     hint: 'Or point CHROMIUM_PATH at a Chromium binary you already have.',
+    log,
   });
 }

@@ -45,6 +45,32 @@ export function run(command, args = [], options = {}) {
   });
 }
 
+/**
+ * Runs `npm run <script>` with its output kept instead of printed, for work that runs beside another (its output
+ * would interleave). Never rejects: resolves with the output and, when it failed, the CommandError.
+ */
+export function npmRunKept(script) {
+  return new Promise((resolve) => {
+    let output = '';
+    const child = spawn('npm', ['run', script], { cwd: ROOT, env: localEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const stop = track(child);
+    const keep = (chunk) => {
+      output += chunk;
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', (err) => {
+      stop();
+      resolve({ output, error: new CommandError(`Could not start \`npm run ${script}\`: ${err.message}`) });
+    });
+    child.on('close', (code, signal) => {
+      stop();
+      const failed = code === 0 ? null : new CommandError(`\`npm run ${script}\` failed (${signal ? `signal ${signal}` : `exit code ${code}`})`);
+      resolve({ output, error: failed });
+    });
+  });
+}
+
 /** Runs `npm run <script>` with the local bin first on PATH. */
 export function npmRun(script, args = [], options = {}) {
   return run('npm', ['run', script, ...(args.length ? ['--', ...args] : [])], options);
