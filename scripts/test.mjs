@@ -1,7 +1,8 @@
 // `npm test`: installs, then runs every test stage in order and stops at the first failure:
 // the console build, typecheck, lint, the worker's bundle and startup budgets, worker tests, transport tests, console
 // tests, crash tests, deploy tests, browser end-to-end tests (Chromium and SpamAssassin installed first). The deploy
-// tests and the Debian packages start beside the stages after the build (see below). Ends with a one-line summary; exits non-zero when a stage failed.
+// tests and the Debian packages start beside the stages after the build (see below). Ends with a one-line summary;
+// exits non-zero when a stage failed.
 // Starts on the system Node (v20) with node: builtins only, then continues on the pinned Node 22.
 import { mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
@@ -55,7 +56,7 @@ main(async () => {
     ['console tests', () => npmRun('test:web')],
     ['crash tests (a consumer killed mid-batch, the local runtime killed mid-broadcast; real SMTP server)', () => npmRun('test:crash')],
     [
-      'deploy tests (npm run deploy against a stand-in for the Cloudflare API; run beside the first stages)',
+      'deploy tests (npm run deploy against a stand-in for the Cloudflare API; started after the console build)',
       async () => {
         const { output, error } = await deployTests;
         process.stdout.write(output);

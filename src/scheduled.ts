@@ -30,10 +30,11 @@ import { resumeErasures } from './modules/privacy/erase/resume';
 //     their lease (their delivery died) go back on the queue; messages made before the ledgers move into them.
 //   HOUSEKEEPING, every 15 minutes: expired sessions and rate-limit windows, imports whose job was lost, tracking hits
 //     the events queue refused, the demo reset when due, the archive of messages past their retention, stale import
-//     files, the bounce handler's kept mail past 30 days, the hourly data volume, the daily repair of the lists' kept counts (D1's and each ledger's), the ledgers
-//     of deleted organisations emptied and the ledgers' sizes measured (src/modules/ledger), and the sending domains'
-//     DNS records re-checked once a day (a batch per run, src/modules/domain/recheck.ts) and their DKIM keys re-sealed
-//     after a SECRETS_KEY rotation (src/modules/domain/reseal.ts); the event stream's missed absorptions and its events
+//     files, the bounce handler's kept mail past 30 days, the hourly data volume, the daily repair of the lists' kept
+//     counts (D1's and each ledger's), the ledgers of deleted organisations emptied and the ledgers' sizes measured
+//     (src/modules/ledger), and the sending domains' DNS records re-checked once a day (a batch per run,
+//     src/modules/domain/recheck.ts) and their DKIM keys re-sealed after a SECRETS_KEY rotation
+//     (src/modules/domain/reseal.ts); the event stream's missed absorptions and its events
 //     past 30 days (src/modules/event/housekeeping.ts); form sign-ups never confirmed (src/modules/form/public/expiry.ts);
 //     erasures whose request was cut off after the contact went, finished (src/modules/privacy/erase/resume.ts).
 
