@@ -52,8 +52,9 @@ export function run(command, args = [], options = {}) {
 export function npmRunKept(script) {
   return new Promise((resolve) => {
     let output = '';
-    const child = spawn('npm', ['run', script], { cwd: ROOT, env: localEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    const stop = track(child);
+    // Its own process group, so stopping it stops what npm started too (npm does not pass the signal on).
+    const child = spawn('npm', ['run', script], { cwd: ROOT, env: localEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const stop = track({ kill: (signal) => process.kill(-child.pid, signal) });
     const keep = (chunk) => {
       output += chunk;
     };
