@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, screenshot } from './browser';
-import { apiFromPage, apiResponse, byId, eventually, openInConsole, searchAndPick, searchAndPickOneMore, signIn } from './console';
+import { apiFromPage, apiResponse, byId, eventually, openInConsole, pickOptions, searchAndPick, signIn } from './console';
 
 // A broadcast from the console, end to end through the real platform: the form (with its live recipient count),
 // the Durable Object, the send queue, the SMTP transport into the local mail catcher, and the view moving to
@@ -64,7 +64,7 @@ describe('broadcasts in the console (headless Chromium against wrangler dev)', (
     await searchAndPick(page, byId(page, 'form-field-template_id'), 'Launch', templateName);
     await searchAndPick(page, byId(page, 'form-field-subscription_id'), '', subscriptionName);
     // Nothing chosen yet matches every contact; the tag narrows it to ours.
-    await searchAndPickOneMore(page, byId(page, 'form-field-tags'), 'Launch', TAG);
+    await pickOptions(page, byId(page, 'form-field-tags'), [TAG], 'Launch');
     await eventually(() => byId(page, 'recipients-total').getAttribute('data-total'), String(PEOPLE.length), 20_000);
     expect(await byId(page, 'recipients-sample').innerText()).toContain(PEOPLE[0].email);
     await screenshot(page, 'broadcast-form');

@@ -81,9 +81,13 @@ export async function dragRow(page: Page, from: Locator, to: Locator): Promise<v
   await page.mouse.up();
 }
 
-/** Picks options of a Mantine Select or MultiSelect: opens it by its input, clicks each option by its text, closes it. */
-export async function pickOptions(page: Page, input: Locator, labels: string[]): Promise<void> {
+/**
+ * Picks options of a Mantine Select or MultiSelect: opens it by its input (typing `search` first when given, for a long
+ * list), clicks each option by its text, closes it.
+ */
+export async function pickOptions(page: Page, input: Locator, labels: string[], search?: string): Promise<void> {
   await input.click();
+  if (search !== undefined) await input.fill(search);
   for (const label of labels) {
     // The open dropdown is the only listbox on the page; its options carry role="option".
     await page.getByRole('listbox').getByRole('option', { name: label, exact: true }).click();
@@ -109,15 +113,6 @@ export async function searchAndPick(page: Page, input: Locator, search: string, 
     .getByRole('listbox')
     .waitFor({ state: 'detached' })
     .catch(() => undefined);
-}
-
-/** searchAndPick for a multi-select: its list stays open for the next pick, so Escape closes it. */
-export async function searchAndPickOneMore(page: Page, input: Locator, search: string, label: string | RegExp): Promise<void> {
-  await input.click();
-  await input.fill(search);
-  await page.getByRole('listbox').getByRole('option', { name: label }).click();
-  await input.press('Escape');
-  await page.getByRole('listbox').waitFor({ state: 'detached' });
 }
 
 /** Opens a path of the console as its own links do, without loading the page again (wouter follows pushState). */
