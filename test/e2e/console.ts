@@ -93,10 +93,8 @@ export async function pickOptions(page: Page, input: Locator, labels: string[], 
     await page.getByRole('listbox').getByRole('option', { name: label, exact: true }).click();
   }
   await page.keyboard.press('Escape');
-  await page
-    .getByRole('listbox')
-    .waitFor({ state: 'detached' })
-    .catch(() => undefined);
+  // Hidden, not detached: a dropdown may stay in the page closed. A list that does not close fails here.
+  await page.getByRole('listbox').waitFor({ state: 'hidden' });
 }
 
 /** Waits until a list screen has settled (no pending search, load or save: data-busy="false"). */
@@ -109,10 +107,7 @@ export async function searchAndPick(page: Page, input: Locator, search: string, 
   await input.click();
   await input.fill(search);
   await page.getByRole('listbox').getByRole('option', { name: label }).click();
-  await page
-    .getByRole('listbox')
-    .waitFor({ state: 'detached' })
-    .catch(() => undefined);
+  await page.getByRole('listbox').waitFor({ state: 'hidden' });
 }
 
 /** Opens a path of the console as its own links do, without loading the page again (wouter follows pushState). */
