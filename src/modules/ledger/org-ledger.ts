@@ -14,7 +14,7 @@ import { localLedgerDb } from './ledger-db';
 import { runStatements, type LedgerResult, type LedgerStatement } from './ledger-statements';
 import { projectBroadcasts, projectionDue, PROJECTION_RETRY_MS, PROJECTION_SOON_MS } from './projection';
 import type { ApiLimitRefusal } from '../api-key/rate-limit';
-import { acceptSends, nextLaneWatch, takeDueSingles, type AcceptRequest, type AcceptResult } from '../transactional/lane';
+import { acceptSends, laneWatchOf, nextLaneWatch, takeDueSingles, type AcceptRequest, type AcceptResult } from '../transactional/lane';
 import { acceptHooks, type HourlyLimits, type IdempotencyRef } from '../transactional/ledger-hooks';
 import { enqueueSingles } from '../transactional/enqueue';
 import { absorbOutbox } from '../event/absorb';
@@ -116,7 +116,8 @@ export class OrgLedger extends DurableObject<Env> {
   ): Promise<LedgerAnswer<AcceptResult<ApiLimitRefusal>>> {
     const answer = this.serve(owner, () => acceptSends(this.ctx.storage, req, acceptHooks(limits, idempotency, now), now));
     if (answer.ok && answer.value.ok) {
-      await this.watchLaneLater();
+      const watch = laneWatchOf(req.rows, now);
+      if (watch !== null) await this.setAlarmAt(watch);
       await this.deliverLater();
     }
     return answer;

@@ -91,6 +91,17 @@ export function takeDueSingles(sql: SqlStorage, now: number, limit = LANE_WATCH_
     .map((r) => Number(r.id));
 }
 
+/**
+ * When the watch must look at the rows a call just wrote (epoch ms), from those rows alone: the earliest scheduled
+ * time, or when a queued one would be lost; null when none is queued (a test key's are sent at once). The ledger
+ * sets its alarm no later than this (the alarm then looks at every row: nextLaneWatch). Reading the table instead
+ * cost each call a walk over every unfinished single message (0.26 ms at 5,000 waiting, growing with the backlog).
+ */
+export function laneWatchOf(rows: readonly LaneRow[], now: number): number | null {
+  const times = rows.filter((row) => row.status === 'queued').map((row) => (row.delayed_at ? Date.parse(String(row.delayed_at)) : now + LANE_LOST_MS));
+  return times.length ? Math.max(now + 1_000, Math.min(...times)) : null;
+}
+
 /** When the watch should next look (epoch ms): the next scheduled time, or when the oldest unfinished one would be lost. */
 export function nextLaneWatch(sql: SqlStorage, now: number): number | null {
   const stamp = new Date(now).toISOString();

@@ -6,7 +6,7 @@ import { ledgerName } from '../../../src/modules/ledger/owner';
 import { ledgerStub, orgLedger } from '../../../src/modules/ledger/registry';
 import { deliverMessage } from '../../../src/modules/message/send-message';
 import { enqueueBatches } from '../../../src/modules/sending/send-queue';
-import { LANE_LOST_MS, nextLaneWatch, takeDueSingles } from '../../../src/modules/transactional/lane';
+import { LANE_COLUMNS, LANE_LOST_MS, laneWatchOf, nextLaneWatch, takeDueSingles, type LaneRow } from '../../../src/modules/transactional/lane';
 import type { KeyOrg } from '../api-key/helpers';
 import { newKey, setLimits, withKey } from '../api-key/helpers';
 import { channels, createTemplate, newOrg, recordingProviders, type Org } from '../channel-helpers';
@@ -147,5 +147,54 @@ describe('the single messages lane', () => {
     expect(answer.again).toEqual([]);
     // Next: when the oldest one still in hand would be lost (the claim renewed five seconds ago).
     expect(answer.next).toBe(now - 5_000 + LANE_LOST_MS);
+  });
+
+  it("a call's messages set the ledger's watch from their own times, without reading the lane", async () => {
+    const s = await setup();
+    const handle = (await orgLedger(env, createDb(env.DB), s.o.orgId))!;
+    const now = Date.now();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const row = (status: string, delayedAt: number | null): LaneRow => ({
+      ...(Object.fromEntries(LANE_COLUMNS.map((col) => [col, null])) as LaneRow),
+      org_id: s.o.orgId,
+      type: 'email',
+      status,
+      is_test: 0,
+      from_address: 'f@x.test',
+      to_address: 't@x.test',
+      body: '',
+      delayed_at: delayedAt === null ? null : iso(delayedAt),
+    });
+    const plan = (count: number) => ({
+      batch: true,
+      items: Array.from({ length: count }, (_, k) => ({ accepted: true as const, row: k, to: 't@x.test', sendAt: null, sandbox: false })),
+    });
+    // The function: the earliest scheduled time, or when a queued one would be lost; never sooner than a second; a
+    // test key's rows (sent at once) need no watch.
+    expect(laneWatchOf([row('queued', now + 3_600_000), row('queued', now + 600_000)], now)).toBe(now + 600_000);
+    expect(laneWatchOf([row('queued', now + 3_600_000), row('queued', null)], now)).toBe(now + LANE_LOST_MS);
+    expect(laneWatchOf([row('queued', now + 10)], now)).toBe(now + 1_000);
+    expect(laneWatchOf([row('sent', null)], now)).toBeNull();
+
+    // The ledger: its alarm is set by the call (the backlog of unfinished rows is never read), and an earlier alarm
+    // stays.
+    const alarms = await runInDurableObject(ledgerStub(env, ledgerName(handle.owner.key, handle.owner.generation)), async (instance, state) => {
+      const reset = async () => {
+        await state.storage.deleteAlarm();
+        (instance as unknown as { alarmAt: number | null }).alarmAt = null;
+      };
+      const accept = async (rows: LaneRow[]) => {
+        const answer = await instance.acceptSends(handle.owner, { rows, plan: plan(rows.length) }, null, null, now);
+        expect(answer.ok && answer.value.ok).toBe(true);
+        return state.storage.getAlarm();
+      };
+      await reset();
+      const sandboxOnly = await accept([row('sent', null)]);
+      const scheduled = await accept([row('queued', now + 3_600_000)]);
+      const thenQueued = await accept([row('queued', null)]);
+      const thenLater = await accept([row('queued', now + 7_200_000)]);
+      return { sandboxOnly, scheduled, thenQueued, thenLater };
+    });
+    expect(alarms).toEqual({ sandboxOnly: null, scheduled: now + 3_600_000, thenQueued: now + LANE_LOST_MS, thenLater: now + LANE_LOST_MS });
   });
 });
